@@ -1,0 +1,119 @@
+package catalog
+
+import (
+	"sort"
+)
+
+// Data is the raw content of a catalog, before validation and indexing.
+type Data struct {
+	Providers []*Provider
+	Regions   []*Region
+	GPUs      []*GPU
+	Instances []*InstanceType
+	Offers    []*Offer
+	Claims    []*Claim
+	// Positions maps records to where they were defined, for error messages.
+	// Keys are the records' pointers; it may be nil.
+	Positions map[any]Position
+}
+
+// Catalog is a validated, indexed, read-only set of catalog records. It is
+// safe for concurrent use once built.
+type Catalog struct {
+	providers []*Provider
+	regions   []*Region
+	gpus      []*GPU
+	instances []*InstanceType
+	offers    []*Offer
+	claims    []*Claim
+
+	providerByID map[string]*Provider
+	regionByKey  map[string]*Region // provider/code
+	gpuByID      map[string]*GPU
+	instanceByID map[string]*InstanceType
+	offerByID    map[string]*Offer
+	// gpuNames maps every normalised id, family and alias to its GPUs.
+	gpuNames map[string][]*GPU
+}
+
+// New validates d and builds the catalog. On any problem it returns a
+// *ValidationError listing all of them, each with its file, line and field.
+func New(d Data) (*Catalog, error) {
+	c := &Catalog{
+		providers:    d.Providers,
+		regions:      d.Regions,
+		gpus:         d.GPUs,
+		instances:    d.Instances,
+		offers:       d.Offers,
+		claims:       d.Claims,
+		providerByID: make(map[string]*Provider, len(d.Providers)),
+		regionByKey:  make(map[string]*Region, len(d.Regions)),
+		gpuByID:      make(map[string]*GPU, len(d.GPUs)),
+		instanceByID: make(map[string]*InstanceType, len(d.Instances)),
+		offerByID:    make(map[string]*Offer, len(d.Offers)),
+		gpuNames:     make(map[string][]*GPU),
+	}
+	v := validator{pos: d.Positions}
+	v.index(c)
+	if len(v.problems) > 0 {
+		return nil, &ValidationError{Problems: v.problems}
+	}
+	c.sortAll()
+	return c, nil
+}
+
+func (c *Catalog) sortAll() {
+	sort.SliceStable(c.providers, func(i, j int) bool { return c.providers[i].ID < c.providers[j].ID })
+	sort.SliceStable(c.regions, func(i, j int) bool { return c.regions[i].Key() < c.regions[j].Key() })
+	sort.SliceStable(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID })
+	sort.SliceStable(c.instances, func(i, j int) bool { return c.instances[i].ID() < c.instances[j].ID() })
+	sort.SliceStable(c.offers, func(i, j int) bool { return c.offers[i].ID() < c.offers[j].ID() })
+}
+
+// Providers returns every provider, sorted by ID.
+func (c *Catalog) Providers() []*Provider { return c.providers }
+
+// Provider returns the provider with the given ID.
+func (c *Catalog) Provider(id string) (*Provider, bool) {
+	p, ok := c.providerByID[id]
+	return p, ok
+}
+
+// Regions returns every region, sorted by provider and code.
+func (c *Catalog) Regions() []*Region { return c.regions }
+
+// Region returns a provider's region by code.
+func (c *Catalog) Region(provider, code string) (*Region, bool) {
+	r, ok := c.regionByKey[provider+"/"+code]
+	return r, ok
+}
+
+// GPUs returns every GPU model, sorted by ID.
+func (c *Catalog) GPUs() []*GPU { return c.gpus }
+
+// GPU returns a GPU model by canonical ID.
+func (c *Catalog) GPU(id string) (*GPU, bool) {
+	g, ok := c.gpuByID[id]
+	return g, ok
+}
+
+// Instances returns every instance type, sorted by ID.
+func (c *Catalog) Instances() []*InstanceType { return c.instances }
+
+// Instance returns an instance type by "provider/instance_type".
+func (c *Catalog) Instance(id string) (*InstanceType, bool) {
+	it, ok := c.instanceByID[id]
+	return it, ok
+}
+
+// Offers returns every offer, sorted by ID.
+func (c *Catalog) Offers() []*Offer { return c.offers }
+
+// Offer returns an offer by "provider/instance_type/region/billing".
+func (c *Catalog) Offer(id string) (*Offer, bool) {
+	o, ok := c.offerByID[id]
+	return o, ok
+}
+
+// Claims returns the seed-article claims in file order.
+func (c *Catalog) Claims() []*Claim { return c.claims }

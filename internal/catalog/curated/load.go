@@ -1,0 +1,213 @@
+// Package curated holds gpuscout's embedded, hand-curated catalog and the
+// loader for the CSV format it is written in (docs/catalog-format.md). The
+// same loader reads a user's catalog directory (--catalog DIR).
+package curated
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/fx"
+)
+
+//go:embed data
+var embedded embed.FS
+
+// Embedded returns the embedded catalog files, rooted at the data directory.
+func Embedded() fs.FS {
+	sub, err := fs.Sub(embedded, "data")
+	if err != nil {
+		panic(err) // the directory is embedded at build time
+	}
+	return sub
+}
+
+// Dataset is a loaded catalog and its exchange-rate table.
+type Dataset struct {
+	Catalog *catalog.Catalog
+	FX      *fx.Table
+}
+
+// Column sets of each file.
+var (
+	srcCols       = []string{"source_kind", "source_ref", "as_of"}
+	providerCols  = append([]string{"id", "name_en", "name_zh", "website", "pricing_page"}, srcCols...)
+	regionCols    = append([]string{"provider", "code", "name_en", "name_zh", "country", "residency"}, srcCols...)
+	gpuCols       = append([]string{"id", "vendor", "family", "variant", "architecture", "memory_gb", "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "tf32_tflops", "fp16_tflops", "fp8_tflops", "int8_tops", "interconnect", "interconnect_gbs", "tdp_w", "launch_year", "aliases", "notes"}, srcCols...)
+	instanceCols  = append([]string{"provider", "instance_type", "family", "gpu", "gpu_count", "gpu_memory_gb", "vcpu", "memory_gib", "gpu_interconnect", "gpu_interconnect_gbs", "network_gbps", "rdma", "local_storage", "status", "notes"}, srcCols...)
+	offerCols     = append([]string{"provider", "instance_type", "region", "billing", "hourly", "upfront", "monthly", "currency", "notes"}, srcCols...)
+	claimCols     = []string{"id", "seed", "quote", "subject", "field", "claimed", "verdict", "actual", "evidence", "as_of"}
+	fxCols        = []string{"currency", "per_usd", "as_of", "source_ref"}
+	requiredFiles = []string{"providers.csv", "regions.csv", "gpus.csv"}
+)
+
+// Load reads a catalog directory in the curated CSV format. When overlay is
+// not nil, its files are read instead: a file in overlay replaces the file
+// of the same path in base, and files only in overlay are added. Any
+// problem, in any file, is reported with file, line and field in a
+// *catalog.ValidationError; nothing is partially loaded.
+func Load(base, overlay fs.FS) (*Dataset, error) {
+	files, err := listFiles(base, overlay)
+	if err != nil {
+		return nil, err
+	}
+	p := &problems{}
+	var d catalog.Data
+	d.Positions = map[any]catalog.Position{}
+	var rates []fx.Rate
+
+	for _, name := range requiredFiles {
+		if _, ok := files[name]; !ok {
+			return nil, fmt.Errorf("catalog: missing %s", name)
+		}
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fsys := files[name]
+		var cols, req []string
+		var each func(r row)
+		switch dir := path.Dir(name); {
+		case name == "providers.csv":
+			cols, req = providerCols, []string{"id", "name_en", "name_zh"}
+			each = func(r row) {
+				v := &catalog.Provider{ID: r.need("id"), NameEN: r.str("name_en"), NameZH: r.str("name_zh"),
+					Website: r.str("website"), PricingPage: r.str("pricing_page"), Source: r.source()}
+				d.Providers = append(d.Providers, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "regions.csv":
+			cols, req = regionCols, []string{"provider", "code", "country", "residency"}
+			each = func(r row) {
+				v := &catalog.Region{Provider: r.need("provider"), Code: r.need("code"), NameEN: r.str("name_en"),
+					NameZH: r.str("name_zh"), Country: r.str("country"), Residency: r.str("residency"), Source: r.source()}
+				d.Regions = append(d.Regions, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "gpus.csv":
+			cols, req = gpuCols, []string{"id", "family", "memory_gb"}
+			each = func(r row) {
+				v := &catalog.GPU{ID: r.need("id"), Vendor: r.str("vendor"), Family: r.str("family"), Variant: r.str("variant"),
+					Architecture: r.str("architecture"), MemoryGB: r.dec("memory_gb"), MemoryType: r.str("memory_type"),
+					BandwidthGBs: r.dec("memory_bandwidth_gbs"), FP32TFLOPS: r.dec("fp32_tflops"), TF32TFLOPS: r.dec("tf32_tflops"),
+					FP16TFLOPS: r.dec("fp16_tflops"), FP8TFLOPS: r.dec("fp8_tflops"), INT8TOPS: r.dec("int8_tops"),
+					Interconnect: r.str("interconnect"), InterconnectGBs: r.dec("interconnect_gbs"), TDPW: r.dec("tdp_w"),
+					LaunchYear: r.integer("launch_year"), Aliases: splitList(r.str("aliases")), Notes: r.str("notes"), Source: r.source()}
+				d.GPUs = append(d.GPUs, v)
+				d.Positions[v] = r.pos()
+			}
+		case dir == "instances" && strings.HasSuffix(name, ".csv"):
+			cols, req = instanceCols, []string{"provider", "instance_type", "gpu", "gpu_count", "status"}
+			each = func(r row) {
+				v := &catalog.InstanceType{Provider: r.need("provider"), Name: r.need("instance_type"), Family: r.str("family"),
+					GPUID: r.need("gpu"), GPUCount: r.count("gpu_count"), GPUMemoryGB: r.dec("gpu_memory_gb"), VCPU: r.dec("vcpu"),
+					MemoryGiB: r.dec("memory_gib"), GPUInterconnect: r.str("gpu_interconnect"), GPUInterconnectGBs: r.dec("gpu_interconnect_gbs"),
+					NetworkGbps: r.dec("network_gbps"), RDMA: r.str("rdma"), LocalStorage: r.str("local_storage"), Status: r.str("status"),
+					Notes: r.str("notes"), Source: r.source()}
+				d.Instances = append(d.Instances, v)
+				d.Positions[v] = r.pos()
+			}
+		case dir == "offers" && strings.HasSuffix(name, ".csv"):
+			cols, req = offerCols, []string{"provider", "instance_type", "region", "billing", "currency"}
+			each = func(r row) {
+				v := &catalog.Offer{Provider: r.need("provider"), InstanceName: r.need("instance_type"), RegionCode: r.need("region"),
+					Billing: catalog.Billing(r.need("billing")), Notes: r.str("notes"), Source: r.source(),
+					Price: catalog.Price{Hourly: r.dec("hourly"), Upfront: r.dec("upfront"), Monthly: r.dec("monthly"), Currency: r.str("currency")}}
+				d.Offers = append(d.Offers, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "claims.csv":
+			cols, req = claimCols, []string{"id", "quote", "verdict", "evidence"}
+			each = func(r row) {
+				v := &catalog.Claim{ID: r.need("id"), Seed: r.str("seed"), Quote: r.str("quote"), Subject: r.str("subject"),
+					Field: r.str("field"), Claimed: r.str("claimed"), Verdict: r.str("verdict"), Actual: r.str("actual"),
+					Evidence: r.str("evidence"), AsOf: r.str("as_of")}
+				r.date("as_of")
+				d.Claims = append(d.Claims, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "fx.csv":
+			cols, req = fxCols, fxCols
+			each = func(r row) {
+				rate := fx.Rate{Currency: r.need("currency"), PerUSD: r.dec("per_usd"), AsOf: r.date("as_of"), Source: r.need("source_ref")}
+				if !rate.PerUSD.IsPositive() {
+					p.add(r.file, r.line, "per_usd", "must be a positive number")
+					return
+				}
+				if rate.AsOf.IsZero() {
+					p.add(r.file, r.line, "as_of", "required")
+				}
+				rates = append(rates, rate)
+			}
+		default:
+			continue // README files and the like
+		}
+		t, err := readTable(fsys, name, req, cols, p)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		for _, r := range t.rows {
+			each(r)
+		}
+	}
+	if len(p.list) > 0 {
+		return nil, &catalog.ValidationError{Problems: p.list}
+	}
+	c, err := catalog.New(d)
+	if err != nil {
+		return nil, err
+	}
+	table, err := fx.New(rates)
+	if err != nil {
+		return nil, fmt.Errorf("fx.csv: %w", err)
+	}
+	return &Dataset{Catalog: c, FX: table}, nil
+}
+
+// LoadEmbedded loads the embedded catalog.
+func LoadEmbedded() (*Dataset, error) { return Load(Embedded(), nil) }
+
+// listFiles maps each catalog file path to the file system it is read from.
+func listFiles(base, overlay fs.FS) (map[string]fs.FS, error) {
+	files := map[string]fs.FS{}
+	for _, fsys := range []fs.FS{base, overlay} {
+		if fsys == nil {
+			continue
+		}
+		err := fs.WalkDir(fsys, ".", func(p string, de fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !de.IsDir() && strings.HasSuffix(p, ".csv") {
+				files[p] = fsys
+			}
+			return nil
+		})
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("catalog directory not found: %w", err)
+			}
+			return nil, fmt.Errorf("reading catalog directory: %w", err)
+		}
+	}
+	return files, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ";") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}

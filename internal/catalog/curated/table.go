@@ -1,0 +1,198 @@
+package curated
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/shopspring/decimal"
+)
+
+// table is one parsed CSV file: its header and rows, with line numbers.
+type table struct {
+	file string
+	rows []row
+}
+
+// row is one record of a table; its accessors record problems in p.
+type row struct {
+	file   string
+	line   int
+	fields map[string]string
+	p      *problems
+}
+
+// problems collects every parse problem across files.
+type problems struct{ list []catalog.Problem }
+
+func (p *problems) add(file string, line int, field, format string, args ...any) {
+	p.list = append(p.list, catalog.Problem{Pos: catalog.Position{File: file, Line: line}, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+// readTable reads a CSV file whose header must be a subset of allowed that
+// contains every column in required. Lines starting with # are comments.
+func readTable(fsys fs.FS, file string, required, allowed []string, p *problems) (*table, error) {
+	f, err := fsys.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comment = '#'
+	r.ReuseRecord = false
+	t := &table{file: file}
+	header, err := r.Read()
+	if errors.Is(err, io.EOF) {
+		p.add(file, 1, "", "empty file: want a header row")
+		return t, nil
+	}
+	if err != nil {
+		p.add(file, csvLine(err, 1), "", "%s", csvMsg(err))
+		return t, nil
+	}
+	header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	allowedSet := map[string]bool{}
+	for _, a := range allowed {
+		allowedSet[a] = true
+	}
+	seen := map[string]bool{}
+	for i, h := range header {
+		h = strings.TrimSpace(h)
+		header[i] = h
+		switch {
+		case !allowedSet[h]:
+			p.add(file, 1, h, "unknown column %q (allowed: %s)", h, strings.Join(allowed, ", "))
+		case seen[h]:
+			p.add(file, 1, h, "duplicate column")
+		}
+		seen[h] = true
+	}
+	for _, req := range required {
+		if !seen[req] {
+			p.add(file, 1, req, "missing required column")
+		}
+	}
+	for {
+		rec, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			p.add(file, csvLine(err, 0), "", "%s", csvMsg(err))
+			var pe *csv.ParseError
+			if errors.As(err, &pe) && pe.Err == csv.ErrFieldCount {
+				continue
+			}
+			break
+		}
+		line, _ := r.FieldPos(0)
+		fields := make(map[string]string, len(header))
+		for i, h := range header {
+			fields[h] = strings.TrimSpace(rec[i])
+		}
+		t.rows = append(t.rows, row{file: file, line: line, fields: fields, p: p})
+	}
+	return t, nil
+}
+
+func csvLine(err error, def int) int {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return pe.Line
+	}
+	return def
+}
+
+func csvMsg(err error) string {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		if pe.Err == csv.ErrFieldCount {
+			return "wrong number of fields (quote any field that contains a comma)"
+		}
+		return "malformed CSV: " + pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (r row) pos() catalog.Position { return catalog.Position{File: r.file, Line: r.line} }
+
+func (r row) str(col string) string { return r.fields[col] }
+
+// need returns a required string field.
+func (r row) need(col string) string {
+	v := r.fields[col]
+	if v == "" {
+		r.p.add(r.file, r.line, col, "required")
+	}
+	return v
+}
+
+// dec parses an optional decimal; empty is zero.
+func (r row) dec(col string) decimal.Decimal {
+	v := r.fields[col]
+	if v == "" {
+		return decimal.Zero
+	}
+	d, err := decimal.NewFromString(v)
+	if err != nil {
+		r.p.add(r.file, r.line, col, "%q is not a number", v)
+		return decimal.Zero
+	}
+	return d
+}
+
+// count parses a GPU count: an integer, a decimal or a fraction "1/12".
+func (r row) count(col string) decimal.Decimal {
+	v := r.fields[col]
+	if v == "" {
+		r.p.add(r.file, r.line, col, "required")
+		return decimal.Zero
+	}
+	if num, den, ok := strings.Cut(v, "/"); ok {
+		n, err1 := decimal.NewFromString(strings.TrimSpace(num))
+		d, err2 := decimal.NewFromString(strings.TrimSpace(den))
+		if err1 != nil || err2 != nil || !d.IsPositive() {
+			r.p.add(r.file, r.line, col, "%q is not a count or a fraction such as 1/4", v)
+			return decimal.Zero
+		}
+		return n.DivRound(d, 16)
+	}
+	d, err := decimal.NewFromString(v)
+	if err != nil {
+		r.p.add(r.file, r.line, col, "%q is not a count or a fraction such as 1/4", v)
+		return decimal.Zero
+	}
+	return d
+}
+
+// integer parses an optional integer; empty is zero.
+func (r row) integer(col string) int {
+	d := r.dec(col)
+	if !d.Equal(d.Truncate(0)) {
+		r.p.add(r.file, r.line, col, "%q is not a whole number", r.fields[col])
+	}
+	return int(d.IntPart())
+}
+
+// date parses an optional YYYY-MM-DD date.
+func (r row) date(col string) time.Time {
+	v := r.fields[col]
+	if v == "" {
+		return time.Time{}
+	}
+	t, err := catalog.ParseDate(v)
+	if err != nil {
+		r.p.add(r.file, r.line, col, "%v", err)
+	}
+	return t
+}
+
+// source reads the three provenance columns.
+func (r row) source() catalog.Source {
+	return catalog.Source{Kind: catalog.SourceKind(r.str("source_kind")), Ref: r.str("source_ref"), AsOf: r.date("as_of")}
+}

@@ -1,0 +1,216 @@
+package catalog
+
+import (
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Provider is a cloud that sells GPU instances.
+type Provider struct {
+	ID          string // aws, azure, gcp, alibaba, tencent, oci, lambda, ...
+	NameEN      string
+	NameZH      string
+	Website     string
+	PricingPage string
+	Source      Source
+}
+
+// Region is a provider's region, with where it is and which data-residency
+// zone it belongs to.
+type Region struct {
+	Provider string
+	Code     string // the provider's own code: us-east-1, eastus, cn-beijing, ap-guangzhou
+	NameEN   string
+	NameZH   string
+	Country  string // ISO 3166-1 alpha-2, upper case
+	// Residency is the data-residency zone: cn-mainland, eu, or the
+	// lower-case country code.
+	Residency string
+	Source    Source
+}
+
+// Key is "provider/code".
+func (r *Region) Key() string { return r.Provider + "/" + r.Code }
+
+// GPU is a GPU (or other accelerator) model with its specifications. Tensor
+// figures are dense (no sparsity) and per GPU.
+type GPU struct {
+	ID           string // canonical: A100-SXM4-40GB, H100-SXM-80GB, A10G, T4
+	Vendor       string
+	Family       string // what users type: A100, H100, T4
+	Variant      string
+	Architecture string
+	MemoryGB     decimal.Decimal
+	MemoryType   string
+	BandwidthGBs decimal.Decimal // memory bandwidth
+	// Peak dense throughput per precision; zero when unsupported or unknown.
+	FP32TFLOPS decimal.Decimal
+	TF32TFLOPS decimal.Decimal
+	FP16TFLOPS decimal.Decimal // FP16/BF16 tensor
+	FP8TFLOPS  decimal.Decimal
+	INT8TOPS   decimal.Decimal
+	// Interconnect between GPUs as the vendor specifies it.
+	Interconnect    string
+	InterconnectGBs decimal.Decimal
+	TDPW            decimal.Decimal
+	LaunchYear      int
+	Aliases         []string
+	Notes           string
+	Source          Source
+}
+
+// Interconnect kinds between the GPUs of one instance.
+const (
+	LinkNVSwitch = "nvswitch"
+	LinkNVLink   = "nvlink"
+	LinkXGMI     = "xgmi"
+	LinkPCIe     = "pcie"
+	LinkNone     = "none"
+)
+
+// RDMA kinds of an instance's network.
+const (
+	RDMAEFA        = "efa"
+	RDMAInfiniBand = "infiniband"
+	RDMAERDMA      = "erdma"
+	RDMARoCE       = "roce"
+	RDMANone       = "none"
+)
+
+// Instance statuses.
+const (
+	StatusCurrent  = "current"
+	StatusPrevious = "previous"
+	StatusRetired  = "retired"
+)
+
+// InstanceType is a provider's GPU instance size.
+type InstanceType struct {
+	Provider string
+	Name     string // the provider's name: p4d.24xlarge, ecs.gn7i-c8g1.2xlarge
+	Family   string
+	GPUID    string
+	GPU      *GPU // resolved by the catalog
+	// GPUCount may be fractional for shared or vGPU sizes (1/12 of an A10).
+	GPUCount decimal.Decimal
+	// GPUMemoryGB is the instance's total GPU memory.
+	GPUMemoryGB        decimal.Decimal
+	VCPU               decimal.Decimal // zero when the source has none (GPU attachments)
+	MemoryGiB          decimal.Decimal
+	GPUInterconnect    string // nvswitch, nvlink, xgmi, pcie, none
+	GPUInterconnectGBs decimal.Decimal
+	NetworkGbps        decimal.Decimal
+	RDMA               string // efa, infiniband, erdma, roce, none; "" when unknown
+	LocalStorage       string
+	Status             string
+	Notes              string
+	Source             Source
+}
+
+// ID is "provider/instance_type".
+func (it *InstanceType) ID() string { return it.Provider + "/" + it.Name }
+
+// Price is what an offer costs, as published: a recurring hourly part, a
+// one-time upfront part for the whole term and a fixed monthly part, all in
+// one currency. Any part may be zero.
+type Price struct {
+	Hourly   decimal.Decimal
+	Upfront  decimal.Decimal
+	Monthly  decimal.Decimal
+	Currency string
+}
+
+// EffectiveHourly is the price per instance-hour over the term:
+//
+//	hourly + upfront / term hours + monthly / 730
+//
+// termHours is the billing model's term (Billing.TermHours); an upfront part
+// with no term counts in full against one hour.
+func (p Price) EffectiveHourly(termHours int) decimal.Decimal {
+	eff := p.Hourly
+	if !p.Upfront.IsZero() {
+		if termHours > 0 {
+			eff = eff.Add(p.Upfront.Div(decimal.NewFromInt(int64(termHours))))
+		} else {
+			eff = eff.Add(p.Upfront)
+		}
+	}
+	if !p.Monthly.IsZero() {
+		eff = eff.Add(p.Monthly.Div(decHoursPerMonth))
+	}
+	return eff
+}
+
+// Offer is one instance type, in one region, under one billing model.
+type Offer struct {
+	Provider     string
+	InstanceName string
+	RegionCode   string
+	Billing      Billing
+	Price        Price
+	Notes        string
+	Source       Source
+	// Resolved by the catalog.
+	Instance *InstanceType
+	Region   *Region
+}
+
+// ID is "provider/instance_type/region/billing".
+func (o *Offer) ID() string {
+	return o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/" + string(o.Billing)
+}
+
+// EffectiveHourly is the offer's price per instance-hour in its own currency.
+func (o *Offer) EffectiveHourly() decimal.Decimal {
+	return o.Price.EffectiveHourly(o.Billing.TermHours())
+}
+
+// PerGPUHourly is the effective price per GPU-hour, or zero when the
+// instance has no GPU count.
+func (o *Offer) PerGPUHourly() decimal.Decimal {
+	if o.Instance == nil || o.Instance.GPUCount.IsZero() {
+		return decimal.Zero
+	}
+	return o.EffectiveHourly().Div(o.Instance.GPUCount)
+}
+
+// Claim is a statement from a seed article with its verdict.
+type Claim struct {
+	ID       string
+	Seed     string // seed article file
+	Quote    string // as written
+	Subject  string
+	Field    string
+	Claimed  string
+	Verdict  string // correct, wrong, partly-correct, unverifiable, outdated
+	Actual   string
+	Evidence string
+	AsOf     string
+}
+
+// Claim verdicts.
+var claimVerdicts = []string{"correct", "wrong", "partly-correct", "unverifiable", "outdated"}
+
+// ValidVerdict reports whether v is a known verdict.
+func ValidVerdict(v string) bool {
+	for _, x := range claimVerdicts {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// normalize lower-cases s and drops separators for name matching.
+func normalize(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch r {
+		case ' ', '-', '_', '.', '/':
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

@@ -1,0 +1,239 @@
+package catalog
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// Converter converts an amount between currencies. The fx package provides
+// one; the catalog only needs this method.
+type Converter interface {
+	Convert(amount decimal.Decimal, from, to string) (decimal.Decimal, error)
+}
+
+// PriceUnit is what a displayed price is per.
+type PriceUnit string
+
+// The units a price can be shown per.
+const (
+	PerInstanceHour PriceUnit = "instance-hour"
+	PerGPUHour      PriceUnit = "gpu-hour"
+	PerMonth        PriceUnit = "month" // instance-month of 730 hours
+)
+
+// ParsePriceUnit parses --per.
+func ParsePriceUnit(s string) (PriceUnit, error) {
+	switch PriceUnit(s) {
+	case PerInstanceHour, PerGPUHour, PerMonth:
+		return PriceUnit(s), nil
+	case "hour", "instance":
+		return PerInstanceHour, nil
+	case "gpu":
+		return PerGPUHour, nil
+	}
+	return "", fmt.Errorf("unknown price unit %q (use instance-hour, gpu-hour or month)", s)
+}
+
+// SortKey orders query results.
+type SortKey string
+
+// The orders a query can return offers in.
+const (
+	SortPrice          SortKey = "price"                  // effective price per instance-hour, cheapest first
+	SortGPUPrice       SortKey = "gpu-price"              // effective price per GPU-hour, cheapest first
+	SortVRAM           SortKey = "vram"                   // total GPU memory, largest first
+	SortFP16PerDollar  SortKey = "fp16-tflops-per-dollar" // dense FP16 TFLOPS per currency unit per hour, best first
+	defaultSortKeyName         = SortPrice
+)
+
+// ParseSortKey parses --sort.
+func ParseSortKey(s string) (SortKey, error) {
+	switch SortKey(s) {
+	case SortPrice, SortGPUPrice, SortVRAM, SortFP16PerDollar:
+		return SortKey(s), nil
+	case "":
+		return defaultSortKeyName, nil
+	}
+	return "", fmt.Errorf("unknown sort key %q (use price, gpu-price, vram or fp16-tflops-per-dollar)", s)
+}
+
+// OfferQuery selects and orders offers. Empty fields do not filter.
+type OfferQuery struct {
+	Providers  []string // provider IDs
+	GPUs       []string // canonical GPU IDs (resolve names with LookupGPU)
+	MinGPUs    decimal.Decimal
+	MinVRAMGB  decimal.Decimal // per GPU
+	Regions    []string        // region codes
+	Countries  []string        // ISO alpha-2
+	Residency  []string        // residency zones
+	Billing    []string        // codes, families ("reserved") or synonyms
+	Statuses   []string        // instance statuses; default current and previous
+	MaxPrice   decimal.Decimal // in Currency, per Per; zero = no limit
+	Per        PriceUnit
+	Currency   string    // output currency; "" keeps each offer's own
+	FX         Converter // required when Currency is set
+	Sort       SortKey
+	Limit      int
+	InstanceID string // exact "provider/instance_type"
+}
+
+// OfferRow is an offer with its prices in the query's currency.
+type OfferRow struct {
+	Offer           *Offer
+	Currency        string
+	Hourly          decimal.Decimal
+	Upfront         decimal.Decimal
+	Monthly         decimal.Decimal
+	EffectiveHourly decimal.Decimal
+	PerGPUHourly    decimal.Decimal
+	// Price is the figure in the query's unit (Per).
+	Price decimal.Decimal
+}
+
+// FP16PerDollar is dense FP16 TFLOPS of the instance per currency unit per
+// hour; zero when unknown.
+func (r OfferRow) FP16PerDollar() decimal.Decimal {
+	it := r.Offer.Instance
+	if it == nil || it.GPU == nil || r.EffectiveHourly.IsZero() {
+		return decimal.Zero
+	}
+	return it.GPU.FP16TFLOPS.Mul(it.GPUCount).Div(r.EffectiveHourly)
+}
+
+func inFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// QueryOffers returns the offers matching q, priced in q.Currency and
+// sorted by q.Sort (ties by offer ID), at most q.Limit of them.
+func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
+	per := q.Per
+	if per == "" {
+		per = PerInstanceHour
+	}
+	statuses := q.Statuses
+	if len(statuses) == 0 {
+		statuses = []string{StatusCurrent, StatusPrevious}
+	}
+	var rows []OfferRow
+	for _, o := range c.offers {
+		it := o.Instance
+		if q.InstanceID != "" && it.ID() != q.InstanceID {
+			continue
+		}
+		if len(q.Providers) > 0 && !inFold(q.Providers, o.Provider) {
+			continue
+		}
+		if len(q.GPUs) > 0 && !inFold(q.GPUs, it.GPUID) {
+			continue
+		}
+		if !inFold(statuses, it.Status) {
+			continue
+		}
+		if q.MinGPUs.IsPositive() && it.GPUCount.LessThan(q.MinGPUs) {
+			continue
+		}
+		if q.MinVRAMGB.IsPositive() && it.GPU.MemoryGB.LessThan(q.MinVRAMGB) {
+			continue
+		}
+		if len(q.Regions) > 0 && !inFold(q.Regions, o.RegionCode) {
+			continue
+		}
+		if len(q.Countries) > 0 && !inFold(q.Countries, o.Region.Country) {
+			continue
+		}
+		if len(q.Residency) > 0 && !inFold(q.Residency, o.Region.Residency) {
+			continue
+		}
+		if len(q.Billing) > 0 && !matchAnyBilling(o.Billing, q.Billing) {
+			continue
+		}
+		row, err := priceRow(o, q.Currency, q.FX, per)
+		if err != nil {
+			return nil, err
+		}
+		if q.MaxPrice.IsPositive() && row.Price.GreaterThan(q.MaxPrice) {
+			continue
+		}
+		rows = append(rows, row)
+	}
+	sortRows(rows, q.Sort)
+	if q.Limit > 0 && len(rows) > q.Limit {
+		rows = rows[:q.Limit]
+	}
+	return rows, nil
+}
+
+func matchAnyBilling(b Billing, filters []string) bool {
+	for _, f := range filters {
+		if MatchBilling(b, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// priceRow converts an offer's price parts into currency (or keeps its own).
+func priceRow(o *Offer, currency string, fx Converter, per PriceUnit) (OfferRow, error) {
+	p := o.Price
+	row := OfferRow{Offer: o, Currency: p.Currency, Hourly: p.Hourly, Upfront: p.Upfront, Monthly: p.Monthly,
+		EffectiveHourly: o.EffectiveHourly(), PerGPUHourly: o.PerGPUHourly()}
+	if currency != "" && currency != p.Currency {
+		if fx == nil {
+			return OfferRow{}, fmt.Errorf("offer %s: no exchange rates to convert %s to %s", o.ID(), p.Currency, currency)
+		}
+		conv := func(d decimal.Decimal) (decimal.Decimal, error) {
+			if d.IsZero() {
+				return d, nil
+			}
+			return fx.Convert(d, p.Currency, currency)
+		}
+		var err error
+		for _, f := range []*decimal.Decimal{&row.Hourly, &row.Upfront, &row.Monthly, &row.EffectiveHourly, &row.PerGPUHourly} {
+			if *f, err = conv(*f); err != nil {
+				return OfferRow{}, fmt.Errorf("offer %s: %w", o.ID(), err)
+			}
+		}
+		row.Currency = currency
+	}
+	switch per {
+	case PerGPUHour:
+		row.Price = row.PerGPUHourly
+	case PerMonth:
+		row.Price = row.EffectiveHourly.Mul(decHoursPerMonth)
+	default:
+		row.Price = row.EffectiveHourly
+	}
+	return row, nil
+}
+
+func sortRows(rows []OfferRow, key SortKey) {
+	less := func(a, b OfferRow) int { return a.EffectiveHourly.Cmp(b.EffectiveHourly) }
+	switch key {
+	case SortGPUPrice:
+		less = func(a, b OfferRow) int { return a.PerGPUHourly.Cmp(b.PerGPUHourly) }
+	case SortVRAM:
+		less = func(a, b OfferRow) int {
+			if c := b.Offer.Instance.GPUMemoryGB.Cmp(a.Offer.Instance.GPUMemoryGB); c != 0 {
+				return c
+			}
+			return a.EffectiveHourly.Cmp(b.EffectiveHourly)
+		}
+	case SortFP16PerDollar:
+		less = func(a, b OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) }
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if c := less(rows[i], rows[j]); c != 0 {
+			return c < 0
+		}
+		return rows[i].Offer.ID() < rows[j].Offer.ID()
+	})
+}

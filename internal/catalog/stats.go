@@ -1,0 +1,122 @@
+package catalog
+
+import (
+	"sort"
+	"time"
+)
+
+// ProviderStats counts one provider's records.
+type ProviderStats struct {
+	InstanceTypes int
+	Offers        int
+	Regions       int
+	Billing       []Billing // billing models with at least one offer, in canonical order
+}
+
+// Stats summarises a catalog.
+type Stats struct {
+	Providers, Regions, GPUs, InstanceTypes, Offers, Claims int
+	ByProvider                                              map[string]*ProviderStats
+	OldestAsOf, NewestAsOf                                  time.Time // over offers
+	BySourceKind                                            map[SourceKind]int
+}
+
+// Stats counts the catalog's records per provider and the span of its
+// offers' as-of dates.
+func (c *Catalog) Stats() Stats {
+	s := Stats{Providers: len(c.providers), Regions: len(c.regions), GPUs: len(c.gpus),
+		InstanceTypes: len(c.instances), Offers: len(c.offers), Claims: len(c.claims),
+		ByProvider: map[string]*ProviderStats{}, BySourceKind: map[SourceKind]int{}}
+	for _, p := range c.providers {
+		s.ByProvider[p.ID] = &ProviderStats{}
+	}
+	for _, r := range c.regions {
+		s.ByProvider[r.Provider].Regions++
+	}
+	for _, it := range c.instances {
+		s.ByProvider[it.Provider].InstanceTypes++
+	}
+	billing := map[string]map[Billing]bool{}
+	for _, o := range c.offers {
+		ps := s.ByProvider[o.Provider]
+		ps.Offers++
+		if billing[o.Provider] == nil {
+			billing[o.Provider] = map[Billing]bool{}
+		}
+		billing[o.Provider][o.Billing] = true
+		s.BySourceKind[o.Source.Kind]++
+		if s.OldestAsOf.IsZero() || o.Source.AsOf.Before(s.OldestAsOf) {
+			s.OldestAsOf = o.Source.AsOf
+		}
+		if o.Source.AsOf.After(s.NewestAsOf) {
+			s.NewestAsOf = o.Source.AsOf
+		}
+	}
+	for id, set := range billing {
+		for _, b := range billingCodes {
+			if set[b] {
+				s.ByProvider[id].Billing = append(s.ByProvider[id].Billing, b)
+			}
+		}
+	}
+	return s
+}
+
+// SourceUse is one source reference and how many records cite it.
+type SourceUse struct {
+	Kind    SourceKind
+	Ref     string
+	Records int
+	Oldest  time.Time
+	Newest  time.Time
+}
+
+// Sources lists every distinct source in the catalog with how many records
+// cite it, most-cited first.
+func (c *Catalog) Sources() []SourceUse {
+	m := map[string]*SourceUse{}
+	add := func(s Source) {
+		k := string(s.Kind) + "\x00" + s.Ref
+		u := m[k]
+		if u == nil {
+			u = &SourceUse{Kind: s.Kind, Ref: s.Ref, Oldest: s.AsOf, Newest: s.AsOf}
+			m[k] = u
+		}
+		u.Records++
+		if s.AsOf.Before(u.Oldest) {
+			u.Oldest = s.AsOf
+		}
+		if s.AsOf.After(u.Newest) {
+			u.Newest = s.AsOf
+		}
+	}
+	for _, p := range c.providers {
+		add(p.Source)
+	}
+	for _, r := range c.regions {
+		add(r.Source)
+	}
+	for _, g := range c.gpus {
+		add(g.Source)
+	}
+	for _, it := range c.instances {
+		add(it.Source)
+	}
+	for _, o := range c.offers {
+		add(o.Source)
+	}
+	out := make([]SourceUse, 0, len(m))
+	for _, u := range m {
+		out = append(out, *u)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Records != out[j].Records {
+			return out[i].Records > out[j].Records
+		}
+		if out[i].Kind != out[j].Kind {
+			return out[i].Kind < out[j].Kind
+		}
+		return out[i].Ref < out[j].Ref
+	})
+	return out
+}

@@ -1,0 +1,287 @@
+package catalog
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+var (
+	reProviderID = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+	reCountry    = regexp.MustCompile(`^[A-Z]{2}$`)
+	reCurrency   = regexp.MustCompile(`^[A-Z]{3}$`)
+	reResidency  = regexp.MustCompile(`^[a-z][a-z-]*$`)
+)
+
+// memoryTolerance is how far an instance's stated GPU memory may be from
+// count × the GPU model's memory, in GB (vGPU slices are rounded by providers).
+var memoryTolerance = decimal.NewFromInt(1)
+
+// validator collects problems while it indexes a catalog.
+type validator struct {
+	pos      map[any]Position
+	problems []Problem
+}
+
+func (v *validator) add(rec any, id, field, format string, args ...any) {
+	v.problems = append(v.problems, Problem{Pos: v.pos[rec], Record: id, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (v *validator) source(rec any, id string, s Source) {
+	if !s.Kind.Valid() {
+		v.add(rec, id, "source_kind", "%q is not one of %s", s.Kind, joinKinds())
+	}
+	if strings.TrimSpace(s.Ref) == "" {
+		v.add(rec, id, "source_ref", "every figure needs a source")
+	}
+	if s.AsOf.IsZero() {
+		v.add(rec, id, "as_of", "every figure needs an as-of date (YYYY-MM-DD)")
+	}
+}
+
+func joinKinds() string {
+	var s []string
+	for _, k := range sourceKinds {
+		s = append(s, string(k))
+	}
+	return strings.Join(s, ", ")
+}
+
+func (v *validator) nonNegative(rec any, id, field string, d decimal.Decimal) {
+	if d.IsNegative() {
+		v.add(rec, id, field, "must not be negative (got %s)", d)
+	}
+}
+
+// index validates every record and fills the catalog's indexes.
+func (v *validator) index(c *Catalog) {
+	for _, p := range c.providers {
+		switch {
+		case !reProviderID.MatchString(p.ID):
+			v.add(p, p.ID, "id", "provider id %q must be lower-case letters, digits and dashes", p.ID)
+		case c.providerByID[p.ID] != nil:
+			v.add(p, p.ID, "id", "duplicate provider")
+		default:
+			c.providerByID[p.ID] = p
+		}
+		if p.NameEN == "" {
+			v.add(p, p.ID, "name_en", "required")
+		}
+		if p.NameZH == "" {
+			v.add(p, p.ID, "name_zh", "required")
+		}
+		v.source(p, p.ID, p.Source)
+	}
+	for _, r := range c.regions {
+		id := r.Key()
+		if c.providerByID[r.Provider] == nil {
+			v.add(r, id, "provider", "unknown provider %q", r.Provider)
+		}
+		if r.Code == "" {
+			v.add(r, id, "code", "required")
+		} else if c.regionByKey[id] != nil {
+			v.add(r, id, "code", "duplicate region")
+		} else {
+			c.regionByKey[id] = r
+		}
+		if r.NameEN == "" {
+			v.add(r, id, "name_en", "required")
+		}
+		if !reCountry.MatchString(r.Country) {
+			v.add(r, id, "country", "%q is not an ISO 3166-1 alpha-2 code such as US or CN", r.Country)
+		}
+		if !reResidency.MatchString(r.Residency) {
+			v.add(r, id, "residency", "%q is not a residency zone such as cn-mainland, eu or us", r.Residency)
+		}
+		if (r.Country == "CN") != (r.Residency == "cn-mainland") {
+			v.add(r, id, "residency", "country %s and residency %q disagree (mainland China is cn-mainland)", r.Country, r.Residency)
+		}
+		v.source(r, id, r.Source)
+	}
+	for _, g := range c.gpus {
+		v.gpu(c, g)
+	}
+	for _, it := range c.instances {
+		v.instance(c, it)
+	}
+	for _, o := range c.offers {
+		v.offer(c, o)
+	}
+	v.offerPrices(c)
+	seen := map[string]bool{}
+	for _, cl := range c.claims {
+		if cl.ID == "" {
+			v.add(cl, "", "id", "required")
+		} else if seen[cl.ID] {
+			v.add(cl, cl.ID, "id", "duplicate claim")
+		}
+		seen[cl.ID] = true
+		if !ValidVerdict(cl.Verdict) {
+			v.add(cl, cl.ID, "verdict", "%q is not one of %s", cl.Verdict, strings.Join(claimVerdicts, ", "))
+		}
+		if cl.Quote == "" {
+			v.add(cl, cl.ID, "quote", "required")
+		}
+		if cl.Evidence == "" {
+			v.add(cl, cl.ID, "evidence", "a verdict needs evidence")
+		}
+	}
+}
+
+func (v *validator) gpu(c *Catalog, g *GPU) {
+	switch {
+	case g.ID == "":
+		v.add(g, "", "id", "required")
+		return
+	case c.gpuByID[g.ID] != nil:
+		v.add(g, g.ID, "id", "duplicate GPU model")
+		return
+	}
+	c.gpuByID[g.ID] = g
+	if g.Family == "" {
+		v.add(g, g.ID, "family", "required")
+	}
+	if g.Vendor == "" {
+		v.add(g, g.ID, "vendor", "required")
+	}
+	if !g.MemoryGB.IsPositive() {
+		v.add(g, g.ID, "memory_gb", "must be positive")
+	}
+	for field, d := range map[string]decimal.Decimal{
+		"memory_bandwidth_gbs": g.BandwidthGBs, "fp32_tflops": g.FP32TFLOPS, "tf32_tflops": g.TF32TFLOPS,
+		"fp16_tflops": g.FP16TFLOPS, "fp8_tflops": g.FP8TFLOPS, "int8_tops": g.INT8TOPS,
+		"interconnect_gbs": g.InterconnectGBs, "tdp_w": g.TDPW,
+	} {
+		v.nonNegative(g, g.ID, field, d)
+	}
+	v.source(g, g.ID, g.Source)
+	names := append([]string{g.ID, g.Family}, g.Aliases...)
+	added := map[string]bool{}
+	for _, n := range names {
+		k := normalize(n)
+		if k == "" || added[k] {
+			continue
+		}
+		added[k] = true
+		c.gpuNames[k] = append(c.gpuNames[k], g)
+	}
+}
+
+func (v *validator) instance(c *Catalog, it *InstanceType) {
+	id := it.ID()
+	if c.providerByID[it.Provider] == nil {
+		v.add(it, id, "provider", "unknown provider %q", it.Provider)
+	}
+	switch {
+	case it.Name == "":
+		v.add(it, id, "instance_type", "required")
+	case c.instanceByID[id] != nil:
+		v.add(it, id, "instance_type", "duplicate instance type")
+	default:
+		c.instanceByID[id] = it
+	}
+	g := c.gpuByID[it.GPUID]
+	if g == nil {
+		v.add(it, id, "gpu", "unknown GPU model %q%s", it.GPUID, didYouMean(c, it.GPUID))
+	}
+	it.GPU = g
+	if !it.GPUCount.IsPositive() {
+		v.add(it, id, "gpu_count", "must be positive")
+	}
+	if g != nil && it.GPUCount.IsPositive() {
+		want := it.GPUCount.Mul(g.MemoryGB)
+		if it.GPUMemoryGB.IsZero() {
+			v.add(it, id, "gpu_memory_gb", "required (expected %s = %s × %s GB)", want.Round(2), it.GPUCount, g.MemoryGB)
+		} else if it.GPUMemoryGB.Sub(want).Abs().GreaterThan(memoryTolerance) {
+			v.add(it, id, "gpu_memory_gb", "%s GB does not match %s × %s (%s GB each) = %s GB",
+				it.GPUMemoryGB, it.GPUCount, g.ID, g.MemoryGB, want.Round(2))
+		}
+	}
+	v.nonNegative(it, id, "vcpu", it.VCPU)
+	v.nonNegative(it, id, "memory_gib", it.MemoryGiB)
+	v.nonNegative(it, id, "network_gbps", it.NetworkGbps)
+	v.nonNegative(it, id, "gpu_interconnect_gbs", it.GPUInterconnectGBs)
+	switch it.GPUInterconnect {
+	case "", LinkNVSwitch, LinkNVLink, LinkXGMI, LinkPCIe, LinkNone:
+	default:
+		v.add(it, id, "gpu_interconnect", "%q is not one of nvswitch, nvlink, xgmi, pcie, none (or empty when unknown)", it.GPUInterconnect)
+	}
+	switch it.RDMA {
+	case "", RDMAEFA, RDMAInfiniBand, RDMAERDMA, RDMARoCE, RDMANone:
+	default:
+		v.add(it, id, "rdma", "%q is not one of efa, infiniband, erdma, roce, none (or empty when unknown)", it.RDMA)
+	}
+	switch it.Status {
+	case StatusCurrent, StatusPrevious, StatusRetired:
+	default:
+		v.add(it, id, "status", "%q is not one of current, previous, retired", it.Status)
+	}
+	v.source(it, id, it.Source)
+}
+
+func (v *validator) offer(c *Catalog, o *Offer) {
+	id := o.ID()
+	if c.providerByID[o.Provider] == nil {
+		v.add(o, id, "provider", "unknown provider %q", o.Provider)
+	}
+	it := c.instanceByID[o.Provider+"/"+o.InstanceName]
+	if it == nil {
+		v.add(o, id, "instance_type", "unknown instance type %s/%s", o.Provider, o.InstanceName)
+	}
+	o.Instance = it
+	r := c.regionByKey[o.Provider+"/"+o.RegionCode]
+	if r == nil {
+		v.add(o, id, "region", "unknown region %q for provider %s", o.RegionCode, o.Provider)
+	}
+	o.Region = r
+	if !o.Billing.Valid() {
+		v.add(o, id, "billing", "%q is not a canonical billing code", o.Billing)
+	}
+	if c.offerByID[id] != nil {
+		v.add(o, id, "", "duplicate offer")
+	} else {
+		c.offerByID[id] = o
+	}
+	p := o.Price
+	v.nonNegative(o, id, "hourly", p.Hourly)
+	v.nonNegative(o, id, "upfront", p.Upfront)
+	v.nonNegative(o, id, "monthly", p.Monthly)
+	if !p.Hourly.IsPositive() && !p.Upfront.IsPositive() && !p.Monthly.IsPositive() {
+		v.add(o, id, "hourly", "an offer needs a positive hourly, upfront or monthly price")
+	}
+	if !reCurrency.MatchString(p.Currency) {
+		v.add(o, id, "currency", "%q is not an ISO 4217 code such as USD or CNY", p.Currency)
+	}
+	if o.Billing.TermHours() == 0 && p.Upfront.IsPositive() {
+		v.add(o, id, "upfront", "billing %s has no term to spread an upfront payment over", o.Billing)
+	}
+	v.source(o, id, o.Source)
+}
+
+// offerPrices checks that spot and commitment prices are not above the
+// on-demand price of the same instance, region and currency. Capacity
+// blocks are reserved ahead for a fixed window and are not bound by it.
+func (v *validator) offerPrices(c *Catalog) {
+	onDemand := map[string]*Offer{}
+	for _, o := range c.offers {
+		if o.Billing == OnDemand {
+			onDemand[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+o.Price.Currency] = o
+		}
+	}
+	for _, o := range c.offers {
+		if o.Billing == OnDemand || o.Billing == CapacityBlock || !o.Billing.Valid() {
+			continue
+		}
+		od := onDemand[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+o.Price.Currency]
+		if od == nil {
+			continue
+		}
+		eff, odEff := o.EffectiveHourly(), od.EffectiveHourly()
+		if eff.GreaterThan(odEff) {
+			v.add(o, o.ID(), "price", "effective %s %s/h is above the on-demand %s %s/h",
+				eff.Round(4), o.Price.Currency, odEff.Round(4), od.Price.Currency)
+		}
+	}
+}

@@ -1,0 +1,278 @@
+// Package cli is gpuscout's command line: cobra commands, each an options
+// struct and a run function. It is the only place where the concrete parts
+// (catalog loader, engines, output) are wired together.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/catalog/curated"
+	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// Exit codes.
+const (
+	ExitOK      = 0
+	ExitFailure = 1
+	ExitUsage   = 2 // bad flags or arguments: unknown GPU, malformed --fx ...
+	ExitData    = 3 // invalid input data: a broken catalog file
+)
+
+// IO is where a command reads and writes.
+type IO struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+}
+
+// Env is the process environment a run sees.
+type Env struct {
+	Getenv func(string) string
+	// Now is the current time (fixed in tests); time.Now when nil.
+	Now func() time.Time
+	// IsTTY reports whether Out is a terminal; detected when nil.
+	IsTTY func() bool
+	// Catalog is the base catalog; the embedded one when nil. Tests use a
+	// small fixed catalog here.
+	Catalog fs.FS
+}
+
+// usageError is a user mistake in flags or arguments (exit 2).
+type usageError struct {
+	err  error
+	hint string
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(hint, format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...), hint: hint}
+}
+
+// dataError is invalid input data (exit 3).
+type dataError struct{ err error }
+
+func (e *dataError) Error() string { return e.err.Error() }
+func (e *dataError) Unwrap() error { return e.err }
+
+// app carries the global options and lazily loaded data of one run.
+type app struct {
+	io  IO
+	env Env
+
+	// global flags
+	format   string
+	currency string
+	fxFlags  []string
+	lang     string
+	catalog  string
+
+	// resolved in prepare
+	out     output.Format
+	printer *i18n.Printer
+	cur     string
+	rates   *fx.Table
+	ds      *curated.Dataset
+}
+
+// Main runs gpuscout with args (without the program name) and returns the
+// process exit code. It never panics on user input.
+func Main(ctx context.Context, args []string, stdio IO, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	if env.Catalog == nil {
+		env.Catalog = curated.Embedded()
+	}
+	if env.IsTTY == nil {
+		env.IsTTY = func() bool {
+			f, ok := stdio.Out.(*os.File)
+			return ok && term.IsTerminal(int(f.Fd()))
+		}
+	}
+	a := &app{io: stdio, env: env}
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetIn(stdio.In)
+	root.SetOut(stdio.Out)
+	root.SetErr(stdio.Err)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	return a.report(err)
+}
+
+// report prints err with a hint and maps it to an exit code.
+func (a *app) report(err error) int {
+	p := a.printer
+	if p == nil {
+		p = i18n.NewPrinter(i18n.FromEnv(a.env.Getenv))
+	}
+	fmt.Fprintf(a.io.Err, "gpuscout: %v\n", err)
+	var ue *usageError
+	var de *dataError
+	var nf *catalog.NotFoundError
+	var ve *catalog.ValidationError
+	switch {
+	case errors.As(err, &de), errors.As(err, &ve):
+		fmt.Fprintln(a.io.Err, p.T("err.hint", "fix the file and line named above; `gpuscout catalog validate --catalog DIR` lists every problem."))
+		return ExitData
+	case errors.As(err, &ue):
+		if ue.hint != "" {
+			fmt.Fprintln(a.io.Err, p.T("err.hint", ue.hint))
+		}
+		return ExitUsage
+	case errors.As(err, &nf):
+		return ExitUsage
+	case isFlagError(err):
+		fmt.Fprintln(a.io.Err, p.T("err.hint", "run with --help to see the flags and examples."))
+		return ExitUsage
+	}
+	return ExitFailure
+}
+
+// isFlagError recognises cobra's and pflag's usage errors, which are not typed.
+func isFlagError(err error) bool {
+	s := err.Error()
+	for _, prefix := range []string{"unknown flag", "unknown shorthand flag", "unknown command", "invalid argument",
+		"flag needs an argument", "accepts ", "requires at least", "required flag", "bad flag syntax", "if any flags in the group"} {
+		if strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "gpuscout",
+		Short: "Compare GPU cloud offers across AWS, Azure, GCP, Alibaba Cloud, Tencent Cloud and more",
+		Long: `gpuscout compares GPU instances across clouds — AWS, Azure, Google Cloud, Alibaba Cloud,
+Tencent Cloud, OCI, Lambda — under every billing model (on-demand, spot, reserved, savings
+plans, committed use, 包年包月 subscriptions), from an embedded catalog where every figure
+carries its source and as-of date. It works offline.`,
+		Example: `  # Cheapest 8-GPU A100 and H100 offers, one per cloud
+  gpuscout offers --gpu A100 --gpu H100 --min-gpus 8 --per-provider 1
+
+  # A100 offers in mainland China, in CNY, in Chinese
+  gpuscout offers --gpu A100 --residency cn-mainland --currency CNY --lang zh
+
+  # Everything the catalog knows about a GPU
+  gpuscout gpus H100 -o json`,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return a.prepare() },
+	}
+	pf := root.PersistentFlags()
+	pf.StringVarP(&a.format, "output", "o", "table", "output format: table, json, csv, markdown")
+	pf.StringVar(&a.currency, "currency", "", "currency for prices (USD, CNY, EUR, GBP, JPY, ...); default USD, or CNY with --lang zh")
+	pf.StringArrayVar(&a.fxFlags, "fx", nil, "override an exchange rate: CUR=RATE in units of CUR per US dollar (repeatable), e.g. --fx CNY=7.2")
+	pf.StringVar(&a.lang, "lang", "", "language: en or zh (default from LANG)")
+	pf.StringVar(&a.catalog, "catalog", "", "directory of catalog CSV files to overlay on the embedded catalog (see docs/catalog-format.md)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &usageError{err: err, hint: "run with --help to see the flags and examples."}
+	})
+
+	root.AddCommand(a.gpusCmd(), a.instancesCmd(), a.offersCmd(), a.catalogCmd(), a.versionCmd())
+	return root
+}
+
+// prepare resolves the global flags; data is loaded on first use.
+func (a *app) prepare() error {
+	f, err := output.ParseFormat(a.format)
+	if err != nil {
+		return usagef("use -o table, json, csv or markdown.", "%v", err)
+	}
+	a.out = f
+	lang := i18n.FromEnv(a.env.Getenv)
+	if a.lang != "" {
+		if lang, err = i18n.ParseLang(a.lang); err != nil {
+			return usagef("use --lang en or --lang zh.", "%v", err)
+		}
+	}
+	a.printer = i18n.NewPrinter(lang)
+	a.cur = strings.ToUpper(strings.TrimSpace(a.currency))
+	if a.cur == "" {
+		a.cur = "USD"
+		if lang == i18n.ZH {
+			a.cur = "CNY"
+		}
+	}
+	return nil
+}
+
+// data loads the catalog (embedded, overlaid with --catalog) and the FX table
+// with --fx overrides applied, once.
+func (a *app) data() (*curated.Dataset, error) {
+	if a.ds != nil {
+		return a.ds, nil
+	}
+	var overlay = (func() (ds *curated.Dataset, err error) {
+		if a.catalog == "" {
+			return curated.Load(a.env.Catalog, nil)
+		}
+		st, err := os.Stat(a.catalog)
+		if err != nil || !st.IsDir() {
+			return nil, usagef("pass a directory laid out as docs/catalog-format.md describes.", "--catalog %q is not a directory", a.catalog)
+		}
+		return curated.Load(a.env.Catalog, os.DirFS(a.catalog))
+	})
+	ds, err := overlay()
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			return nil, err
+		}
+		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
+	}
+	var overrides []fx.Rate
+	for _, s := range a.fxFlags {
+		r, err := fx.ParseOverride(s)
+		if err != nil {
+			return nil, usagef("write --fx CNY=7.2: units of the currency per US dollar.", "%v", err)
+		}
+		r.AsOf = a.env.Now().UTC().Truncate(24 * time.Hour)
+		overrides = append(overrides, r)
+	}
+	rates, err := ds.FX.With(overrides...)
+	if err != nil {
+		return nil, usagef("write --fx CNY=7.2: units of the currency per US dollar.", "%v", err)
+	}
+	if _, ok := rates.Rate(a.cur); !ok {
+		return nil, usagef(fmt.Sprintf("known currencies: %s; add another with --fx %s=RATE.", strings.Join(rates.Currencies(), ", "), a.cur),
+			"no exchange rate for currency %q", a.cur)
+	}
+	a.rates = rates
+	a.ds = ds
+	return ds, nil
+}
+
+func prefixCatalog(dir string, err error) error {
+	if dir == "" {
+		return fmt.Errorf("embedded catalog: %w", err)
+	}
+	return fmt.Errorf("catalog %s: %w", dir, err)
+}
+
+// tty reports whether stdout is a terminal.
+func (a *app) tty() bool { return a.env.IsTTY() }
+
+// today is the run's current date in UTC.
+func (a *app) today() time.Time { return a.env.Now().UTC() }

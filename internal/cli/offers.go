@@ -1,0 +1,208 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/spf13/cobra"
+)
+
+// offersOptions are the flags of `gpuscout offers`.
+type offersOptions struct {
+	providers   []string
+	gpus        []string
+	minGPUs     float64
+	minVRAM     float64
+	regions     []string
+	countries   []string
+	residency   []string
+	billing     []string
+	maxPrice    float64
+	per         string
+	sort        string
+	limit       int
+	perProvider int
+	all         bool
+}
+
+func (a *app) offersCmd() *cobra.Command {
+	o := &offersOptions{}
+	cmd := &cobra.Command{
+		Use:   "offers",
+		Short: "List GPU offers (instance × region × billing model) with effective prices",
+		Long: `List GPU offers: an instance type, in a region, under a billing model, with its effective
+price per instance-hour and per GPU-hour in your currency, and the source and date of the price.
+
+Effective price = hourly + upfront / term hours + monthly / 730, so reserved, savings-plan
+and 包年包月 subscription prices compare directly with on-demand and spot. --gpu understands
+families (A100 matches every A100 variant) and aliases; filters combine with AND, repeated
+values of one filter with OR.`,
+		Example: `  # The cheapest 8×A100 or 8×H100 offers, one per cloud
+  gpuscout offers --gpu A100,H100 --min-gpus 8 --per-provider 1
+
+  # A100 in mainland China (Alibaba, Tencent, AWS China), in CNY
+  gpuscout offers --gpu A100 --residency cn-mainland --currency CNY
+
+  # Spot and on-demand GPUs with at least 40 GB each under $2/GPU-hour
+  gpuscout offers --min-vram 40 --billing spot,on-demand --per gpu-hour --max-price 2
+
+  # Best FP16 throughput per dollar, as JSON
+  gpuscout offers --sort fp16-tflops-per-dollar --limit 10 -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runOffers(o) },
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&o.providers, "provider", nil, "providers (aws, azure, gcp, alibaba, tencent, oci, lambda); repeatable or comma-separated")
+	f.StringSliceVar(&o.gpus, "gpu", nil, "GPU models or families (A100, H100-SXM-80GB, T4 ...); repeatable or comma-separated")
+	f.Float64Var(&o.minGPUs, "min-gpus", 0, "minimum GPUs per instance")
+	f.Float64Var(&o.minVRAM, "min-vram", 0, "minimum memory per GPU, GB")
+	f.StringSliceVar(&o.regions, "region", nil, "region codes (us-east-1, cn-beijing, ap-guangzhou ...)")
+	f.StringSliceVar(&o.countries, "country", nil, "ISO country codes (US, CN, DE ...)")
+	f.StringSliceVar(&o.residency, "residency", nil, "data-residency zones (cn-mainland, eu, us ...)")
+	f.StringSliceVar(&o.billing, "billing", nil, "billing models or families: on-demand, spot, reserved, savings-plan, committed, subscription, reserved-1y-no-upfront ...")
+	f.Float64Var(&o.maxPrice, "max-price", 0, "maximum price, in --currency per --per unit")
+	f.StringVar(&o.per, "per", "instance-hour", "price unit: instance-hour, gpu-hour, month")
+	f.StringVar(&o.sort, "sort", "price", "order: price, gpu-price, vram, fp16-tflops-per-dollar")
+	f.IntVar(&o.limit, "limit", 30, "show at most this many offers (0 = all)")
+	f.IntVar(&o.perProvider, "per-provider", 0, "keep only the first N offers of each provider (after sorting)")
+	f.BoolVar(&o.all, "include-retired", false, "include retired instance types")
+	return cmd
+}
+
+// buildOfferQuery turns flags into a catalog query, resolving names.
+func (a *app) buildOfferQuery(c *catalog.Catalog, o *offersOptions) (catalog.OfferQuery, error) {
+	q := catalog.OfferQuery{Currency: a.cur, FX: a.rates, Regions: splitFlags(o.regions),
+		Countries: splitFlags(o.countries), Residency: splitFlags(o.residency)}
+	for _, p := range splitFlags(o.providers) {
+		pr, err := c.LookupProvider(p)
+		if err != nil {
+			return q, err
+		}
+		q.Providers = append(q.Providers, pr.ID)
+	}
+	for _, name := range splitFlags(o.gpus) {
+		gs, err := c.LookupGPU(name)
+		if err != nil {
+			return q, err
+		}
+		for _, g := range gs {
+			q.GPUs = append(q.GPUs, g.ID)
+		}
+	}
+	for _, b := range splitFlags(o.billing) {
+		if !catalog.ValidBillingFilter(b) {
+			return q, usagef("billing models: on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, or a full code such as reserved-1y-no-upfront.",
+				"unknown billing model %q", b)
+		}
+		q.Billing = append(q.Billing, b)
+	}
+	var err error
+	if q.MinGPUs, err = decFlag("min-gpus", o.minGPUs); err != nil {
+		return q, err
+	}
+	if q.MinVRAMGB, err = decFlag("min-vram", o.minVRAM); err != nil {
+		return q, err
+	}
+	if q.MaxPrice, err = decFlag("max-price", o.maxPrice); err != nil {
+		return q, err
+	}
+	if q.Per, err = catalog.ParsePriceUnit(o.per); err != nil {
+		return q, usagef("", "%v", err)
+	}
+	if q.Sort, err = catalog.ParseSortKey(o.sort); err != nil {
+		return q, usagef("", "%v", err)
+	}
+	if o.limit < 0 || o.perProvider < 0 {
+		return q, usagef("", "--limit and --per-provider must not be negative")
+	}
+	if o.all {
+		q.Statuses = []string{catalog.StatusCurrent, catalog.StatusPrevious, catalog.StatusRetired}
+	}
+	return q, nil
+}
+
+func (a *app) runOffers(o *offersOptions) error {
+	ds, err := a.data()
+	if err != nil {
+		return err
+	}
+	c := ds.Catalog
+	q, err := a.buildOfferQuery(c, o)
+	if err != nil {
+		return err
+	}
+	rows, err := c.QueryOffers(q)
+	if err != nil {
+		return err
+	}
+	if o.perProvider > 0 {
+		rows = firstPerProvider(rows, o.perProvider)
+	}
+	total := len(rows)
+	if o.limit > 0 && len(rows) > o.limit {
+		rows = rows[:o.limit]
+	}
+	if a.out == output.JSON {
+		return output.WriteJSON(a.io.Out, document.BuildOffers(rows, total, a.cur, a.rates))
+	}
+	p := a.printer
+	g := &output.Grid{
+		Headers: []string{p.T("col.provider"), p.T("col.instance"), p.T("col.gpu"), p.T("col.vram_total"), p.T("col.vcpu"),
+			p.T("col.ram"), p.T("col.region"), p.T("col.billing"), p.T("col.price") + " " + unitLabel(p, q.Per, a.cur),
+			p.T("col.per_gpu") + " " + a.cur, p.T("col.source"), p.T("col.as_of")},
+		Align: []output.Align{output.Left, output.Left, output.Left, output.Right, output.Right, output.Right, output.Left,
+			output.Left, output.Right, output.Right, output.Left, output.Left},
+	}
+	var from []string
+	nStale := 0
+	for _, r := range rows {
+		it := r.Offer.Instance
+		from = append(from, r.Offer.Price.Currency)
+		asOf := r.Offer.Source.AsOfString()
+		if stale(r.Offer.Source.AsOf, a.today()) {
+			asOf += "*"
+			nStale++
+		}
+		g.Add(r.Offer.Provider, it.Name, qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU),
+			qty(it.MemoryGiB), r.Offer.RegionCode, billingLabel(p, r.Offer.Billing), money(r.Price), money(r.PerGPUHourly),
+			string(r.Offer.Source.Kind), asOf)
+	}
+	if len(rows) == 0 && a.out == output.Table {
+		fmt.Fprintln(a.io.Out, p.T("note.none"))
+		return nil
+	}
+	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
+		return err
+	}
+	if a.out != output.Table {
+		return nil
+	}
+	fmt.Fprintln(a.io.Out)
+	if total > len(rows) {
+		fmt.Fprintln(a.io.Out, p.T("note.shown", len(rows), total))
+	} else {
+		fmt.Fprintln(a.io.Out, p.T("note.shown_all", total))
+	}
+	if n := ratesNote(p, a.rates, from, a.cur); n != "" {
+		fmt.Fprintln(a.io.Out, n)
+	}
+	if nStale > 0 {
+		fmt.Fprintln(a.io.Out, p.T("note.stale", nStale, staleMonths))
+	}
+	return nil
+}
+
+// firstPerProvider keeps the first n rows of each provider, in order.
+func firstPerProvider(rows []catalog.OfferRow, n int) []catalog.OfferRow {
+	seen := map[string]int{}
+	var out []catalog.OfferRow
+	for _, r := range rows {
+		if seen[r.Offer.Provider] < n {
+			seen[r.Offer.Provider]++
+			out = append(out, r)
+		}
+	}
+	return out
+}

@@ -1,0 +1,370 @@
+// Package document defines gpuscout's versioned JSON documents — the stable
+// contracts that the CLI prints with -o json and the HTTP API returns — and
+// builds them from catalog values. Each document names its schema in a
+// top-level "schema" field such as "gpuscout/offers@v1".
+package document
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/shopspring/decimal"
+)
+
+// Schema names.
+const (
+	SchemaOffers       = "gpuscout/offers@v1"
+	SchemaInstances    = "gpuscout/instances@v1"
+	SchemaGPUs         = "gpuscout/gpus@v1"
+	SchemaCatalogStats = "gpuscout/catalog-stats@v1"
+	SchemaSources      = "gpuscout/catalog-sources@v1"
+	SchemaClaims       = "gpuscout/claims@v1"
+	SchemaValidation   = "gpuscout/catalog-validation@v1"
+)
+
+// Num renders a decimal as a JSON number, rounded to 6 decimal places.
+func Num(d decimal.Decimal) json.Number { return json.Number(d.Round(6).String()) }
+
+// optNum is Num, or nil (JSON null) for zero: "unknown" in spec fields.
+func optNum(d decimal.Decimal) *json.Number {
+	if d.IsZero() {
+		return nil
+	}
+	n := Num(d)
+	return &n
+}
+
+// Source is a record's provenance.
+type Source struct {
+	Kind string `json:"kind"`
+	Ref  string `json:"ref"`
+	AsOf string `json:"as_of"`
+}
+
+func source(s catalog.Source) Source {
+	return Source{Kind: string(s.Kind), Ref: s.Ref, AsOf: s.AsOfString()}
+}
+
+// FXRate is one exchange rate used by a document.
+type FXRate struct {
+	PerUSD json.Number `json:"per_usd"`
+	AsOf   string      `json:"as_of,omitempty"`
+	Source string      `json:"source"`
+}
+
+// FX lists the rates a document's prices were converted with.
+type FX struct {
+	Base  string            `json:"base"`
+	Rates map[string]FXRate `json:"rates"`
+}
+
+// BuildFX describes the rates used to convert from currencies into to.
+func BuildFX(t *fx.Table, from []string, to string) FX {
+	out := FX{Base: "USD", Rates: map[string]FXRate{}}
+	for _, r := range t.Used(from, to) {
+		asOf := ""
+		if !r.AsOf.IsZero() {
+			asOf = r.AsOf.Format(catalog.DateLayout)
+		}
+		out.Rates[r.Currency] = FXRate{PerUSD: Num(r.PerUSD), AsOf: asOf, Source: r.Source}
+	}
+	return out
+}
+
+// GPURef is the GPU part of an instance or offer.
+type GPURef struct {
+	Model         string      `json:"model"`
+	Count         json.Number `json:"count"`
+	MemoryGB      json.Number `json:"memory_gb"`
+	TotalMemoryGB json.Number `json:"total_memory_gb"`
+}
+
+func gpuRef(it *catalog.InstanceType) GPURef {
+	return GPURef{Model: it.GPUID, Count: Num(it.GPUCount), MemoryGB: Num(it.GPU.MemoryGB), TotalMemoryGB: Num(it.GPUMemoryGB)}
+}
+
+// OfferPrice is an offer's price in the document's currency.
+type OfferPrice struct {
+	Hourly           json.Number `json:"hourly"`
+	Upfront          json.Number `json:"upfront"`
+	Monthly          json.Number `json:"monthly"`
+	EffectiveHourly  json.Number `json:"effective_hourly"`
+	PerGPUHourly     json.Number `json:"per_gpu_hourly"`
+	Currency         string      `json:"currency"`
+	OriginalCurrency string      `json:"original_currency"`
+}
+
+// Offer is one row of the offers document.
+type Offer struct {
+	ID           string      `json:"id"`
+	Provider     string      `json:"provider"`
+	InstanceType string      `json:"instance_type"`
+	Region       string      `json:"region"`
+	Country      string      `json:"country"`
+	Residency    string      `json:"residency"`
+	Billing      string      `json:"billing"`
+	GPU          GPURef      `json:"gpu"`
+	VCPU         json.Number `json:"vcpu"`
+	MemoryGiB    json.Number `json:"memory_gib"`
+	Price        OfferPrice  `json:"price"`
+	Source       Source      `json:"source"`
+}
+
+// Offers is the gpuscout/offers@v1 document.
+type Offers struct {
+	Schema   string  `json:"schema"`
+	Currency string  `json:"currency"`
+	FX       FX      `json:"fx"`
+	Total    int     `json:"total"` // matches before --limit
+	Offers   []Offer `json:"offers"`
+}
+
+// BuildOffers builds the offers document from query rows priced in currency.
+func BuildOffers(rows []catalog.OfferRow, total int, currency string, t *fx.Table) Offers {
+	doc := Offers{Schema: SchemaOffers, Currency: currency, Total: total, Offers: make([]Offer, 0, len(rows))}
+	var from []string
+	for _, r := range rows {
+		o, it := r.Offer, r.Offer.Instance
+		from = append(from, o.Price.Currency)
+		doc.Offers = append(doc.Offers, Offer{
+			ID: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Region: o.RegionCode,
+			Country: o.Region.Country, Residency: o.Region.Residency, Billing: string(o.Billing),
+			GPU: gpuRef(it), VCPU: Num(it.VCPU), MemoryGiB: Num(it.MemoryGiB),
+			Price: OfferPrice{Hourly: Num(r.Hourly), Upfront: Num(r.Upfront), Monthly: Num(r.Monthly),
+				EffectiveHourly: Num(r.EffectiveHourly), PerGPUHourly: Num(r.PerGPUHourly),
+				Currency: r.Currency, OriginalCurrency: o.Price.Currency},
+			Source: source(o.Source),
+		})
+	}
+	doc.FX = BuildFX(t, from, currency)
+	return doc
+}
+
+// Instance is one row of the instances document.
+type Instance struct {
+	ID           string       `json:"id"`
+	Provider     string       `json:"provider"`
+	InstanceType string       `json:"instance_type"`
+	Family       string       `json:"family"`
+	GPU          GPURef       `json:"gpu"`
+	VCPU         json.Number  `json:"vcpu"`
+	MemoryGiB    json.Number  `json:"memory_gib"`
+	Interconnect string       `json:"interconnect"`
+	NetworkGbps  *json.Number `json:"network_gbps"`
+	RDMA         string       `json:"rdma"`
+	LocalStorage string       `json:"local_storage,omitempty"`
+	Status       string       `json:"status"`
+	Source       Source       `json:"source"`
+}
+
+// Instances is the gpuscout/instances@v1 document.
+type Instances struct {
+	Schema    string     `json:"schema"`
+	Instances []Instance `json:"instances"`
+}
+
+// BuildInstances builds the instances document.
+func BuildInstances(list []*catalog.InstanceType) Instances {
+	doc := Instances{Schema: SchemaInstances, Instances: make([]Instance, 0, len(list))}
+	for _, it := range list {
+		rdma := it.RDMA
+		if rdma == "" {
+			rdma = "unknown"
+		}
+		doc.Instances = append(doc.Instances, Instance{
+			ID: it.ID(), Provider: it.Provider, InstanceType: it.Name, Family: it.Family, GPU: gpuRef(it),
+			VCPU: Num(it.VCPU), MemoryGiB: Num(it.MemoryGiB), Interconnect: it.GPUInterconnect,
+			NetworkGbps: optNum(it.NetworkGbps), RDMA: rdma, LocalStorage: it.LocalStorage, Status: it.Status,
+			Source: source(it.Source),
+		})
+	}
+	return doc
+}
+
+// GPU is one row of the gpus document. Unknown or unsupported figures are null.
+type GPU struct {
+	ID              string       `json:"id"`
+	Vendor          string       `json:"vendor"`
+	Family          string       `json:"family"`
+	Variant         string       `json:"variant,omitempty"`
+	Architecture    string       `json:"architecture"`
+	MemoryGB        json.Number  `json:"memory_gb"`
+	MemoryType      string       `json:"memory_type,omitempty"`
+	BandwidthGBs    *json.Number `json:"memory_bandwidth_gbs"`
+	FP32TFLOPS      *json.Number `json:"fp32_tflops"`
+	TF32TFLOPS      *json.Number `json:"tf32_tflops"`
+	FP16TFLOPS      *json.Number `json:"fp16_tflops"`
+	FP8TFLOPS       *json.Number `json:"fp8_tflops"`
+	INT8TOPS        *json.Number `json:"int8_tops"`
+	Interconnect    string       `json:"interconnect,omitempty"`
+	InterconnectGBs *json.Number `json:"interconnect_gbs"`
+	TDPW            *json.Number `json:"tdp_w"`
+	LaunchYear      int          `json:"launch_year,omitempty"`
+	Aliases         []string     `json:"aliases"`
+	Source          Source       `json:"source"`
+}
+
+// GPUs is the gpuscout/gpus@v1 document.
+type GPUs struct {
+	Schema string `json:"schema"`
+	GPUs   []GPU  `json:"gpus"`
+}
+
+// BuildGPUs builds the gpus document.
+func BuildGPUs(list []*catalog.GPU) GPUs {
+	doc := GPUs{Schema: SchemaGPUs, GPUs: make([]GPU, 0, len(list))}
+	for _, g := range list {
+		aliases := g.Aliases
+		if aliases == nil {
+			aliases = []string{}
+		}
+		doc.GPUs = append(doc.GPUs, GPU{
+			ID: g.ID, Vendor: g.Vendor, Family: g.Family, Variant: g.Variant, Architecture: g.Architecture,
+			MemoryGB: Num(g.MemoryGB), MemoryType: g.MemoryType, BandwidthGBs: optNum(g.BandwidthGBs),
+			FP32TFLOPS: optNum(g.FP32TFLOPS), TF32TFLOPS: optNum(g.TF32TFLOPS), FP16TFLOPS: optNum(g.FP16TFLOPS),
+			FP8TFLOPS: optNum(g.FP8TFLOPS), INT8TOPS: optNum(g.INT8TOPS), Interconnect: g.Interconnect,
+			InterconnectGBs: optNum(g.InterconnectGBs), TDPW: optNum(g.TDPW), LaunchYear: g.LaunchYear,
+			Aliases: aliases, Source: source(g.Source),
+		})
+	}
+	return doc
+}
+
+// ProviderStats is one provider's counts in the stats document.
+type ProviderStats struct {
+	InstanceTypes int      `json:"instance_types"`
+	Offers        int      `json:"offers"`
+	Regions       int      `json:"regions"`
+	Billing       []string `json:"billing"`
+}
+
+// CatalogStats is the gpuscout/catalog-stats@v1 document.
+type CatalogStats struct {
+	Schema        string                   `json:"schema"`
+	Providers     int                      `json:"providers"`
+	Regions       int                      `json:"regions"`
+	GPUs          int                      `json:"gpus"`
+	InstanceTypes int                      `json:"instance_types"`
+	Offers        int                      `json:"offers"`
+	Claims        int                      `json:"claims"`
+	ByProvider    map[string]ProviderStats `json:"by_provider"`
+	BySourceKind  map[string]int           `json:"by_source_kind"`
+	OldestAsOf    string                   `json:"oldest_as_of"`
+	NewestAsOf    string                   `json:"newest_as_of"`
+}
+
+// BuildCatalogStats builds the stats document.
+func BuildCatalogStats(s catalog.Stats) CatalogStats {
+	doc := CatalogStats{Schema: SchemaCatalogStats, Providers: s.Providers, Regions: s.Regions, GPUs: s.GPUs,
+		InstanceTypes: s.InstanceTypes, Offers: s.Offers, Claims: s.Claims,
+		ByProvider: map[string]ProviderStats{}, BySourceKind: map[string]int{}}
+	for id, p := range s.ByProvider {
+		codes := make([]string, 0, len(p.Billing))
+		for _, b := range p.Billing {
+			codes = append(codes, string(b))
+		}
+		doc.ByProvider[id] = ProviderStats{InstanceTypes: p.InstanceTypes, Offers: p.Offers, Regions: p.Regions, Billing: codes}
+	}
+	for k, n := range s.BySourceKind {
+		doc.BySourceKind[string(k)] = n
+	}
+	if !s.OldestAsOf.IsZero() {
+		doc.OldestAsOf = s.OldestAsOf.Format(catalog.DateLayout)
+		doc.NewestAsOf = s.NewestAsOf.Format(catalog.DateLayout)
+	}
+	return doc
+}
+
+// SourceUse is one row of the sources document.
+type SourceUse struct {
+	Kind    string `json:"kind"`
+	Ref     string `json:"ref"`
+	Records int    `json:"records"`
+	Oldest  string `json:"oldest_as_of"`
+	Newest  string `json:"newest_as_of"`
+}
+
+// Sources is the gpuscout/catalog-sources@v1 document.
+type Sources struct {
+	Schema  string      `json:"schema"`
+	Sources []SourceUse `json:"sources"`
+}
+
+// BuildSources builds the sources document.
+func BuildSources(list []catalog.SourceUse) Sources {
+	doc := Sources{Schema: SchemaSources, Sources: make([]SourceUse, 0, len(list))}
+	for _, u := range list {
+		doc.Sources = append(doc.Sources, SourceUse{Kind: string(u.Kind), Ref: u.Ref, Records: u.Records,
+			Oldest: u.Oldest.Format(catalog.DateLayout), Newest: u.Newest.Format(catalog.DateLayout)})
+	}
+	return doc
+}
+
+// Claim is one row of the claims document.
+type Claim struct {
+	ID       string `json:"id"`
+	Seed     string `json:"seed"`
+	Quote    string `json:"quote"`
+	Subject  string `json:"subject"`
+	Field    string `json:"field"`
+	Claimed  string `json:"claimed"`
+	Verdict  string `json:"verdict"`
+	Actual   string `json:"actual"`
+	Evidence string `json:"evidence"`
+	AsOf     string `json:"as_of"`
+}
+
+// Claims is the gpuscout/claims@v1 document.
+type Claims struct {
+	Schema    string         `json:"schema"`
+	ByVerdict map[string]int `json:"by_verdict"`
+	Claims    []Claim        `json:"claims"`
+}
+
+// BuildClaims builds the claims document.
+func BuildClaims(list []*catalog.Claim) Claims {
+	doc := Claims{Schema: SchemaClaims, ByVerdict: map[string]int{}, Claims: make([]Claim, 0, len(list))}
+	for _, c := range list {
+		doc.ByVerdict[c.Verdict]++
+		doc.Claims = append(doc.Claims, Claim{ID: c.ID, Seed: c.Seed, Quote: c.Quote, Subject: c.Subject, Field: c.Field,
+			Claimed: c.Claimed, Verdict: c.Verdict, Actual: c.Actual, Evidence: c.Evidence, AsOf: c.AsOf})
+	}
+	return doc
+}
+
+// Problem is one validation problem.
+type Problem struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Record  string `json:"record,omitempty"`
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// Validation is the gpuscout/catalog-validation@v1 document.
+type Validation struct {
+	Schema   string    `json:"schema"`
+	OK       bool      `json:"ok"`
+	Problems []Problem `json:"problems"`
+	Warnings []Problem `json:"warnings"`
+}
+
+// BuildValidation builds the validation document from problems and warnings.
+func BuildValidation(problems, warnings []catalog.Problem) Validation {
+	conv := func(ps []catalog.Problem) []Problem {
+		out := make([]Problem, 0, len(ps))
+		for _, p := range ps {
+			out = append(out, Problem{File: p.Pos.File, Line: p.Pos.Line, Record: p.Record, Field: p.Field, Message: p.Msg})
+		}
+		sort.SliceStable(out, func(i, j int) bool {
+			if out[i].File != out[j].File {
+				return out[i].File < out[j].File
+			}
+			return out[i].Line < out[j].Line
+		})
+		return out
+	}
+	return Validation{Schema: SchemaValidation, OK: len(problems) == 0, Problems: conv(problems), Warnings: conv(warnings)}
+}

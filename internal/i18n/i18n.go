@@ -1,0 +1,79 @@
+// Package i18n holds gpuscout's user-facing messages in English and
+// Simplified Chinese, and picks the language from a flag or the environment.
+package i18n
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Lang is a supported language.
+type Lang string
+
+// Supported languages.
+const (
+	EN Lang = "en"
+	ZH Lang = "zh"
+)
+
+// ParseLang accepts en, zh and locale forms such as zh_CN.UTF-8 or en-US.
+func ParseLang(s string) (Lang, error) {
+	l := strings.ToLower(strings.TrimSpace(s))
+	switch {
+	case l == "en" || strings.HasPrefix(l, "en_") || strings.HasPrefix(l, "en-"):
+		return EN, nil
+	case l == "zh" || strings.HasPrefix(l, "zh_") || strings.HasPrefix(l, "zh-"):
+		return ZH, nil
+	}
+	return "", fmt.Errorf("unsupported language %q (use en or zh)", s)
+}
+
+// FromEnv picks the language from LC_ALL, LC_MESSAGES or LANG (in that
+// order, as POSIX does); English when none names Chinese.
+func FromEnv(getenv func(string) string) Lang {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := getenv(k); v != "" && v != "C" && v != "POSIX" {
+			if l, err := ParseLang(v); err == nil {
+				return l
+			}
+			return EN
+		}
+	}
+	return EN
+}
+
+// Printer renders messages in one language.
+type Printer struct {
+	lang Lang
+}
+
+// NewPrinter returns a printer for lang.
+func NewPrinter(lang Lang) *Printer { return &Printer{lang: lang} }
+
+// Lang is the printer's language.
+func (p *Printer) Lang() Lang { return p.lang }
+
+// T renders the message key with fmt-style args. An unknown key renders as
+// the key itself, so a missing translation is visible, never fatal.
+func (p *Printer) T(key string, args ...any) string {
+	msg, ok := messages[p.lang][key]
+	if !ok {
+		msg, ok = messages[EN][key]
+	}
+	if !ok {
+		msg = key
+	}
+	if len(args) == 0 {
+		return msg
+	}
+	return fmt.Sprintf(msg, args...)
+}
+
+// Keys lists every message key of a language (for tests).
+func Keys(l Lang) []string {
+	var out []string
+	for k := range messages[l] {
+		out = append(out, k)
+	}
+	return out
+}
