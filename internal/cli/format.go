@@ -109,9 +109,23 @@ func ratesNote(p *i18n.Printer, t *fx.Table, from []string, to string) string {
 		if !r.AsOf.IsZero() {
 			asOf = r.AsOf.Format(catalog.DateLayout)
 		}
-		parts = append(parts, p.T("note.rate", document.Num(r.PerUSD).String(), r.Currency, shortRef(r.Source), asOf))
+		parts = append(parts, p.T("note.rate", document.Num(r.PerUSD).String(), r.Currency, rateSource(r.Source), asOf))
 	}
 	return p.T("note.currency", to, strings.Join(parts, "; "))
+}
+
+// rateSource keeps the publisher part of a rate's source ("ECB euro foreign
+// exchange reference rates"), without the URL, derivation or date.
+func rateSource(s string) string {
+	if i := strings.Index(s, " ("); i > 0 {
+		s = s[:i]
+	}
+	if f := strings.Fields(s); len(f) > 1 {
+		if _, err := time.Parse(catalog.DateLayout, f[len(f)-1]); err == nil {
+			s = strings.Join(f[:len(f)-1], " ")
+		}
+	}
+	return shortRef(s)
 }
 
 // shortRef shortens a long source reference for a table cell.

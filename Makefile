@@ -1,0 +1,52 @@
+# gpuscout — two commands on a fresh machine:
+#   make run    the main job on the embedded catalog
+#   make test   every test
+GO      ?= go
+BIN     := bin/gpuscout
+PKGS    := ./...
+
+.PHONY: run test build vet fmt fuzz bench bench-cli golden clean
+
+build:
+	$(GO) build -trimpath -o $(BIN) ./cmd/gpuscout
+
+## run: the cheapest 8-GPU A100 and H100 offers of each cloud, then the catalog summary
+run: build
+	@echo "== Cheapest 8-GPU A100/H100 on-demand offer of each cloud (USD per instance-hour) =="
+	@$(BIN) offers --gpu A100,H100 --min-gpus 8 --billing on-demand --per-provider 1
+	@echo
+	@echo "== The same GPUs under every billing model, cheapest per GPU-hour =="
+	@$(BIN) offers --gpu A100,H100 --min-gpus 8 --per gpu-hour --sort gpu-price --limit 12
+	@echo
+	@echo "== A100 in mainland China (CNY) =="
+	@$(BIN) offers --gpu A100 --residency cn-mainland --currency CNY --per-provider 3
+	@echo
+	@$(BIN) catalog stats
+
+## test: vet, formatting check and every test (offline, race detector off for speed on 2 cores)
+test: vet
+	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+	$(GO) test -count=1 $(PKGS)
+
+vet:
+	$(GO) vet $(PKGS)
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+## fuzz: run each fuzz target for a while (FUZZTIME=30s by default)
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzLoadOffers -fuzztime $(FUZZTIME) ./internal/catalog/curated
+
+## bench: in-process benchmarks, then whole-process timings (bench/)
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+	./bench/cli.sh
+
+## golden: rewrite golden files after an intended output change (review the diff!)
+golden:
+	$(GO) test ./internal/cli -update
+
+clean:
+	rm -rf bin

@@ -1,0 +1,232 @@
+package curated_test
+
+import (
+	"encoding/csv"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/catalog/curated"
+	"github.com/shopspring/decimal"
+)
+
+func load(t *testing.T) *catalog.Catalog {
+	t.Helper()
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		t.Fatalf("embedded catalog is invalid: %v", err)
+	}
+	return ds.Catalog
+}
+
+// TestEmbeddedCatalogIsValid validates every curated record: loading runs
+// the full validation (required fields, units, IDs, prices, sources).
+func TestEmbeddedCatalogIsValid(t *testing.T) {
+	c := load(t)
+	for _, o := range c.Offers() {
+		if o.Source.AsOf.IsZero() || o.Source.Ref == "" {
+			t.Errorf("%s has no source or as-of date", o.ID())
+		}
+	}
+}
+
+// TestEmbeddedCoverage checks the catalog's breadth: providers, instance
+// types and offers, and the billing models of the clouds of the seed
+// articles (docs/catalog-coverage.md lists what no source could give).
+func TestEmbeddedCoverage(t *testing.T) {
+	c := load(t)
+	s := c.Stats()
+	if s.Providers < 7 || s.InstanceTypes < 150 || s.Offers < 500 {
+		t.Errorf("catalog has %d providers, %d instance types, %d offers; want at least 7, 150, 500", s.Providers, s.InstanceTypes, s.Offers)
+	}
+	minOther := map[string]int{"aws": 2, "azure": 1, "gcp": 2, "tencent": 1, "alibaba": 0}
+	for p, want := range minOther {
+		ps := s.ByProvider[p]
+		if ps == nil {
+			t.Errorf("provider %s missing", p)
+			continue
+		}
+		hasOD, other := false, 0
+		for _, b := range ps.Billing {
+			if b == catalog.OnDemand {
+				hasOD = true
+			} else {
+				other++
+			}
+		}
+		if !hasOD || other < want {
+			t.Errorf("%s billing models %v: want on-demand and at least %d others", p, ps.Billing, want)
+		}
+	}
+	// Required instance families from each cloud.
+	families := map[string][]string{
+		"aws":     {"p3", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "g4dn", "g4ad", "g5", "g5g", "g6", "g6e", "gr6"},
+		"alibaba": {"gn6i", "gn6v", "gn7", "gn7i", "gn7e", "gn8is"},
+		"tencent": {"GN7", "GN8", "GN10X", "GN10Xp", "GT4", "PNV4"},
+		"gcp":     {"a2", "a3", "g2"},
+	}
+	have := map[string]bool{}
+	for _, it := range c.Instances() {
+		have[it.Provider+"/"+strings.ToLower(it.Family)] = true
+		have[it.Provider+"/"+strings.ToLower(strings.SplitN(it.Name, ".", 2)[0])] = true
+		have[it.Provider+"/"+strings.ToLower(strings.SplitN(it.Name, "-", 2)[0])] = true
+		if it.Provider == "alibaba" {
+			n := strings.TrimPrefix(it.Name, "ecs.")
+			have["alibaba/"+strings.SplitN(n, "-", 2)[0]] = true
+		}
+	}
+	for p, fams := range families {
+		for _, f := range fams {
+			if !have[p+"/"+strings.ToLower(f)] {
+				t.Errorf("no %s instance of family %s", p, f)
+			}
+		}
+	}
+}
+
+// TestSeedArticleErrorsAreCorrected checks the facts that the seed articles
+// got wrong, in the data and in the claims list.
+func TestSeedArticleErrorsAreCorrected(t *testing.T) {
+	c := load(t)
+	for _, it := range c.Instances() {
+		switch {
+		case it.Provider == "alibaba" && strings.HasPrefix(it.Name, "ecs.gn7i-"):
+			if it.GPU.Family != "A10" {
+				t.Errorf("%s has %s; gn7i is an A10 24 GB family", it.ID(), it.GPUID)
+			}
+		case it.Provider == "tencent" && strings.HasPrefix(it.Name, "GN10Xp."):
+			if it.GPU.Family != "V100" {
+				t.Errorf("%s has %s; GN10Xp is a V100 family", it.ID(), it.GPUID)
+			}
+		}
+	}
+	wrong := 0
+	var gn7i bool
+	for _, cl := range c.Claims() {
+		if cl.Verdict == "wrong" {
+			wrong++
+			if strings.Contains(cl.Quote, "gn7i") {
+				gn7i = true
+			}
+		}
+	}
+	if wrong < 3 || !gn7i {
+		t.Errorf("claims: %d wrong, gn7i claim listed: %v", wrong, gn7i)
+	}
+}
+
+// TestSharedGPUSpecsCovered checks that every GPU of the researched spec
+// table in ../shared/data is in the catalog with the same memory.
+func TestSharedGPUSpecsCovered(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "..", "..", "..", "shared", "data", "gpu-specs.csv"))
+	if err != nil {
+		t.Skipf("skipping: ../shared/data/gpu-specs.csv not available (%v)", err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := load(t)
+	for _, r := range rows[1:] {
+		name, variant, mem := r[0], r[1], r[4]
+		gs, err := c.LookupGPU(name)
+		if err != nil {
+			t.Errorf("%s %s: %v", name, variant, err)
+			continue
+		}
+		found := false
+		for _, g := range gs {
+			if mem == "" || g.MemoryGB.Equal(decimal.RequireFromString(mem)) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s %s (%s GB) has no catalog GPU with that memory", name, variant, mem)
+		}
+	}
+}
+
+func overlay(files map[string]string) fstest.MapFS {
+	m := fstest.MapFS{}
+	for k, v := range files {
+		m[k] = &fstest.MapFile{Data: []byte(v)}
+	}
+	return m
+}
+
+const offerHeader = "provider,instance_type,region,billing,hourly,upfront,monthly,currency,source_kind,source_ref,as_of,notes\n"
+
+func TestOverlayAddsUserOffers(t *testing.T) {
+	ds, err := curated.Load(curated.Embedded(), overlay(map[string]string{
+		"offers/mine.csv": offerHeader + "aws,p4d.24xlarge,us-east-1,on-demand,15.5,,,USD,user,negotiated contract 2026,2026-11-01,\n",
+	}))
+	if err == nil {
+		// The embedded aws file already has this offer: a duplicate is an error.
+		t.Fatalf("duplicate offer in overlay accepted: %d offers", len(ds.Catalog.Offers()))
+	}
+	if !strings.Contains(err.Error(), "offers/mine.csv:2") || !strings.Contains(err.Error(), "duplicate offer") {
+		t.Errorf("error %v does not name offers/mine.csv:2 and the duplicate", err)
+	}
+	// Replacing the provider's file keeps only the user's offers for it.
+	ds, err = curated.Load(curated.Embedded(), overlay(map[string]string{
+		"offers/lambda.csv": offerHeader + "lambda,gpu_8x_a100,us-east-1,on-demand,9.99,,,USD,user,quote from sales,2026-11-01,\n",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, ok := ds.Catalog.Offer("lambda/gpu_8x_a100/us-east-1/on-demand")
+	if !ok || !o.Price.Hourly.Equal(decimal.RequireFromString("9.99")) || o.Source.Kind != catalog.SourceUser {
+		t.Errorf("user offer not loaded: %+v", o)
+	}
+}
+
+func TestBrokenFilesNameFileLineAndField(t *testing.T) {
+	tests := []struct {
+		name, file, content, want string
+	}{
+		{"not a number", "offers/x.csv", offerHeader + "aws,p4d.24xlarge,us-east-1,spot,abc,,,USD,user,r,2026-01-01,\n", "offers/x.csv:2: field hourly: \"abc\" is not a number"},
+		{"bad date", "offers/x.csv", offerHeader + "aws,p4d.24xlarge,eu-west-3,spot,1,,,USD,user,r,01/02/2026,\n", "offers/x.csv:2: field as_of: date \"01/02/2026\" is not YYYY-MM-DD"},
+		{"unknown column", "offers/x.csv", "provider,instance,region\n", "offers/x.csv:1: field instance: unknown column"},
+		{"missing column", "offers/x.csv", "provider,instance_type,region,billing,hourly\n", "offers/x.csv:1: field currency: missing required column"},
+		{"wrong field count", "offers/x.csv", offerHeader + "aws,p4d.24xlarge,us-east-1\n", "offers/x.csv:2: wrong number of fields"},
+		{"bad quote", "offers/x.csv", offerHeader + "aws,\"p4d,us\"x,1,2,3,4,5,6,7,8,9,10\n", "offers/x.csv:2: malformed CSV"},
+		{"unknown GPU", "instances/x.csv", "provider,instance_type,gpu,gpu_count,gpu_memory_gb,status,source_kind,source_ref,as_of\naws,z1,A1000,1,40,current,user,r,2026-01-01\n", "instances/x.csv:2: aws/z1: field gpu: unknown GPU model \"A1000\""},
+		{"bad fraction", "instances/x.csv", "provider,instance_type,gpu,gpu_count,gpu_memory_gb,status,source_kind,source_ref,as_of\naws,z1,A10,1/0,24,current,user,r,2026-01-01\n", "instances/x.csv:2: field gpu_count"},
+		{"spot above on-demand", "offers/x.csv", offerHeader + "aws,p4d.24xlarge,us-east-1,spot,999,,,USD,user,r,2026-01-01,\n", "offers/x.csv:2: aws/p4d.24xlarge/us-east-1/spot: field price: effective 999 USD/h is above the on-demand"},
+		{"empty file", "offers/x.csv", "", "offers/x.csv:1: empty file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := curated.Load(curated.Embedded(), overlay(map[string]string{tt.file: tt.content}))
+			var ve *catalog.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("err = %v, want a validation error", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error does not contain %q:\n%v", tt.want, err)
+			}
+		})
+	}
+}
+
+func FuzzLoadOffers(f *testing.F) {
+	f.Add([]byte(offerHeader + "aws,p4d.24xlarge,us-east-1,spot,1,,,USD,user,r,2026-01-01,\n"))
+	f.Add([]byte(offerHeader + "aws,p4d.24xlarge,us-east-1,subscription-1m,,,\"1,000\",USD,user,r,2026-01-01,\n"))
+	f.Add([]byte("provider\n\"\n"))
+	f.Add([]byte("\ufeff" + offerHeader + "#comment\n,,,,,,,,,,,\n"))
+	base := curated.Embedded()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ds, err := curated.Load(base, fstest.MapFS{"offers/fuzz.csv": &fstest.MapFile{Data: data}})
+		if err == nil && ds == nil {
+			t.Fatal("nil dataset without error")
+		}
+		if err != nil && err.Error() == "" {
+			t.Fatal("empty error message")
+		}
+	})
+}

@@ -1,0 +1,232 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog/curated"
+	"github.com/gpuscout/gpuscout/internal/cli"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// now is the fixed date of every test run.
+var now = time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+
+func exec(t *testing.T, embedded bool, env map[string]string, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := cli.Env{
+		Getenv: func(k string) string { return env[k] },
+		Now:    func() time.Time { return now },
+		IsTTY:  func() bool { return false },
+	}
+	if !embedded {
+		e.Catalog = os.DirFS("testdata/catalog")
+	} else {
+		e.Catalog = curated.Embedded()
+	}
+	code := cli.Main(context.Background(), args, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, e)
+	return out.String(), errOut.String(), code
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/cli -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from golden file (run with -update if the change is intended)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
+	}
+}
+
+// canonicalJSON re-indents JSON so that golden comparisons ignore layout.
+func canonicalJSON(t *testing.T, s string) string {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, s)
+	}
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b) + "\n"
+}
+
+func TestGolden(t *testing.T) {
+	en := map[string]string{"LANG": "en_US.UTF-8"}
+	zh := map[string]string{"LANG": "zh_CN.UTF-8"}
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+	}{
+		{"offers.txt", en, []string{"offers"}},
+		{"offers-a100-8gpu.txt", en, []string{"offers", "--gpu", "A100", "--min-gpus", "8", "--per-provider", "1"}},
+		{"offers-zh.txt", zh, []string{"offers", "--gpu", "A100", "--limit", "5"}},
+		{"offers-cny-gpu-hour.txt", en, []string{"offers", "--currency", "CNY", "--per", "gpu-hour", "--sort", "gpu-price", "--billing", "on-demand"}},
+		{"offers-fx-override.txt", en, []string{"offers", "--provider", "tencent", "--currency", "usd", "--fx", "CNY=7", "--limit", "3"}},
+		{"offers.json", en, []string{"offers", "--gpu", "A100", "-o", "json", "--limit", "3"}},
+		{"offers.csv", en, []string{"offers", "-o", "csv", "--limit", "4"}},
+		{"offers.md", en, []string{"offers", "-o", "markdown", "--billing", "reserved,spot"}},
+		{"instances.txt", en, []string{"instances"}},
+		{"instances-zh.txt", zh, []string{"instances", "--rdma"}},
+		{"instances.json", en, []string{"instances", "--provider", "tencent", "-o", "json"}},
+		{"gpus.txt", en, []string{"gpus"}},
+		{"gpus.json", en, []string{"gpus", "A100", "-o", "json"}},
+		{"stats.txt", en, []string{"catalog", "stats"}},
+		{"stats.json", en, []string{"catalog", "stats", "-o", "json"}},
+		{"sources.csv", en, []string{"catalog", "sources", "-o", "csv"}},
+		{"claims.txt", en, []string{"catalog", "claims"}},
+		{"claims.json", en, []string{"catalog", "claims", "-o", "json"}},
+		{"validate.txt", en, []string{"catalog", "validate"}},
+		{"validate.json", en, []string{"catalog", "validate", "-o", "json"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := exec(t, false, tt.env, tt.args...)
+			if code != 0 {
+				t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+			}
+			if strings.HasSuffix(tt.name, ".json") {
+				out = canonicalJSON(t, out)
+			}
+			golden(t, tt.name, out)
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	broken := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(broken, "offers"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(broken, "offers", "mine.csv"), []byte(
+		"provider,instance_type,region,billing,hourly,currency,source_kind,source_ref,as_of\n"+
+			"aws,p4d.24xlarge,us-east-1,spot,cheap,USD,user,my quote,2026-11-01\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string
+	}{
+		{"unknown GPU suggests", []string{"offers", "--gpu", "A1000"}, 2, []string{`unknown GPU model "A1000"`, "did you mean A100"}},
+		{"unknown provider suggests", []string{"offers", "--provider", "tencnet"}, 2, []string{`unknown provider "tencnet"`, "did you mean tencent"}},
+		{"malformed --fx", []string{"offers", "--fx", "CNY:7"}, 2, []string{"want CUR=RATE", "Hint:"}},
+		{"negative --fx", []string{"offers", "--fx", "CNY=-7"}, 2, []string{"not a positive number"}},
+		{"unknown currency", []string{"offers", "--currency", "XYZ"}, 2, []string{`no exchange rate for currency "XYZ"`, "--fx XYZ=RATE"}},
+		{"unknown billing", []string{"offers", "--billing", "monthly"}, 2, []string{`unknown billing model "monthly"`}},
+		{"bad sort", []string{"offers", "--sort", "cheap"}, 2, []string{"unknown sort key"}},
+		{"bad output", []string{"offers", "-o", "yaml"}, 2, []string{"unknown output format"}},
+		{"bad lang", []string{"offers", "--lang", "fr"}, 2, []string{"unsupported language"}},
+		{"unknown flag", []string{"offers", "--gpus", "A100"}, 2, []string{"unknown flag: --gpus", "--help"}},
+		{"unknown command", []string{"offer"}, 2, []string{"unknown command"}},
+		{"missing catalog dir", []string{"offers", "--catalog", "/nonexistent/dir"}, 2, []string{"is not a directory"}},
+		{"broken catalog file", []string{"offers", "--catalog", broken}, 3, []string{"offers/mine.csv:2: field hourly: \"cheap\" is not a number"}},
+		{"validate broken catalog", []string{"catalog", "validate", "--catalog", broken}, 3, []string{"catalog is invalid: 1 problem"}},
+		{"bad verdict", []string{"catalog", "claims", "--verdict", "maybe"}, 2, []string{"unknown verdict"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := exec(t, false, nil, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tt.code, errOut)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(errOut, s) {
+					t.Errorf("stderr does not contain %q:\n%s", s, errOut)
+				}
+			}
+		})
+	}
+}
+
+// TestEmbeddedCatalog runs the commands a new user runs first on the real,
+// embedded catalog.
+func TestEmbeddedCatalog(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "catalog", "validate")
+	if code != 0 || !strings.Contains(out, "Catalog OK") {
+		t.Fatalf("catalog validate: exit %d\n%s%s", code, out, errOut)
+	}
+
+	out, errOut, code = exec(t, true, nil, "offers", "--gpu", "A100", "--residency", "cn-mainland", "--limit", "0", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Schema string `json:"schema"`
+		Offers []struct {
+			Provider  string                 `json:"provider"`
+			Residency string                 `json:"residency"`
+			GPU       struct{ Model string } `json:"gpu"`
+		} `json:"offers"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	providers := map[string]bool{}
+	for _, o := range doc.Offers {
+		providers[o.Provider] = true
+		if o.Residency != "cn-mainland" || !strings.HasPrefix(o.GPU.Model, "A100") {
+			t.Errorf("offer outside the filter: %+v", o)
+		}
+	}
+	if doc.Schema != "gpuscout/offers@v1" || !providers["alibaba"] || !providers["tencent"] {
+		t.Errorf("schema %q, providers %v: want Alibaba and Tencent A100 offers in mainland China", doc.Schema, providers)
+	}
+
+	out, _, code = exec(t, true, nil, "catalog", "stats", "-o", "json")
+	var stats struct {
+		Providers     int `json:"providers"`
+		InstanceTypes int `json:"instance_types"`
+		Offers        int `json:"offers"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &stats) != nil || stats.Providers < 7 || stats.InstanceTypes < 150 || stats.Offers < 500 {
+		t.Errorf("stats %+v (exit %d)", stats, code)
+	}
+}
+
+// TestLanguageFromEnvironment checks that LANG picks Chinese and CNY.
+func TestLanguageFromEnvironment(t *testing.T) {
+	out, _, code := exec(t, false, map[string]string{"LANG": "zh_CN.UTF-8"}, "offers", "--limit", "1")
+	if code != 0 || !strings.Contains(out, "云厂商") || !strings.Contains(out, "CNY/小时") {
+		t.Errorf("zh output:\n%s", out)
+	}
+	out, _, _ = exec(t, false, map[string]string{"LANG": "zh_CN.UTF-8"}, "offers", "--limit", "1", "--lang", "en", "--currency", "USD")
+	if !strings.Contains(out, "PROVIDER") || !strings.Contains(out, "USD/h") {
+		t.Errorf("--lang en output:\n%s", out)
+	}
+}
+
+// TestNothingPanics feeds odd arguments; every run must end with an exit code.
+func TestNothingPanics(t *testing.T) {
+	for _, args := range [][]string{
+		{}, {"--help"}, {"offers", "--help"}, {"offers", "--min-gpus", "-1"}, {"offers", "--limit", "-3"},
+		{"offers", "--gpu", ""}, {"offers", "--gpu", ",,,"}, {"offers", "--max-price", "1e308"}, {"gpus", "💥"},
+		{"instances", "--status", "gone"}, {"catalog"}, {"catalog", "sources", "--kind", "rumour"}, {"version"},
+		{"offers", "--fx", "=", "--fx", "CNY=1e-400"}, {"offers", "--per", "decade"},
+	} {
+		_, _, code := exec(t, false, nil, args...)
+		if code < 0 || code > 3 {
+			t.Errorf("%v: exit %d", args, code)
+		}
+	}
+}
