@@ -16,7 +16,7 @@ run: build
 	@$(BIN) offers --gpu A100,H100 --min-gpus 8 --billing on-demand --per-provider 1
 	@echo
 	@echo "== The same GPUs under every billing model: the two cheapest per GPU-hour of each cloud =="
-	@$(BIN) offers --gpu A100,H100 --min-gpus 8 --per gpu-hour --sort gpu-price --per-provider 2
+	@$(BIN) offers --gpu A100,H100 --min-gpus 8 --per gpu-hour --sort gpu-price --cheapest-region --per-provider 2
 	@echo
 	@echo "== A100 in mainland China (CNY) =="
 	@$(BIN) offers --gpu A100 --residency cn-mainland --currency CNY --per-provider 3

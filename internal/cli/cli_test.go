@@ -82,6 +82,7 @@ func TestGolden(t *testing.T) {
 		{"offers-zh.txt", zh, []string{"offers", "--gpu", "A100", "--limit", "5"}},
 		{"offers-cny-gpu-hour.txt", en, []string{"offers", "--currency", "CNY", "--per", "gpu-hour", "--sort", "gpu-price", "--billing", "on-demand"}},
 		{"offers-fx-override.txt", en, []string{"offers", "--provider", "tencent", "--currency", "usd", "--fx", "CNY=7", "--limit", "3"}},
+		{"offers-cheapest-region.txt", en, []string{"offers", "--cheapest-region", "--sort", "gpu-price"}},
 		{"offers.json", en, []string{"offers", "--gpu", "A100", "-o", "json", "--limit", "3"}},
 		{"offers.csv", en, []string{"offers", "-o", "csv", "--limit", "4"}},
 		{"offers.md", en, []string{"offers", "-o", "markdown", "--billing", "reserved,spot"}},

@@ -24,6 +24,7 @@ type offersOptions struct {
 	sort        string
 	limit       int
 	perProvider int
+	oneRegion   bool
 	all         bool
 }
 
@@ -41,6 +42,9 @@ families (A100 matches every A100 variant) and aliases; filters combine with AND
 values of one filter with OR.`,
 		Example: `  # The cheapest 8×A100 or 8×H100 offers, one per cloud
   gpuscout offers --gpu A100,H100 --min-gpus 8 --per-provider 1
+
+  # Every H100 instance and billing model once, in its cheapest region
+  gpuscout offers --gpu H100 --cheapest-region
 
   # A100 in mainland China (Alibaba, Tencent, AWS China), in CNY
   gpuscout offers --gpu A100 --residency cn-mainland --currency CNY
@@ -67,6 +71,7 @@ values of one filter with OR.`,
 	f.StringVar(&o.sort, "sort", "price", "order: price, gpu-price, vram, fp16-tflops-per-dollar")
 	f.IntVar(&o.limit, "limit", 30, "show at most this many offers (0 = all)")
 	f.IntVar(&o.perProvider, "per-provider", 0, "keep only the first N offers of each provider (after sorting)")
+	f.BoolVar(&o.oneRegion, "cheapest-region", false, "show each instance type and billing model once, in its cheapest region")
 	f.BoolVar(&o.all, "include-retired", false, "include retired instance types")
 	return cmd
 }
@@ -137,6 +142,9 @@ func (a *app) runOffers(o *offersOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.oneRegion {
+		rows = cheapestRegion(rows)
+	}
 	if o.perProvider > 0 {
 		rows = firstPerProvider(rows, o.perProvider)
 	}
@@ -201,6 +209,25 @@ func firstPerProvider(rows []catalog.OfferRow, n int) []catalog.OfferRow {
 	for _, r := range rows {
 		if seen[r.Offer.Provider] < n {
 			seen[r.Offer.Provider]++
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cheapestRegion keeps, for each instance type and billing model, the row of
+// its cheapest region (ties: the first in order), in the rows' order.
+func cheapestRegion(rows []catalog.OfferRow) []catalog.OfferRow {
+	best := map[string]int{}
+	for i, r := range rows {
+		k := r.Offer.Instance.ID() + "/" + string(r.Offer.Billing)
+		if j, ok := best[k]; !ok || r.EffectiveHourly.LessThan(rows[j].EffectiveHourly) {
+			best[k] = i
+		}
+	}
+	var out []catalog.OfferRow
+	for i, r := range rows {
+		if best[r.Offer.Instance.ID()+"/"+string(r.Offer.Billing)] == i {
 			out = append(out, r)
 		}
 	}

@@ -214,12 +214,30 @@ func TestBrokenFilesNameFileLineAndField(t *testing.T) {
 	}
 }
 
+// fuzzBase is a tiny valid catalog, so that each fuzz run parses little
+// besides the fuzzed file.
+func fuzzBase() fstest.MapFS {
+	src := ",user,fuzz fixture,2026-01-01"
+	return overlay(map[string]string{
+		"providers.csv": "id,name_en,name_zh,source_kind,source_ref,as_of\naws,AWS,亚马逊云科技" + src + "\n",
+		"regions.csv":   "provider,code,name_en,country,residency,source_kind,source_ref,as_of\naws,us-east-1,US East,US,us" + src + "\n",
+		"gpus.csv":      "id,vendor,family,memory_gb,source_kind,source_ref,as_of\nA100-SXM4-40GB,NVIDIA,A100,40" + src + "\n",
+		"instances/aws.csv": "provider,instance_type,gpu,gpu_count,gpu_memory_gb,status,source_kind,source_ref,as_of\n" +
+			"aws,p4d.24xlarge,A100-SXM4-40GB,8,320,current" + src + "\n",
+		"offers/aws.csv": offerHeader + "aws,p4d.24xlarge,us-east-1,on-demand,21.957642,,,USD" + src + ",\n",
+	})
+}
+
 func FuzzLoadOffers(f *testing.F) {
 	f.Add([]byte(offerHeader + "aws,p4d.24xlarge,us-east-1,spot,1,,,USD,user,r,2026-01-01,\n"))
 	f.Add([]byte(offerHeader + "aws,p4d.24xlarge,us-east-1,subscription-1m,,,\"1,000\",USD,user,r,2026-01-01,\n"))
+	f.Add([]byte(offerHeader + "aws,p4d.24xlarge,us-east-1,reserved-3y-partial-upfront,1.5,9e9,,USD,user,r,2026-01-01,\n"))
 	f.Add([]byte("provider\n\"\n"))
 	f.Add([]byte("\ufeff" + offerHeader + "#comment\n,,,,,,,,,,,\n"))
-	base := curated.Embedded()
+	base := fuzzBase()
+	if _, err := curated.Load(base, nil); err != nil {
+		f.Fatalf("fuzz base catalog is invalid: %v", err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ds, err := curated.Load(base, fstest.MapFS{"offers/fuzz.csv": &fstest.MapFile{Data: data}})
 		if err == nil && ds == nil {
@@ -227,6 +245,13 @@ func FuzzLoadOffers(f *testing.F) {
 		}
 		if err != nil && err.Error() == "" {
 			t.Fatal("empty error message")
+		}
+		if err == nil {
+			for _, o := range ds.Catalog.Offers() {
+				if o.EffectiveHourly().IsNegative() {
+					t.Fatalf("accepted a negative price: %s", o.ID())
+				}
+			}
 		}
 	})
 }
