@@ -47,22 +47,13 @@ func (a *app) runInstances(o *instancesOptions) error {
 		return err
 	}
 	c := ds.Catalog
-	var providers, gpus []string
-	for _, p := range splitFlags(o.providers) {
-		pr, err := c.LookupProvider(p)
-		if err != nil {
-			return err
-		}
-		providers = append(providers, pr.ID)
+	providers, err := resolveProviders(c, o.providers)
+	if err != nil {
+		return err
 	}
-	for _, n := range splitFlags(o.gpus) {
-		gs, err := c.LookupGPU(n)
-		if err != nil {
-			return err
-		}
-		for _, g := range gs {
-			gpus = append(gpus, g.ID)
-		}
+	gpus, err := resolveGPUs(c, o.gpus)
+	if err != nil {
+		return err
 	}
 	minGPUs, err := decFlag("min-gpus", o.minGPUs)
 	if err != nil {

@@ -80,21 +80,12 @@ values of one filter with OR.`,
 func (a *app) buildOfferQuery(c *catalog.Catalog, o *offersOptions) (catalog.OfferQuery, error) {
 	q := catalog.OfferQuery{Currency: a.cur, FX: a.rates, Regions: splitFlags(o.regions),
 		Countries: splitFlags(o.countries), Residency: splitFlags(o.residency)}
-	for _, p := range splitFlags(o.providers) {
-		pr, err := c.LookupProvider(p)
-		if err != nil {
-			return q, err
-		}
-		q.Providers = append(q.Providers, pr.ID)
+	var err error
+	if q.Providers, err = resolveProviders(c, o.providers); err != nil {
+		return q, err
 	}
-	for _, name := range splitFlags(o.gpus) {
-		gs, err := c.LookupGPU(name)
-		if err != nil {
-			return q, err
-		}
-		for _, g := range gs {
-			q.GPUs = append(q.GPUs, g.ID)
-		}
+	if q.GPUs, err = resolveGPUs(c, o.gpus); err != nil {
+		return q, err
 	}
 	for _, b := range splitFlags(o.billing) {
 		if !catalog.ValidBillingFilter(b) {
@@ -103,7 +94,6 @@ func (a *app) buildOfferQuery(c *catalog.Catalog, o *offersOptions) (catalog.Off
 		}
 		q.Billing = append(q.Billing, b)
 	}
-	var err error
 	if q.MinGPUs, err = decFlag("min-gpus", o.minGPUs); err != nil {
 		return q, err
 	}
@@ -232,4 +222,32 @@ func cheapestRegion(rows []catalog.OfferRow) []catalog.OfferRow {
 		}
 	}
 	return out
+}
+
+// resolveProviders resolves --provider values to provider IDs.
+func resolveProviders(c *catalog.Catalog, flags []string) ([]string, error) {
+	var ids []string
+	for _, p := range splitFlags(flags) {
+		pr, err := c.LookupProvider(p)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, pr.ID)
+	}
+	return ids, nil
+}
+
+// resolveGPUs resolves --gpu values (families, IDs, aliases) to GPU IDs.
+func resolveGPUs(c *catalog.Catalog, flags []string) ([]string, error) {
+	var ids []string
+	for _, name := range splitFlags(flags) {
+		gs, err := c.LookupGPU(name)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range gs {
+			ids = append(ids, g.ID)
+		}
+	}
+	return ids, nil
 }
