@@ -12,6 +12,9 @@ type Data struct {
 	Instances []*InstanceType
 	Offers    []*Offer
 	Claims    []*Claim
+	Ancillary []*AncillaryPrice
+	Support   []*SupportTier
+	OnPrem    []*OnPremFigure
 	// Positions maps records to where they were defined, for error messages.
 	// Keys are the records' pointers; it may be nil.
 	Positions map[any]Position
@@ -26,6 +29,9 @@ type Catalog struct {
 	instances []*InstanceType
 	offers    []*Offer
 	claims    []*Claim
+	ancillary []*AncillaryPrice
+	support   []*SupportTier
+	onprem    []*OnPremFigure
 
 	providerByID map[string]*Provider
 	regionByKey  map[string]*Region // provider/code
@@ -46,6 +52,9 @@ func New(d Data) (*Catalog, error) {
 		instances:    d.Instances,
 		offers:       d.Offers,
 		claims:       d.Claims,
+		ancillary:    d.Ancillary,
+		support:      d.Support,
+		onprem:       d.OnPrem,
 		providerByID: make(map[string]*Provider, len(d.Providers)),
 		regionByKey:  make(map[string]*Region, len(d.Regions)),
 		gpuByID:      make(map[string]*GPU, len(d.GPUs)),

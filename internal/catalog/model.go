@@ -214,3 +214,5 @@ func normalize(s string) string {
 	}
 	return b.String()
 }
+
+func equalFold(a, b string) bool { return strings.EqualFold(a, b) }

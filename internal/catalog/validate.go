@@ -110,6 +110,7 @@ func (v *validator) index(c *Catalog) {
 		v.offer(c, o)
 	}
 	v.offerPrices(c)
+	v.costs(c)
 	seen := map[string]bool{}
 	for _, cl := range c.claims {
 		if cl.ID == "" {
@@ -284,4 +285,75 @@ func (v *validator) offerPrices(c *Catalog) {
 				eff.Round(4), o.Price.Currency, odEff.Round(4), od.Price.Currency)
 		}
 	}
+}
+
+// costs validates ancillary prices, support tiers and on-premises figures.
+func (v *validator) costs(c *Catalog) {
+	for _, a := range c.ancillary {
+		id := a.Provider + "/" + a.Region + "/" + a.Item
+		if c.providerByID[a.Provider] == nil {
+			v.add(a, id, "provider", "unknown provider %q", a.Provider)
+		}
+		if a.Region != "*" && c.regionByKey[a.Provider+"/"+a.Region] == nil {
+			v.add(a, id, "region", "unknown region %q for provider %s (use * for every region)", a.Region, a.Provider)
+		}
+		if !inList(ancillaryItems, a.Item) {
+			v.add(a, id, "item", "%q is not one of %s", a.Item, strings.Join(ancillaryItems, ", "))
+		}
+		want := map[string]string{ItemEgressInternet: "GB", ItemTransferInterRegion: "GB", ItemBlockStorage: "GB-month",
+			ItemObjectStorage: "GB-month", ItemLoadBalancer: "hour"}[a.Item]
+		if want != "" && a.Unit != want {
+			v.add(a, id, "unit", "%s is priced per %s, not %q", a.Item, want, a.Unit)
+		}
+		v.nonNegative(a, id, "price", a.Price.Amount)
+		v.nonNegative(a, id, "tier_start", a.TierStart)
+		if a.TierEnd.IsPositive() && !a.TierEnd.GreaterThan(a.TierStart) {
+			v.add(a, id, "tier_end", "must be above tier_start")
+		}
+		if !reCurrency.MatchString(a.Price.Currency) {
+			v.add(a, id, "currency", "%q is not an ISO 4217 code", a.Price.Currency)
+		}
+		v.source(a, id, a.Source)
+	}
+	for _, s := range c.support {
+		id := s.Provider + "/" + s.Plan
+		if c.providerByID[s.Provider] == nil {
+			v.add(s, id, "provider", "unknown provider %q", s.Provider)
+		}
+		if s.Plan == "" {
+			v.add(s, id, "plan", "required")
+		}
+		v.nonNegative(s, id, "percent", s.Percent)
+		v.nonNegative(s, id, "minimum_monthly", s.MinimumMonthly)
+		if s.Percent.GreaterThan(decimal.NewFromInt(100)) {
+			v.add(s, id, "percent", "a percentage of spend cannot exceed 100")
+		}
+		if !reCurrency.MatchString(s.Currency) {
+			v.add(s, id, "currency", "%q is not an ISO 4217 code", s.Currency)
+		}
+		v.source(s, id, s.Source)
+	}
+	for _, f := range c.onprem {
+		id := f.Item
+		if f.GPU != "" {
+			id += "/" + f.GPU
+			if c.gpuByID[f.GPU] == nil {
+				v.add(f, id, "gpu", "unknown GPU model %q%s", f.GPU, didYouMean(c, f.GPU))
+			}
+		}
+		if !inList(onPremItems, f.Item) {
+			v.add(f, id, "item", "%q is not one of %s", f.Item, strings.Join(onPremItems, ", "))
+		}
+		v.nonNegative(f, id, "value", f.Value)
+		v.source(f, id, f.Source)
+	}
+}
+
+func inList(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -44,6 +44,9 @@ var (
 	offerCols     = append([]string{"provider", "instance_type", "region", "billing", "hourly", "upfront", "monthly", "currency", "notes"}, srcCols...)
 	claimCols     = []string{"id", "seed", "quote", "subject", "field", "claimed", "verdict", "actual", "evidence", "as_of"}
 	fxCols        = []string{"currency", "per_usd", "as_of", "source_ref"}
+	ancillaryCols = append([]string{"provider", "region", "item", "tier_start", "tier_end", "unit", "price", "currency", "notes"}, srcCols...)
+	supportCols   = append([]string{"provider", "plan", "tier_start", "tier_end", "percent", "minimum_monthly", "currency", "notes"}, srcCols...)
+	onpremCols    = append([]string{"item", "gpu", "value", "unit", "currency", "notes"}, srcCols...)
 	requiredFiles = []string{"providers.csv", "regions.csv", "gpus.csv"}
 )
 
@@ -133,6 +136,32 @@ func Load(base, overlay fs.FS) (*Dataset, error) {
 					Evidence: r.str("evidence"), AsOf: r.str("as_of")}
 				r.date("as_of")
 				d.Claims = append(d.Claims, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "ancillary.csv":
+			cols, req = ancillaryCols, []string{"provider", "region", "item", "unit", "price", "currency"}
+			each = func(r row) {
+				v := &catalog.AncillaryPrice{Provider: r.need("provider"), Region: r.need("region"), Item: r.need("item"),
+					TierStart: r.dec("tier_start"), TierEnd: r.dec("tier_end"), Unit: r.str("unit"),
+					Price: catalog.Money{Amount: r.dec("price"), Currency: r.str("currency")}, Notes: r.str("notes"), Source: r.source()}
+				d.Ancillary = append(d.Ancillary, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "support.csv":
+			cols, req = supportCols, []string{"provider", "plan", "currency"}
+			each = func(r row) {
+				v := &catalog.SupportTier{Provider: r.need("provider"), Plan: r.need("plan"), TierStart: r.dec("tier_start"),
+					TierEnd: r.dec("tier_end"), Percent: r.dec("percent"), MinimumMonthly: r.dec("minimum_monthly"),
+					Currency: r.str("currency"), Notes: r.str("notes"), Source: r.source()}
+				d.Support = append(d.Support, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "onprem.csv":
+			cols, req = onpremCols, []string{"item", "value"}
+			each = func(r row) {
+				v := &catalog.OnPremFigure{Item: r.need("item"), GPU: r.str("gpu"), Value: r.dec("value"), Unit: r.str("unit"),
+					Currency: r.str("currency"), Notes: r.str("notes"), Source: r.source()}
+				d.OnPrem = append(d.OnPrem, v)
 				d.Positions[v] = r.pos()
 			}
 		case name == "fx.csv":

@@ -66,7 +66,7 @@ func TestEmbeddedCoverage(t *testing.T) {
 	families := map[string][]string{
 		"aws":     {"p3", "p3dn", "p4d", "p4de", "p5", "p5e", "p5en", "g4dn", "g4ad", "g5", "g5g", "g6", "g6e", "gr6"},
 		"alibaba": {"gn6i", "gn6v", "gn7", "gn7i", "gn7e", "gn8is"},
-		"tencent": {"GN7", "GN8", "GN10X", "GN10Xp", "GT4", "PNV4"},
+		"tencent": {"GN7", "GN8", "GN10X", "GN10Xp", "GT4", "PNV4", "HCCPNV4h", "HCCG5v"},
 		"gcp":     {"a2", "a3", "g2"},
 	}
 	have := map[string]bool{}
