@@ -97,6 +97,14 @@ func TestGolden(t *testing.T) {
 		{"claims.txt", en, []string{"catalog", "claims"}},
 		{"claims.json", en, []string{"catalog", "claims", "-o", "json"}},
 		{"validate.txt", en, []string{"catalog", "validate"}},
+		{"cost-ondemand.txt", en, []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--hours-per-day", "8", "--days-per-month", "22", "--storage-gb", "2000", "--egress-gb", "500", "--support", "business"}},
+		{"cost-reserved.txt", en, []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront", "--months", "3", "--utilization", "0.6"}},
+		{"cost-subscription-usd.txt", en, []string{"cost", "--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/subscription-1m", "--currency", "USD", "--months", "2"}},
+		{"cost-zh.txt", zh, []string{"cost", "--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/on-demand", "--hours-per-day", "12"}},
+		{"cost.json", en, []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront", "--months", "2", "--start", "2027-01", "--egress-gb", "300", "-o", "json"}},
+		{"tco.txt", en, []string{"tco", "--months", "36", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--offer", "aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront", "--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/on-demand", "--onprem", "H100"}},
+		{"tco.json", en, []string{"tco", "--months", "12", "--offer", "aws/p5.48xlarge/us-east-1/on-demand", "--onprem", "H100-SXM-80GB", "-o", "json"}},
+		{"tco-file.txt", en, []string{"tco", "-f", "testdata/plans.yaml"}},
 		{"validate.json", en, []string{"catalog", "validate", "-o", "json"}},
 	}
 	for _, tt := range tests {
@@ -144,6 +152,15 @@ func TestErrors(t *testing.T) {
 		{"broken catalog file", []string{"offers", "--catalog", broken}, 3, []string{"offers/mine.csv:2: field hourly: \"cheap\" is not a number"}},
 		{"validate broken catalog", []string{"catalog", "validate", "--catalog", broken}, 3, []string{"catalog is invalid: 1 problem"}},
 		{"bad verdict", []string{"catalog", "claims", "--verdict", "maybe"}, 2, []string{"unknown verdict"}},
+		{"cost without offer", []string{"cost"}, 2, []string{"--offer is required"}},
+		{"cost unknown offer", []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/ondemand"}, 2, []string{"did you mean aws/p4d.24xlarge/us-east-1/on-demand"}},
+		{"cost negative hours", []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--hours-per-day", "-2"}, 2, []string{"hours_per_day: must be between 0 and 24"}},
+		{"cost zero months", []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--months", "0"}, 2, []string{"months: the horizon must be at least 1 month"}},
+		{"cost unknown support plan", []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--support", "gold"}, 2, []string{`no support plan "gold"`}},
+		{"cost malformed yaml", []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "-f", "testdata/bad-usage.yaml"}, 3, []string{"testdata/bad-usage.yaml", "line 2", "storage_gbb"}},
+		{"cost bad value in yaml", []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "-f", "testdata/bad-usage-value.yaml"}, 3, []string{"testdata/bad-usage-value.yaml", "utilization"}},
+		{"tco nothing", []string{"tco"}, 2, []string{"nothing to compare"}},
+		{"tco bad plan file", []string{"tco", "-f", "testdata/bad-plans.yaml"}, 3, []string{"testdata/bad-plans.yaml", "plans[1].parts[0].offer", "unknown offer"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -262,6 +262,10 @@ func (e *Engine) spendDiscounts(b *Breakdown) {
 		}
 	}
 	c.Note = strings.Join(parts, "; ")
+	if c.Total().IsZero() {
+		b.Notes = append(b.Notes, "volume discount: monthly compute spend never reaches "+ds[0].Above.String()+" "+b.Currency)
+		return
+	}
 	c.UnitPrice = catalog.Money{Amount: c.Monthly(), Currency: b.Currency}
 	b.Components = append(b.Components, c)
 }

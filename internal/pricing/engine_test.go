@@ -397,3 +397,44 @@ func TestCompareCNYPlanInUSDAndBreakEvens(t *testing.T) {
 		t.Errorf("break-evens: %v", kinds)
 	}
 }
+
+// TestSeedArticleTCO reproduces the 3-year TCO script of the seed article
+// (seeds/002) with explicit semantics:
+//
+//	aws_cost    = 32.77 * 24 * 365 * 3          # on-demand, 3 years
+//	aws_savings = aws_cost * 0.65               # "3年预付降价65%"
+//	aliyun_cost = 28.50 * 24 * 365 * 3 * 0.7    # "按需价7折（假设）"
+//
+// "降价65%" means 65 % off, i.e. paying 35 % (multiplier 0.35); the script
+// multiplies by 0.65, which is paying 65 % (35 % off). The two readings
+// differ by 258,358.68 USD.
+func TestSeedArticleTCO(t *testing.T) {
+	src := catalogtest.Src()
+	c, e := fixture(t)
+	// Offers at the article's hourly prices.
+	aws := &catalog.Offer{Provider: "acme", InstanceName: "big8", RegionCode: "us-east", Billing: catalog.OnDemand,
+		Price: catalog.Price{Hourly: D("32.77"), Currency: "USD"}, Source: src, Instance: offer(t, c, "acme/big8/us-east/on-demand").Instance,
+		Region: offer(t, c, "acme/big8/us-east/on-demand").Region}
+	ali := &catalog.Offer{Provider: "panda", InstanceName: "gpu.8x80", RegionCode: "cn-north", Billing: catalog.OnDemand,
+		Price: catalog.Price{Hourly: D("28.50"), Currency: "USD"}, Source: src, Instance: offer(t, c, "panda/gpu.8x80/cn-north/on-demand").Instance,
+		Region: offer(t, c, "panda/gpu.8x80/cn-north/on-demand").Region}
+	three := func(mult string) pricing.Usage {
+		return usage(func(u *pricing.Usage) {
+			u.Months = 36
+			if mult != "" {
+				u.SpendDiscounts = []pricing.SpendDiscount{{Above: D("0"), Multiplier: D(mult)}}
+			}
+		})
+	}
+	cost := func(o *catalog.Offer, mult string) decimal.Decimal {
+		b, err := e.Cost(o, three(mult))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Total()
+	}
+	eq(t, "aws on-demand 3 years (32.77 × 26,280)", cost(aws, ""), "861195.6")
+	eq(t, "as scripted: × 0.65 (pay 65 %)", cost(aws, "0.65"), "559777.14")
+	eq(t, "as written: 65 % off (pay 35 %)", cost(aws, "0.35"), "301418.46")
+	eq(t, "aliyun 7折 (28.50 × 26,280 × 0.7)", cost(ali, "0.7"), "524286")
+}

@@ -186,6 +186,7 @@ func (e *Engine) OnPremCost(p OnPrem, months int) (*Breakdown, error) {
 		}
 		add(Component{Name: "Staff", Unit: "month", Quantity: one, UnitPrice: p.StaffMonthly, Cash: flat(months, price), Source: src("staff")})
 	}
+	b.Notes = append(b.Notes, "on-premises: storage, internet transit and support beyond the maintenance share are not modelled")
 	book := BookValue(hardware, p.ResidualShare, p.DepreciationYrs, months)
 	if book.IsPositive() {
 		c := zeros(months)

@@ -62,10 +62,13 @@ type BreakEven struct {
 
 // TCO compares plans over a horizon.
 type TCO struct {
-	Months    int
-	Currency  string
-	Plans     []*PlanResult
-	Cheapest  string
+	Months   int
+	Currency string
+	Plans    []*PlanResult
+	Cheapest string
+	// RankedBy is "total" when every plan provides the same number of GPUs,
+	// else "per-used-gpu-hour" (totals of different fleets do not compare).
+	RankedBy  string
 	BreakEven []BreakEven
 }
 
@@ -95,15 +98,28 @@ func (e *Engine) Compare(plans []Plan, months int, currency string) (*TCO, error
 		}
 		t.Plans = append(t.Plans, r)
 	}
+	t.RankedBy = "total"
+	key := func(r *PlanResult) decimal.Decimal { return r.Total }
+	for _, r := range t.Plans[1:] {
+		if !r.GPUs.Equal(t.Plans[0].GPUs) {
+			t.RankedBy = "per-used-gpu-hour"
+			key = func(r *PlanResult) decimal.Decimal { return r.PerUsedGPUHour() }
+		}
+	}
 	best := t.Plans[0]
 	for _, r := range t.Plans[1:] {
-		if r.Total.LessThan(best.Total) {
+		if key(r).LessThan(key(best)) {
 			best = r
 		}
 	}
 	t.Cheapest = best.Name
+	seenOffer := map[string]bool{}
 	for i, p := range plans {
 		for _, part := range p.Parts {
+			if seenOffer[part.Offer.ID()] {
+				continue
+			}
+			seenOffer[part.Offer.ID()] = true
 			if be, ok, err := e.UtilizationBreakEven(part.Offer); err != nil {
 				return nil, err
 			} else if ok {
@@ -221,9 +237,11 @@ func (e *Engine) UtilizationBreakEven(o *catalog.Offer) (BreakEven, bool, error)
 	return be, true, nil
 }
 
-// buyVsRent finds the first month at which owning (cash paid so far minus
-// what the hardware could be sold for) costs no more than the cloud plan's
-// cash paid so far.
+// buyVsRent finds the payback month: the first month at which the cash
+// paid so far for owning (hardware, installation, power, colocation,
+// maintenance, staff) is no more than the cash paid so far for the cloud
+// plan. Resale value is not counted here: it is uncertain and only realised
+// at the end.
 func (e *Engine) buyVsRent(own, rent Plan, months int, currency string) (BreakEven, error) {
 	be := BreakEven{Kind: "buy-vs-rent", Plan: own.Name, Versus: rent.Name}
 	ob, err := e.OnPremCost(*own.OnPrem, months)
@@ -234,11 +252,10 @@ func (e *Engine) buyVsRent(own, rent Plan, months int, currency string) (BreakEv
 	if err != nil {
 		return be, err
 	}
-	hardware := own.OnPrem.ServerPrice.Amount.Mul(decimal.NewFromInt(int64(own.OnPrem.Servers)))
 	ownCum, rentCum := decimal.Zero, decimal.Zero
 	for m := 0; m < months; m++ {
 		for _, c := range ob.Components {
-			if c.Name == "Resale value at the end of the horizon" {
+			if c.Cash[m].IsNegative() { // resale value
 				continue
 			}
 			v, err := e.convert(c.Cash[m], ob.Currency, currency)
@@ -248,17 +265,13 @@ func (e *Engine) buyVsRent(own, rent Plan, months int, currency string) (BreakEv
 			ownCum = ownCum.Add(v)
 		}
 		rentCum = rentCum.Add(rr.CashFlow[m])
-		book, err := e.convert(BookValue(hardware, own.OnPrem.ResidualShare, own.OnPrem.DepreciationYrs, m+1), ob.Currency, currency)
-		if err != nil {
-			return be, err
-		}
-		if ownCum.Sub(book).LessThanOrEqual(rentCum) {
+		if ownCum.LessThanOrEqual(rentCum) {
 			be.Found, be.Value = true, decimal.NewFromInt(int64(m+1))
-			be.Text = fmt.Sprintf("buying (%s) beats %s from month %d: %s %s paid net of resale value vs %s %s rented",
-				own.Name, rent.Name, m+1, ownCum.Sub(book).Round(0), currency, rentCum.Round(0), currency)
+			be.Text = fmt.Sprintf("buying (%s) pays back against %s in month %d: %s %s paid for owning vs %s %s for renting (resale value not counted)",
+				own.Name, rent.Name, m+1, ownCum.Round(0), currency, rentCum.Round(0), currency)
 			return be, nil
 		}
 	}
-	be.Text = fmt.Sprintf("buying (%s) does not beat %s within %d months", own.Name, rent.Name, months)
+	be.Text = fmt.Sprintf("buying (%s) does not pay back against %s within %d months", own.Name, rent.Name, months)
 	return be, nil
 }
