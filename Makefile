@@ -22,6 +22,9 @@ run: build
 	@$(BIN) offers --gpu A100 --residency cn-mainland --currency CNY --per-provider 3
 	@echo
 	@$(BIN) catalog stats
+	@echo
+	@echo "== Three years of 8×H100: on-demand vs a 3-year commitment vs buying a server =="
+	@$(BIN) tco --months 36 --offer aws/p5.48xlarge/us-east-1/on-demand --offer gcp/a3-highgpu-8g/us-central1/committed-3y --onprem H100
 
 ## test: vet, formatting check and every test (offline, race detector off for speed on 2 cores)
 test: vet
@@ -38,6 +41,7 @@ fmt:
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadOffers -fuzztime $(FUZZTIME) ./internal/catalog/curated
+	$(GO) test -run '^$$' -fuzz FuzzReadUsage -fuzztime $(FUZZTIME) ./internal/pricing/planfile
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:
