@@ -1,0 +1,231 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+)
+
+// JobKind is a generic, sized workload.
+type JobKind string
+
+// Sized job kinds.
+const (
+	// TransformerTrain trains a transformer of Params parameters on Tokens
+	// tokens: about 6·Params·Tokens FLOPs.
+	TransformerTrain JobKind = "transformer-train"
+	// LLMInference generates Tokens output tokens with a model of Params
+	// parameters (batched, offline throughput).
+	LLMInference JobKind = "llm-inference"
+	// CNNTrain trains a CNN on Images images for Epochs epochs.
+	CNNTraining JobKind = "cnn-train"
+	// FLOPJob runs a fixed number of floating-point operations (HPC).
+	FLOPJob JobKind = "flops"
+)
+
+// JobKinds lists the sized job kinds.
+func JobKinds() []JobKind { return []JobKind{TransformerTrain, LLMInference, CNNTraining, FLOPJob} }
+
+// Job is a sized workload.
+type Job struct {
+	Kind      JobKind
+	Params    float64 // model parameters (transformer-train, llm-inference)
+	Tokens    float64 // training tokens, or output tokens to generate
+	Images    float64 // dataset images (cnn-train)
+	Epochs    float64
+	GFLOPs    float64 // forward GFLOPs per image (cnn-train; ResNet-50 is 4.1)
+	FLOPs     float64 // total FLOPs (flops jobs)
+	Precision Precision
+}
+
+// Assumed efficiencies of sized jobs, each stated in every estimate.
+const (
+	// trainMFU is the model-FLOPs utilisation of large transformer training
+	// in BF16: Meta reports 38–43 % on 8,192–16,384 H100 for Llama 3 405B
+	// (The Llama 3 Herd of Models, 2024, table 4).
+	trainMFU = 0.40
+	// hpcEfficiency is the share of the peak a FLOP-count job sustains (an
+	// assumption; dense linear algebra reaches more, sparse codes far less).
+	hpcEfficiency = 0.5
+	// resnet50GFLOPs is ResNet-50's forward cost per 224×224 image (He et al. 2015: 3.8–4.1 GFLOPs).
+	resnet50GFLOPs = 4.1
+)
+
+// Validate checks that the job's size fields are set for its kind.
+func (j Job) Validate() error {
+	pos := func(name string, v float64) error {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s job: --%s must be a positive number", j.Kind, name)
+		}
+		return nil
+	}
+	switch j.Kind {
+	case TransformerTrain:
+		if err := pos("params", j.Params); err != nil {
+			return err
+		}
+		return pos("tokens", j.Tokens)
+	case LLMInference:
+		if err := pos("params", j.Params); err != nil {
+			return err
+		}
+		return pos("tokens", j.Tokens)
+	case CNNTraining:
+		if err := pos("images", j.Images); err != nil {
+			return err
+		}
+		return pos("epochs", j.Epochs)
+	case FLOPJob:
+		return pos("flops", j.FLOPs)
+	}
+	return fmt.Errorf("unknown job kind %q (use transformer-train, llm-inference, cnn-train or flops)", j.Kind)
+}
+
+// EstimateJob estimates how long a sized job takes on q's GPUs.
+func (m *Model) EstimateJob(j Job, q Query) (*Estimate, error) {
+	if err := j.Validate(); err != nil {
+		return nil, err
+	}
+	spec, ok := m.specs[q.GPU]
+	if !ok {
+		return nil, fmt.Errorf("no specifications for GPU %q", q.GPU)
+	}
+	if q.Count < 1 {
+		return nil, fmt.Errorf("count must be at least 1")
+	}
+	if q.GPUsPerNode < 1 {
+		q.GPUsPerNode = 8
+	}
+	if q.Nodes < 1 {
+		q.Nodes = (q.Count + q.GPUsPerNode - 1) / q.GPUsPerNode
+	}
+	switch j.Kind {
+	case TransformerTrain:
+		return m.transformerTrain(j, q, spec)
+	case LLMInference:
+		return m.llmInference(j, q, spec)
+	case CNNTraining:
+		return m.cnnTrain(j, q)
+	default:
+		return m.flopJob(j, q, spec)
+	}
+}
+
+func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
+	p := j.Precision
+	if p == "" {
+		p = FP16
+	}
+	peak, used, note, ok := s.PeakFor(p)
+	if !ok {
+		return nil, fmt.Errorf("%s has no published peak to estimate from", q.GPU)
+	}
+	mfu := trainMFU
+	e := &Estimate{Benchmark: string(j.Kind), Class: LLMTrain, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p,
+		Unit: "tokens/s", Confidence: SpecsOnly}
+	if note != "" {
+		e.Assumptions = append(e.Assumptions, note)
+	}
+	if used == FP8 {
+		mfu = 0.3
+		e.Assumptions = append(e.Assumptions, "FP8 training at 30% of the FP8 peak (assumption: FP8 recipes keep some layers in BF16)")
+	}
+	flops := 6 * j.Params * j.Tokens
+	rate := float64(q.Count) * peak * 1e12 * mfu
+	if q.Nodes > 1 && q.Fabric.NetworkGbps > 0 && (q.Fabric.RDMA == "" || q.Fabric.RDMA == "none") {
+		rate *= 0.7
+		e.Assumptions = append(e.Assumptions, "multi-node without RDMA: 30% slower (assumption)")
+	}
+	e.Throughput = rate / (6 * j.Params)
+	e.PerGPU = e.Throughput / float64(q.Count)
+	e.Minutes = flops / rate / 60
+	e.Efficiency = mfu
+	e.Assumptions = append(e.Assumptions,
+		fmt.Sprintf("6 × %.3g parameters × %.3g tokens = %.3g FLOPs", j.Params, j.Tokens, flops),
+		fmt.Sprintf("%.0f%% model-FLOPs utilisation of the %s peak (%.0f TFLOPS per GPU; Llama 3 reports 38-43%% in BF16 on H100)", 100*mfu, used, peak))
+	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMTrain, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
+	if e.Memory != nil && e.Memory.Group > 1 {
+		e.Memory.Note += " (sharded data parallel, e.g. FSDP or ZeRO-3)"
+	}
+	m.band(e)
+	return e, nil
+}
+
+func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
+	p := j.Precision
+	if p == "" {
+		p = FP8
+	}
+	mem := m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMInfer, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
+	if mem != nil && !mem.Fits {
+		e := &Estimate{Benchmark: string(j.Kind), Class: LLMInfer, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p, Memory: mem}
+		return e, fmt.Errorf("%s", mem.Note)
+	}
+	// Carry the Llama-2-70B offline results to this model size: decode work
+	// per token grows with the parameters.
+	ref, err := m.Estimate(Query{Benchmark: "mlperf-inf-llama2-70b", GPU: q.GPU, Precision: p, Count: q.Count, Nodes: q.Nodes, GPUsPerNode: q.GPUsPerNode, Fabric: q.Fabric})
+	if err != nil {
+		return nil, fmt.Errorf("llm-inference needs the Llama-2-70B calibration: %w", err)
+	}
+	scale := 70e9 / j.Params
+	e := *ref
+	e.Benchmark, e.Unit, e.Memory = string(j.Kind), "tokens/s", mem
+	e.Throughput, e.Low, e.High, e.PerGPU = ref.Throughput*scale, ref.Low*scale, ref.High*scale, ref.PerGPU*scale
+	if e.Confidence == Measured || e.Confidence == Interpolated {
+		e.Confidence = Transferred
+	}
+	e.Assumptions = append(append([]string(nil), ref.Assumptions...),
+		fmt.Sprintf("offline batched throughput of MLPerf Llama-2-70B scaled by 70B / %.3gB parameters", j.Params/1e9))
+	e.Minutes = j.Tokens / e.Throughput / 60
+	f := e.High / e.Throughput
+	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
+	return &e, nil
+}
+
+func (m *Model) cnnTrain(j Job, q Query) (*Estimate, error) {
+	g := j.GFLOPs
+	if g <= 0 {
+		g = resnet50GFLOPs
+	}
+	ref, err := m.Estimate(Query{Benchmark: "resnet50-train-throughput", GPU: q.GPU, Precision: j.Precision, Count: q.Count,
+		Nodes: q.Nodes, GPUsPerNode: q.GPUsPerNode, Fabric: q.Fabric})
+	if err != nil {
+		return nil, fmt.Errorf("cnn-train needs the ResNet-50 calibration: %w", err)
+	}
+	scale := resnet50GFLOPs / g
+	e := *ref
+	e.Benchmark, e.Unit = string(j.Kind), "images/s"
+	e.Throughput, e.Low, e.High, e.PerGPU = ref.Throughput*scale, ref.Low*scale, ref.High*scale, ref.PerGPU*scale
+	if scale != 1 && (e.Confidence == Measured || e.Confidence == Interpolated) {
+		e.Confidence = Transferred
+	}
+	if scale != 1 {
+		e.Assumptions = append(e.Assumptions, fmt.Sprintf("ResNet-50 training throughput scaled by %.1f / %.3g GFLOPs per image", resnet50GFLOPs, g))
+	}
+	e.Minutes = j.Images * j.Epochs / e.Throughput / 60
+	f := e.High / e.Throughput
+	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
+	return &e, nil
+}
+
+func (m *Model) flopJob(j Job, q Query, s Spec) (*Estimate, error) {
+	p := j.Precision
+	if p == "" {
+		p = FP32
+	}
+	peak, used, note, ok := s.PeakFor(p)
+	if !ok {
+		return nil, fmt.Errorf("%s has no published peak to estimate from", q.GPU)
+	}
+	e := &Estimate{Benchmark: string(j.Kind), GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p, Unit: "TFLOP/s", Confidence: SpecsOnly}
+	if note != "" {
+		e.Assumptions = append(e.Assumptions, note)
+	}
+	e.Throughput = float64(q.Count) * peak * hpcEfficiency
+	e.PerGPU = e.Throughput / float64(q.Count)
+	e.Minutes = j.FLOPs / (e.Throughput * 1e12) / 60
+	e.Efficiency = hpcEfficiency
+	e.Assumptions = append(e.Assumptions, fmt.Sprintf("%.0f%% of the dense %s peak (%.1f TFLOPS per GPU) sustained (assumption)", 100*hpcEfficiency, used, peak),
+		"FP64 is not in the catalog's specifications: double-precision jobs cannot be estimated yet")
+	m.band(e)
+	return e, nil
+}

@@ -1,0 +1,478 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Confidence says how directly an estimate rests on measurements.
+type Confidence string
+
+// Confidence levels, from most to least direct.
+const (
+	Measured     Confidence = "measured"              // a published result for this benchmark, GPU, precision and count
+	Interpolated Confidence = "same-gpu-interpolated" // this GPU and benchmark measured at other counts
+	Transferred  Confidence = "transferred"           // this benchmark measured on other GPUs, carried over by specs
+	SpecsOnly    Confidence = "specs-only"            // no result for this benchmark: class averages and specs
+)
+
+var confidences = []Confidence{Measured, Interpolated, Transferred, SpecsOnly}
+
+// Fabric is how the GPUs of a run are connected.
+type Fabric struct {
+	Link        string  // intra-node: nvswitch, nvlink, xgmi, pcie, none; "" = the GPU's usual
+	NetworkGbps float64 // per node, across nodes
+	RDMA        string  // efa, infiniband, erdma, roce, none, ""
+}
+
+type gkey struct {
+	bench string
+	prec  Precision
+}
+
+// Model is a fitted performance model. Build it with Fit.
+type Model struct {
+	specs   map[string]Spec
+	points  []Point
+	alpha   map[Class]float64
+	beta    map[Class]float64
+	c       map[gkey]float64
+	classC  map[Class]float64 // class average intercept, per log-parameter for LLMs
+	arch    map[string]float64
+	tt      map[string]ttFit
+	t1      map[int]float64 // per-GPU throughput of each throughput point, by index
+	rows    []prow
+	groups  []gkey // index → group
+	cArr    []float64
+	archArr []float64
+	archs   []string // index → architecture key
+	// Bands is the uncertainty of each confidence level: the 80th
+	// percentile of |log(predicted/actual)| in leave-one-out validation.
+	Bands map[Confidence]float64
+}
+
+// prow is a throughput point prepared for fitting.
+type prow struct {
+	class          Class
+	g              gkey
+	archKey        string
+	gi, ai         int // indexes of g and archKey
+	logPeak, logBW float64
+	hasBW          bool
+	y              float64 // log per-GPU throughput
+	logParams      float64 // log model parameters, 0 when unknown
+}
+
+// ttFit is a time-to-train benchmark's fit: log minutes = k − s·log N − log speed(GPU).
+type ttFit struct {
+	k, s   float64
+	fitted bool // s fitted from several scales (else the default)
+	proxy  Class
+}
+
+// defaultTTSlope is the time-to-train scaling exponent used when a
+// benchmark has results at a single scale: between MLPerf's ResNet-50
+// (0.70 from 8 to 3,584 H100) and GPT-3 (0.99 from 3,584 to 11,616 H100).
+const defaultTTSlope = 0.85
+
+// archShrink regularises the per-architecture terms toward zero.
+const archShrink = 2.0
+
+// suite separates tuned benchmark submissions (MLPerf, TensorRT) from
+// framework measurements (PyTorch/TensorFlow tables): software maturity
+// per architecture differs between them.
+func suite(bench string) string {
+	if len(bench) >= 7 && bench[:7] == "mlperf-" {
+		return "mlperf"
+	}
+	return "framework"
+}
+
+// archKey is the key of an architecture term.
+func archKey(bench, arch string) string { return suite(bench) + ":" + arch }
+
+// llmScale is 1 for classes whose work per unit of throughput grows with
+// the model (tokens of an LLM), so that a class average is per parameter.
+func llmScale(cl Class) float64 {
+	if cl == LLMInfer || cl == LLMTrain {
+		return 1
+	}
+	return 0
+}
+
+// calibFabric is the fabric assumed for a calibration system: SXM parts in
+// NVSwitch systems (DGX/HGX), PCIe parts on PCIe, several nodes on 8×200
+// Gb/s InfiniBand (DGX A100 SuperPOD, as in NVIDIA's BERT multi-node runs).
+func calibFabric(s Spec, nodes int) Fabric {
+	f := Fabric{}
+	if nodes > 1 {
+		f.NetworkGbps, f.RDMA = 1600, "infiniband"
+	}
+	return f
+}
+
+// Fit fits the model on points; specs maps GPU IDs to specifications.
+// Points whose GPU has no usable specification are kept as measurements
+// but do not enter the spec fit.
+func Fit(points []Point, specs map[string]Spec) *Model {
+	m := &Model{specs: specs, points: points, alpha: map[Class]float64{}, beta: map[Class]float64{},
+		c: map[gkey]float64{}, classC: map[Class]float64{}, arch: map[string]float64{}, tt: map[string]ttFit{},
+		t1: map[int]float64{}, Bands: map[Confidence]float64{}}
+	for k, v := range alphaPrior {
+		m.alpha[k] = v
+	}
+	m.fitBeta()
+	gpusByClass := map[Class]map[string]bool{}
+	for i, p := range points {
+		if p.IsTime() {
+			continue
+		}
+		t1 := m.perGPU(p)
+		m.t1[i] = t1
+		s, ok := specs[p.GPU]
+		if !ok {
+			continue
+		}
+		peak, _, _, ok := s.PeakFor(p.Precision)
+		if !ok {
+			continue
+		}
+		b := Describe(p.Benchmark)
+		r := prow{class: b.Class, g: gkey{p.Benchmark, p.Precision}, archKey: archKey(p.Benchmark, s.Arch),
+			logPeak: logp(peak), logBW: logp(s.BandwidthGBs), hasBW: s.BandwidthGBs > 0, y: math.Log(t1)}
+		if b.Params > 0 {
+			r.logParams = math.Log(b.Params)
+		}
+		r.gi, r.ai = -1, -1
+		for j, g := range m.groups {
+			if g == r.g {
+				r.gi = j
+			}
+		}
+		if r.gi < 0 {
+			r.gi = len(m.groups)
+			m.groups = append(m.groups, r.g)
+		}
+		for j, a := range m.archs {
+			if a == r.archKey {
+				r.ai = j
+			}
+		}
+		if r.ai < 0 {
+			r.ai = len(m.archs)
+			m.archs = append(m.archs, r.archKey)
+		}
+		m.rows = append(m.rows, r)
+		if gpusByClass[b.Class] == nil {
+			gpusByClass[b.Class] = map[string]bool{}
+		}
+		gpusByClass[b.Class][p.GPU] = true
+	}
+	// Choose each class's alpha on a grid (two passes, others held).
+	for pass := 0; pass < 2; pass++ {
+		for _, cl := range classes {
+			if len(gpusByClass[cl]) < 3 {
+				continue // too few GPUs to tell compute from bandwidth
+			}
+			best, bestErr := m.alpha[cl], math.Inf(1)
+			for step := 0; step <= 10; step++ {
+				m.alpha[cl] = float64(step) / 10
+				m.fitLinear()
+				if e := m.sse(cl); e < bestErr-1e-12 {
+					best, bestErr = m.alpha[cl], e
+				}
+			}
+			m.alpha[cl] = best
+		}
+	}
+	m.fitLinear()
+	m.fitTimeToTrain()
+	return m
+}
+
+// rx is a prepared row's spec term.
+func (m *Model) rx(r *prow) float64 {
+	if !r.hasBW {
+		return r.logPeak
+	}
+	a := m.alpha[r.class]
+	return a*r.logPeak + (1-a)*r.logBW
+}
+
+// x is the spec term of a GPU at a precision for a class:
+// alpha·log(peak) + (1−alpha)·log(bandwidth).
+func (m *Model) x(gpu string, p Precision, cl Class) (float64, bool) {
+	s, ok := m.specs[gpu]
+	if !ok {
+		return 0, false
+	}
+	peak, _, _, ok := s.PeakFor(p)
+	if !ok {
+		return 0, false
+	}
+	r := prow{class: cl, logPeak: logp(peak), logBW: logp(s.BandwidthGBs), hasBW: s.BandwidthGBs > 0}
+	return m.rx(&r), true
+}
+
+// fitLinear fits the intercepts per (benchmark, precision) and the
+// per-architecture terms by alternating means (ridge-shrunk architecture
+// terms), then the class averages used when a benchmark has no results.
+func (m *Model) fitLinear() {
+	ng, na := len(m.groups), len(m.archs)
+	c, arch := make([]float64, ng), make([]float64, na)
+	sum, n := make([]float64, ng), make([]float64, ng)
+	asum, an := make([]float64, na), make([]float64, na)
+	xs := make([]float64, len(m.rows))
+	for i := range m.rows {
+		xs[i] = m.rx(&m.rows[i])
+	}
+	for it := 0; it < 25; it++ {
+		clear(sum)
+		clear(n)
+		for i := range m.rows {
+			r := &m.rows[i]
+			sum[r.gi] += r.y - xs[i] - arch[r.ai]
+			n[r.gi]++
+		}
+		for g := range c {
+			c[g] = sum[g] / n[g]
+		}
+		clear(asum)
+		clear(an)
+		for i := range m.rows {
+			r := &m.rows[i]
+			asum[r.ai] += r.y - xs[i] - c[r.gi]
+			an[r.ai]++
+		}
+		for a := range arch {
+			arch[a] = asum[a] / (an[a] + archShrink)
+		}
+	}
+	m.c = make(map[gkey]float64, ng)
+	for i, g := range m.groups {
+		m.c[g] = c[i]
+	}
+	m.arch = make(map[string]float64, na)
+	for i, a := range m.archs {
+		m.arch[a] = arch[i]
+	}
+	sums, ns := map[Class]float64{}, map[Class]float64{}
+	seen := make([]bool, ng)
+	for i := range m.rows {
+		r := &m.rows[i]
+		if seen[r.gi] {
+			continue
+		}
+		seen[r.gi] = true
+		sums[r.class] += c[r.gi] + llmScale(r.class)*r.logParams
+		ns[r.class]++
+	}
+	m.classC = map[Class]float64{}
+	for cl := range sums {
+		m.classC[cl] = sums[cl] / ns[cl]
+	}
+	m.cArr, m.archArr = c, arch
+}
+
+// sse is the in-sample squared log error of a class.
+func (m *Model) sse(cl Class) float64 {
+	e := 0.0
+	for i := range m.rows {
+		r := &m.rows[i]
+		if r.class != cl {
+			continue
+		}
+		d := r.y - (m.cArr[r.gi] + m.rx(r) + m.archArr[r.ai])
+		e += d * d
+	}
+	return e
+}
+
+// fitBeta fits each training class's communication coefficient from pairs
+// of 1-GPU and N-GPU results of the same benchmark, precision and GPU:
+//
+//	E = 1 / (1 + beta · 2(N−1)/N · T1 / busbw)  ⇒  beta = (1/E − 1) · busbw / (2(N−1)/N · T1)
+//
+// beta is in GB per sample: the all-reduce traffic per sample that
+// compute does not hide. A class without pairs borrows the median of the
+// others.
+func (m *Model) fitBeta() {
+	byClass := map[Class][]float64{}
+	var all []float64
+	for _, p := range m.points {
+		cl := Describe(p.Benchmark).Class
+		if p.IsTime() || p.Count < 2 || !cl.Training() {
+			continue
+		}
+		for _, q := range m.points {
+			if q.Count != 1 || q.Benchmark != p.Benchmark || q.Precision != p.Precision || q.GPU != p.GPU {
+				continue
+			}
+			e := p.Value / (float64(p.Count) * q.Value)
+			if e >= 1 {
+				continue
+			}
+			bw, _ := m.busbw(p.GPU, p.Count, p.Nodes, calibFabric(m.specs[p.GPU], p.Nodes))
+			g := 2 * float64(p.Count-1) / float64(p.Count)
+			b := (1/e - 1) * bw / (g * q.Value)
+			byClass[cl] = append(byClass[cl], b)
+			all = append(all, b)
+		}
+	}
+	med := median(all)
+	if med == 0 {
+		med = 0.005 // no pairs at all: ~5 MB per sample (assumption)
+	}
+	for _, cl := range classes {
+		if !cl.Training() {
+			continue
+		}
+		if v := byClass[cl]; len(v) > 0 {
+			m.beta[cl] = geomean(v)
+		} else {
+			m.beta[cl] = med
+		}
+	}
+}
+
+// busbw is the all-reduce bandwidth for count GPUs on nodes nodes.
+func (m *Model) busbw(gpu string, count, nodes int, f Fabric) (float64, []string) {
+	s := m.specs[gpu]
+	intra, note := intraBusBW(s, f.Link)
+	notes := []string{note}
+	if nodes > 1 {
+		inter, n2 := interBusBW(f.NetworkGbps, f.RDMA)
+		notes = append(notes, n2)
+		return math.Min(intra, inter), notes
+	}
+	return intra, notes
+}
+
+// efficiency is the data-parallel scaling efficiency of count GPUs for a
+// class at per-GPU throughput t1: 1 for inference (independent replicas),
+// else 1 / (1 + beta · 2(N−1)/N · t1 / busbw).
+func (m *Model) efficiency(cl Class, gpu string, count, nodes int, t1 float64, f Fabric) (float64, []string) {
+	if count < 2 || !cl.Training() {
+		return 1, nil
+	}
+	bw, notes := m.busbw(gpu, count, nodes, f)
+	g := 2 * float64(count-1) / float64(count)
+	return 1 / (1 + m.beta[cl]*g*t1/bw), notes
+}
+
+// perGPU is a calibration point's throughput per GPU, with its own
+// system's scaling removed (a short fixed-point iteration, since
+// efficiency depends on per-GPU throughput).
+func (m *Model) perGPU(p Point) float64 {
+	cl := Describe(p.Benchmark).Class
+	t1 := p.Value / float64(p.Count)
+	for i := 0; i < 8; i++ {
+		e, _ := m.efficiency(cl, p.GPU, p.Count, p.Nodes, t1, calibFabric(m.specs[p.GPU], p.Nodes))
+		t1 = p.Value / (float64(p.Count) * e)
+	}
+	return t1
+}
+
+// fitTimeToTrain fits each time-to-train benchmark.
+func (m *Model) fitTimeToTrain() {
+	by := map[string][]Point{}
+	for _, p := range m.points {
+		if p.IsTime() {
+			by[p.Benchmark] = append(by[p.Benchmark], p)
+		}
+	}
+	for b, pts := range by {
+		proxy := Describe(b).Class
+		f := ttFit{s: defaultTTSlope, proxy: proxy}
+		var xs, ys []float64
+		for _, p := range pts {
+			sp, ok := m.speed(p.GPU, p.Precision, proxy)
+			if !ok {
+				continue
+			}
+			xs = append(xs, math.Log(float64(p.Count)))
+			ys = append(ys, math.Log(p.Value)+sp)
+		}
+		if len(xs) == 0 {
+			continue
+		}
+		if distinct(xs) >= 2 {
+			f.s = -slope(xs, ys)
+			f.fitted = true
+		}
+		k := 0.0
+		for i := range xs {
+			k += ys[i] + f.s*xs[i]
+		}
+		f.k = k / float64(len(xs))
+		m.tt[b] = f
+	}
+}
+
+// speed is the log of a GPU's relative speed for a class: its spec term
+// plus its architecture term.
+func (m *Model) speed(gpu string, p Precision, cl Class) (float64, bool) {
+	x, ok := m.x(gpu, p, cl)
+	if !ok {
+		return 0, false
+	}
+	return x + m.arch[archKey("mlperf-", m.specs[gpu].Arch)], true
+}
+
+// Alpha returns the fitted compute share of a class.
+func (m *Model) Alpha(cl Class) float64 { return m.alpha[cl] }
+
+// ArchTerm returns the fitted architecture term (log scale) of a suite
+// ("mlperf" or "framework").
+func (m *Model) ArchTerm(suite, arch string) float64 { return m.arch[suite+":"+arch] }
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func geomean(v []float64) float64 {
+	t := 0.0
+	for _, x := range v {
+		t += math.Log(x)
+	}
+	return math.Exp(t / float64(len(v)))
+}
+
+func distinct(v []float64) int {
+	seen := map[float64]bool{}
+	for _, x := range v {
+		seen[x] = true
+	}
+	return len(seen)
+}
+
+// slope is the least-squares slope of ys on xs.
+func slope(xs, ys []float64) float64 {
+	mx, my := 0.0, 0.0
+	for i := range xs {
+		mx += xs[i]
+		my += ys[i]
+	}
+	mx /= float64(len(xs))
+	my /= float64(len(ys))
+	num, den := 0.0, 0.0
+	for i := range xs {
+		num += (xs[i] - mx) * (ys[i] - my)
+		den += (xs[i] - mx) * (xs[i] - mx)
+	}
+	if den == 0 {
+		return 0
+	}
+	return num / den
+}
+
+func fmtGB(x float64) string { return fmt.Sprintf("%.0f GB", x) }

@@ -1,0 +1,145 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+)
+
+// Spec is what the model uses of a GPU's datasheet.
+type Spec struct {
+	ID           string
+	Arch         string  // architecture family: Volta, Turing, Ampere, Ada, Hopper, Blackwell, CDNA ...
+	MemoryGB     float64 // per GPU
+	BandwidthGBs float64
+	Peak         map[Precision]float64 // dense TFLOPS/TOPS; absent when unsupported or unpublished
+	LinkGBs      float64               // GPU-to-GPU interconnect as the vendor states it
+	SXM          bool                  // a socketed (NVSwitch-class) part
+}
+
+// SpecOf reads a catalog GPU.
+func SpecOf(g *catalog.GPU) Spec {
+	f := func(d interface{ InexactFloat64() float64 }) float64 { return d.InexactFloat64() }
+	s := Spec{ID: g.ID, Arch: archFamily(g.Architecture), MemoryGB: f(g.MemoryGB), BandwidthGBs: f(g.BandwidthGBs),
+		LinkGBs: f(g.InterconnectGBs), Peak: map[Precision]float64{}}
+	for p, v := range map[Precision]float64{FP32: f(g.FP32TFLOPS), TF32: f(g.TF32TFLOPS), FP16: f(g.FP16TFLOPS), FP8: f(g.FP8TFLOPS), INT8: f(g.INT8TOPS)} {
+		if v > 0 {
+			s.Peak[p] = v
+		}
+	}
+	id := strings.ToUpper(g.ID)
+	s.SXM = strings.Contains(id, "SXM") || strings.HasPrefix(id, "MI3") || strings.HasPrefix(id, "MI2") || id == "H20-96GB"
+	return s
+}
+
+// archFamily reduces "Ada Lovelace (AD104)" to "Ada", "CDNA 3" to "CDNA".
+func archFamily(a string) string {
+	f := strings.Fields(a)
+	if len(f) == 0 {
+		return "unknown"
+	}
+	return strings.TrimSuffix(f[0], ",")
+}
+
+// PeakFor is the dense peak for a precision, falling back to the nearest
+// slower format the GPU has (FP8 → FP16, INT8 → FP16, TF32 → FP32, FP16 →
+// FP32), with a note when it falls back. ok is false when the GPU has no
+// figure at all.
+func (s Spec) PeakFor(p Precision) (value float64, used Precision, note string, ok bool) {
+	var chain []Precision
+	switch p {
+	case FP32:
+		chain = chainFP32
+	case TF32:
+		chain = chainTF32
+	case FP16:
+		chain = chainFP16
+	case FP8:
+		chain = chainFP8
+	case INT8:
+		chain = chainINT8
+	case LowBest:
+		chain = chainLowBest
+	case Low16:
+		chain = chainFP16
+		if s.Arch == "Hopper" || s.Arch == "Blackwell" || s.Arch == "CDNA" {
+			chain = chainFP8
+		}
+	}
+	for i, c := range chain {
+		if v, ok := s.Peak[c]; ok {
+			if i > 0 && p != LowBest && p != Low16 {
+				note = fmt.Sprintf("%s has no published %s figure; its %s peak is used", s.ID, p, c)
+			}
+			// For "fastest supported" precisions INT8 and FP8 are the same rate
+			// where both exist; take the larger.
+			if p == LowBest {
+				if w, ok := s.Peak[INT8]; ok && w > v {
+					return w, INT8, note, true
+				}
+			}
+			return v, c, note, true
+		}
+	}
+	return 0, "", "", false
+}
+
+var (
+	chainFP32    = []Precision{FP32}
+	chainTF32    = []Precision{TF32, FP32}
+	chainFP16    = []Precision{FP16, FP32}
+	chainFP8     = []Precision{FP8, FP16, FP32}
+	chainINT8    = []Precision{INT8, FP16, FP32}
+	chainLowBest = []Precision{FP8, INT8, FP16, FP32}
+)
+
+// intraBusBW is the all-reduce bus bandwidth (GB/s) inside one node of
+// count GPUs linked by link ("nvswitch", "nvlink", "pcie", "none" or ""),
+// as a share of the vendor's interconnect figure. Measured NCCL bus
+// bandwidth is about 0.38–0.41 of the NVLink figure on 8×A100 (230 of 600
+// GB/s) and 8×H100 (370 of 900 GB/s) NVSwitch systems; PCIe-only systems
+// are assumed to reach 0.4 of a x16 Gen4 link's 64 GB/s.
+func intraBusBW(s Spec, link string) (float64, string) {
+	const share = 0.4
+	switch {
+	case (link == catalog.LinkNVSwitch || link == catalog.LinkNVLink || link == catalog.LinkXGMI || (link == "" && s.SXM)) && s.LinkGBs > 0:
+		return share * s.LinkGBs, fmt.Sprintf("intra-node all-reduce at %.0f GB/s (0.4 × %.0f GB/s %s)", share*s.LinkGBs, s.LinkGBs, linkName(link, s))
+	default:
+		return share * 64, "intra-node all-reduce over PCIe at 25.6 GB/s (0.4 × 64 GB/s; assumption)"
+	}
+}
+
+func linkName(link string, s Spec) string {
+	if link == "" {
+		if s.SXM {
+			return "NVLink/NVSwitch"
+		}
+		return "PCIe"
+	}
+	return link
+}
+
+// interBusBW is the all-reduce bandwidth (GB/s) across nodes from the
+// node's network: 85 % of the NIC line rate with RDMA (InfiniBand, EFA,
+// RoCE, eRDMA), 30 % over plain TCP (an assumption to calibrate).
+func interBusBW(networkGbps float64, rdma string) (float64, string) {
+	if networkGbps <= 0 {
+		networkGbps, rdma = 100, ""
+	}
+	share, kind := 0.3, "TCP (no RDMA; assumption 30% of line rate)"
+	if rdma != "" && rdma != catalog.RDMANone {
+		share, kind = 0.85, strings.ToUpper(rdma)+" at 85% of line rate"
+	}
+	bw := networkGbps / 8 * share
+	return bw, fmt.Sprintf("inter-node all-reduce at %.0f GB/s (%.0f Gb/s, %s)", bw, networkGbps, kind)
+}
+
+// log guards against zero.
+func logp(x float64) float64 {
+	if x <= 0 {
+		return math.Log(1e-9)
+	}
+	return math.Log(x)
+}
