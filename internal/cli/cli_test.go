@@ -105,6 +105,11 @@ func TestGolden(t *testing.T) {
 		{"tco.txt", en, []string{"tco", "--months", "36", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--offer", "aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront", "--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/on-demand", "--onprem", "H100"}},
 		{"tco.json", en, []string{"tco", "--months", "12", "--offer", "aws/p5.48xlarge/us-east-1/on-demand", "--onprem", "H100-SXM-80GB", "-o", "json"}},
 		{"tco-file.txt", en, []string{"tco", "-f", "testdata/plans.yaml"}},
+		{"estimate-benchmark.txt", en, []string{"estimate", "--benchmark", "resnet50-train-throughput", "--gpu", "A100-SXM-80GB", "--count", "8", "--precision", "fp16"}},
+		{"estimate-offer.txt", en, []string{"estimate", "--workload", "cnn-train", "--images", "1281167", "--epochs", "90", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand"}},
+		{"estimate-zh.txt", zh, []string{"estimate", "--benchmark", "mlperf-inf-resnet50", "--gpu", "T4", "--count", "4"}},
+		{"estimate.json", en, []string{"estimate", "--workload", "transformer-train", "--params", "1e9", "--tokens", "2e10", "--offer", "aws/p5.48xlarge/us-east-1/on-demand", "--instances", "2", "-o", "json"}},
+		{"estimate-samples.txt", en, []string{"estimate", "--benchmark", "mlperf-inf-llama2-70b", "--gpu", "H100-SXM-80GB", "--count", "8", "--samples", "1e9"}},
 		{"validate.json", en, []string{"catalog", "validate", "-o", "json"}},
 	}
 	for _, tt := range tests {
@@ -160,6 +165,12 @@ func TestErrors(t *testing.T) {
 		{"cost malformed yaml", []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "-f", "testdata/bad-usage.yaml"}, 3, []string{"testdata/bad-usage.yaml", "line 2", "storage_gbb"}},
 		{"cost bad value in yaml", []string{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "-f", "testdata/bad-usage-value.yaml"}, 3, []string{"testdata/bad-usage-value.yaml", "utilization"}},
 		{"tco nothing", []string{"tco"}, 2, []string{"nothing to compare"}},
+		{"estimate unknown benchmark", []string{"estimate", "--benchmark", "resnet", "--gpu", "T4"}, 2, []string{`unknown benchmark "resnet"`, "did you mean"}},
+		{"estimate without gpu", []string{"estimate", "--benchmark", "mlperf-inf-resnet50"}, 2, []string{"--gpu or --offer is required"}},
+		{"estimate ambiguous gpu", []string{"estimate", "--benchmark", "mlperf-inf-resnet50", "--gpu", "A100"}, 2, []string{"matches A100-SXM4-40GB, A100-SXM4-80GB"}},
+		{"estimate bad precision", []string{"estimate", "--benchmark", "mlperf-inf-resnet50", "--gpu", "T4", "--precision", "fp4"}, 2, []string{"unknown precision"}},
+		{"estimate unsized job", []string{"estimate", "--workload", "transformer-train", "--gpu", "T4"}, 2, []string{"--params must be a positive number"}},
+		{"estimate both", []string{"estimate", "--workload", "flops", "--benchmark", "x", "--gpu", "T4"}, 2, []string{"none of the others can be"}},
 		{"tco bad plan file", []string{"tco", "-f", "testdata/bad-plans.yaml"}, 3, []string{"testdata/bad-plans.yaml", "plans[1].parts[0].offer", "unknown offer"}},
 	}
 	for _, tt := range tests {

@@ -60,7 +60,7 @@ func (m *Model) memoryCheck(b Benchmark, q Query, s Spec) *MemoryCheck {
 	case g > 1:
 		mc.Note = fmt.Sprintf("the model is split over groups of %d GPUs (about %.0f GB: %s + 20%%)", g, need, what)
 	default:
-		mc.Note = fmt.Sprintf("fits one GPU (about %.1f GB of %.0f GB usable)", need, usable)
+		mc.Note = fmt.Sprintf("fits one GPU (about %.2g GB of %.0f GB usable)", need, usable)
 	}
 	return mc
 }

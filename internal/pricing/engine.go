@@ -269,3 +269,21 @@ func (e *Engine) spendDiscounts(b *Breakdown) {
 	c.UnitPrice = catalog.Money{Amount: c.Monthly(), Currency: b.Currency}
 	b.Components = append(b.Components, c)
 }
+
+// JobCost prices a job that keeps instances busy for hours: pay-per-use
+// offers cost exactly hourly × hours × instances; commitments cost their
+// whole terms (the job is billed the months it spans, and a commitment
+// the rest of its term).
+func (e *Engine) JobCost(o *catalog.Offer, instances int, hours decimal.Decimal) (*Breakdown, error) {
+	if !hours.IsPositive() {
+		return nil, fieldErr("hours", "a job must run for a positive number of hours")
+	}
+	months := int(hours.Div(hoursPerMonth).Ceil().IntPart())
+	if months < 1 {
+		months = 1
+	}
+	u := DefaultUsage()
+	u.Instances, u.Months = instances, months
+	u.Utilization = hours.Div(hoursPerMonth.Mul(decimal.NewFromInt(int64(months))))
+	return e.Cost(o, u)
+}

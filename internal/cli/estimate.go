@@ -1,0 +1,273 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/gpuscout/gpuscout/internal/perf"
+	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
+	"github.com/shopspring/decimal"
+	"github.com/spf13/cobra"
+)
+
+// estimateOptions are the flags of `gpuscout estimate`.
+type estimateOptions struct {
+	benchmark string
+	workload  string
+	gpu       string
+	count     int
+	nodes     int
+	precision string
+	offer     string
+	instances int
+	samples   float64
+	params    float64
+	tokens    float64
+	images    float64
+	epochs    float64
+	gflops    float64
+	flops     float64
+}
+
+func (a *app) estimateCmd() *cobra.Command {
+	o := &estimateOptions{}
+	cmd := &cobra.Command{
+		Use:   "estimate",
+		Short: "How fast a benchmark or a sized job runs on a GPU or an offer, how long it takes and what it costs",
+		Long: `Estimate throughput and time to finish, with an uncertainty band, the published results and
+assumptions behind it, and a confidence level (measured, same-gpu-interpolated, transferred,
+specs-only). The model is calibrated on MLPerf and vendor results and carried to other GPUs by
+their specifications; its cross-validated error is printed by 'gpuscout perf validate'.
+
+Benchmarks are the calibration data's names (gpuscout perf benchmarks). Sized jobs:
+  --workload transformer-train --params 7e9 --tokens 1e12     (≈ 6·params·tokens FLOPs)
+  --workload llm-inference --params 70e9 --tokens 1e9          (output tokens, batched)
+  --workload cnn-train --images 1.28e6 --epochs 90 [--gflops-per-image 4.1]
+  --workload flops --flops 1e18                                (an HPC job)
+With --offer, the GPUs, count and fabric come from the instance type, and the time to finish is
+priced through the cost engine.`,
+		Example: `  # ResNet-50 training throughput on 8 A100s
+  gpuscout estimate --benchmark resnet50-train-throughput --gpu A100-SXM-80GB --count 8
+
+  # Llama-2-70B inference on 8 L40S, FP8
+  gpuscout estimate --benchmark mlperf-inf-llama2-70b --gpu L40S --count 8 --precision fp8
+
+  # Time and cost to train a 7B model on 1T tokens on 8 p5.48xlarge instances
+  gpuscout estimate --workload transformer-train --params 7e9 --tokens 1e12 \
+      --offer aws/p5.48xlarge/us-east-1/on-demand --instances 8`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runEstimate(o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.benchmark, "benchmark", "", "a calibration benchmark (mlperf-inf-resnet50, resnet50-train-throughput, ...)")
+	f.StringVar(&o.workload, "workload", "", "a sized job: transformer-train, llm-inference, cnn-train, flops")
+	f.StringVar(&o.gpu, "gpu", "", "GPU model (H100-SXM-80GB, A100-SXM-80GB, L4 ...)")
+	f.IntVar(&o.count, "count", 1, "number of GPUs")
+	f.IntVar(&o.nodes, "nodes", 0, "number of nodes (default: the fewest 8-GPU nodes that hold --count)")
+	f.StringVar(&o.precision, "precision", "", "fp32, tf32, fp16, bf16, fp8, int8 (default: the benchmark's usual)")
+	f.StringVar(&o.offer, "offer", "", "an offer ID: GPUs, fabric and price come from it")
+	f.IntVar(&o.instances, "instances", 1, "instances of --offer")
+	f.Float64Var(&o.samples, "samples", 0, "with --benchmark: work to do, in the benchmark's unit (samples, tokens ...), for a time to finish")
+	f.Float64Var(&o.params, "params", 0, "model parameters (transformer-train, llm-inference)")
+	f.Float64Var(&o.tokens, "tokens", 0, "training tokens (transformer-train) or output tokens (llm-inference)")
+	f.Float64Var(&o.images, "images", 0, "images in the dataset (cnn-train)")
+	f.Float64Var(&o.epochs, "epochs", 0, "epochs (cnn-train)")
+	f.Float64Var(&o.gflops, "gflops-per-image", 0, "forward GFLOPs per image (cnn-train; ResNet-50 = 4.1)")
+	f.Float64Var(&o.flops, "flops", 0, "total floating-point operations (flops)")
+	cmd.MarkFlagsMutuallyExclusive("benchmark", "workload")
+	cmd.MarkFlagsMutuallyExclusive("gpu", "offer")
+	return cmd
+}
+
+// perfModel builds the performance model over the loaded catalog.
+func (a *app) perfModel(c *catalog.Catalog) (*perf.Model, error) {
+	m, _, err := perf.New(c)
+	if err != nil {
+		return nil, fmt.Errorf("performance data: %w", err)
+	}
+	return m, nil
+}
+
+func (a *app) runEstimate(o *estimateOptions) error {
+	ds, err := a.data()
+	if err != nil {
+		return err
+	}
+	c := ds.Catalog
+	if o.benchmark == "" && o.workload == "" {
+		return usagef("pick one with gpuscout perf benchmarks, or size a job with --workload.", "--benchmark or --workload is required")
+	}
+	if o.count < 1 || o.instances < 1 || o.nodes < 0 {
+		return usagef("", "--count and --instances must be at least 1, --nodes at least 0")
+	}
+	m, err := a.perfModel(c)
+	if err != nil {
+		return err
+	}
+	q := perf.Query{Benchmark: o.benchmark, Count: o.count, Nodes: o.nodes}
+	if o.precision != "" {
+		if q.Precision, err = perf.ParsePrecision(o.precision); err != nil {
+			return usagef("", "%v", err)
+		}
+	}
+	var off *catalog.Offer
+	switch {
+	case o.offer != "":
+		if off, err = planfile.ResolveOffer(c, o.offer); err != nil {
+			return err
+		}
+		it := off.Instance
+		if !it.GPUCount.Equal(it.GPUCount.Truncate(0)) {
+			return usagef("", "%s has a fraction of a GPU; estimates need whole GPUs", it.ID())
+		}
+		per := int(it.GPUCount.IntPart())
+		q.GPU, q.Count, q.Nodes, q.GPUsPerNode = it.GPUID, per*o.instances, o.instances, per
+		q.Fabric = perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA}
+	case o.gpu != "":
+		gs, err := c.LookupGPU(o.gpu)
+		if err != nil {
+			return err
+		}
+		if len(gs) > 1 {
+			var ids []string
+			for _, g := range gs {
+				ids = append(ids, g.ID)
+			}
+			return usagef("name one variant.", "--gpu %s matches %s", o.gpu, strings.Join(ids, ", "))
+		}
+		q.GPU = gs[0].ID
+	default:
+		return usagef("", "--gpu or --offer is required")
+	}
+	var est *perf.Estimate
+	if o.workload != "" {
+		j := perf.Job{Kind: perf.JobKind(o.workload), Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs,
+			GFLOPs: o.gflops, FLOPs: o.flops, Precision: q.Precision}
+		if err := j.Validate(); err != nil {
+			return usagef("see gpuscout estimate --help for the size flags of each workload.", "%v", err)
+		}
+		est, err = m.EstimateJob(j, q)
+	} else {
+		est, err = m.Estimate(q)
+		if err == nil && o.samples > 0 {
+			if est.Throughput <= 0 {
+				return usagef("", "--samples applies to throughput benchmarks; %s is a time-to-train benchmark", o.benchmark)
+			}
+			f := est.High / est.Throughput
+			est.Minutes = o.samples / est.Throughput / 60
+			est.MinutesLow, est.MinutesHigh = est.Minutes/f, est.Minutes*f
+		}
+	}
+	if err != nil {
+		var ub *perf.ErrUnknownBenchmark
+		if asErr(err, &ub) {
+			return usagef("list them with gpuscout perf benchmarks.", "%v", err)
+		}
+		return usagef("", "%v", err)
+	}
+	var cost *document.Cost
+	if off != nil && est.Minutes > 0 {
+		hours := decimal.NewFromFloat(est.Minutes / 60)
+		b, err := a.engine(c).JobCost(off, o.instances, hours)
+		if err != nil {
+			return err
+		}
+		d, err := document.BuildCost(b, nil, a.cur, a.rates)
+		if err != nil {
+			return err
+		}
+		cost = &d
+	}
+	doc := document.BuildEstimate(est, cost)
+	if off != nil {
+		doc.Offer = &document.CostOffer{ID: off.ID(), Provider: off.Provider, InstanceType: off.InstanceName, Region: off.RegionCode,
+			Billing: string(off.Billing), OriginalCurrency: off.Price.Currency}
+		doc.Instances = o.instances
+	}
+	if a.out == output.JSON {
+		return output.WriteJSON(a.io.Out, doc)
+	}
+	return a.writeEstimate(doc, est)
+}
+
+func (a *app) writeEstimate(doc document.Estimate, est *perf.Estimate) error {
+	p := a.printer
+	g := &output.Grid{Headers: []string{p.T("col.metric"), p.T("col.value")}}
+	what := doc.Benchmark
+	if doc.Offer != nil {
+		what += fmt.Sprintf(" on %d× %s (%s)", doc.Instances, doc.Offer.InstanceType, doc.Offer.ID)
+	}
+	g.Add(p.T("est.workload"), what)
+	g.Add(p.T("est.gpus"), fmt.Sprintf("%d× %s on %d node(s), %s", doc.Count, doc.GPU, doc.Nodes, doc.Precision))
+	if t := doc.Throughput; t != nil {
+		g.Add(p.T("est.throughput"), fmt.Sprintf("%s %s (%s – %s); %s per GPU", sig(est.Throughput), t.Unit, sig(est.Low), sig(est.High), sig(est.PerGPU)))
+	}
+	if est.Minutes > 0 {
+		g.Add(p.T("est.time"), fmt.Sprintf("%s (%s – %s)", duration(est.Minutes), duration(est.MinutesLow), duration(est.MinutesHigh)))
+	}
+	if est.Efficiency > 0 && est.Efficiency != 1 {
+		g.Add(p.T("est.efficiency"), fmt.Sprintf("%.1f%%", 100*est.Efficiency))
+	}
+	g.Add(p.T("est.confidence"), doc.Confidence)
+	if doc.Memory != nil {
+		g.Add(p.T("est.memory"), doc.Memory.Note)
+	}
+	if c := doc.Cost; c != nil {
+		g.Add(p.T("est.cost"), fmt.Sprintf("%s %s (%s)", numMoney(c.Total), c.Currency, doc.Offer.Billing))
+	}
+	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
+		return err
+	}
+	if a.out != output.Table {
+		return nil
+	}
+	w := a.io.Out
+	if len(doc.Basis) > 0 {
+		fmt.Fprintln(w, "\n"+p.T("est.basis", len(doc.Basis)))
+		basis := doc.Basis
+		sort.SliceStable(basis, func(i, j int) bool { return basis[i].Accelerator < basis[j].Accelerator })
+		for i, b := range basis {
+			if i == 6 {
+				fmt.Fprintf(w, "  … %d more (-o json)\n", len(basis)-6)
+				break
+			}
+			fmt.Fprintf(w, "  %s %d× %s: %s %s (%s)\n", b.Benchmark, b.Count, b.Accelerator, b.Value, b.Unit, b.Suite)
+		}
+	}
+	if len(doc.Assumptions) > 0 {
+		fmt.Fprintln(w, "\n"+p.T("est.assumptions"))
+		for _, s := range doc.Assumptions {
+			fmt.Fprintln(w, "  • "+s)
+		}
+	}
+	return nil
+}
+
+// sig formats a number with about four significant digits.
+func sig(v float64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 1e4:
+		return thousands(fmt.Sprintf("%.0f", v))
+	case math.Abs(v) >= 100:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.3g", v)
+}
+
+// duration renders minutes as minutes, hours or days.
+func duration(min float64) string {
+	switch {
+	case min < 120:
+		return fmt.Sprintf("%.1f min", min)
+	case min < 48*60:
+		return fmt.Sprintf("%.1f h", min/60)
+	}
+	return fmt.Sprintf("%.1f days", min/1440)
+}

@@ -1,0 +1,165 @@
+package document
+
+import (
+	"encoding/json"
+	"math"
+
+	"github.com/gpuscout/gpuscout/internal/perf"
+)
+
+// SchemaEstimate and SchemaPerfValidation name the performance documents.
+const (
+	SchemaEstimate       = "gpuscout/estimate@v1"
+	SchemaPerfValidation = "gpuscout/perf-validation@v1"
+)
+
+func fnum(v float64) json.Number {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "0"
+	}
+	r := v
+	if math.Abs(v) >= 100 {
+		r = math.Round(v*10) / 10
+	} else {
+		r = math.Round(v*10000) / 10000
+	}
+	b, _ := json.Marshal(r)
+	return json.Number(b)
+}
+
+// Throughput is a rate with its band.
+type Throughput struct {
+	Value  json.Number `json:"value"`
+	Unit   string      `json:"unit"`
+	Low    json.Number `json:"low"`
+	High   json.Number `json:"high"`
+	PerGPU json.Number `json:"per_gpu"`
+}
+
+// Duration is a time with its band.
+type Duration struct {
+	Minutes json.Number `json:"minutes"`
+	Hours   json.Number `json:"hours"`
+	Low     json.Number `json:"low"`
+	High    json.Number `json:"high"`
+}
+
+// BasisPoint is a published result an estimate rests on.
+type BasisPoint struct {
+	Benchmark   string      `json:"benchmark"`
+	Accelerator string      `json:"accelerator"`
+	Count       int         `json:"count"`
+	Nodes       int         `json:"nodes"`
+	Value       json.Number `json:"value"`
+	Unit        string      `json:"unit"`
+	Precision   string      `json:"precision"`
+	Suite       string      `json:"suite"`
+	Source      string      `json:"source"`
+}
+
+// Memory is the memory-fit check.
+type Memory struct {
+	NeedGB   json.Number `json:"need_gb"`
+	PerGPUGB json.Number `json:"usable_per_gpu_gb"`
+	Group    int         `json:"group"`
+	Fits     bool        `json:"fits"`
+	Note     string      `json:"note"`
+}
+
+// Estimate is the gpuscout/estimate@v1 document.
+type Estimate struct {
+	Schema      string       `json:"schema"`
+	Benchmark   string       `json:"benchmark"`
+	Class       string       `json:"class"`
+	GPU         string       `json:"gpu"`
+	Count       int          `json:"count"`
+	Nodes       int          `json:"nodes"`
+	Precision   string       `json:"precision"`
+	Throughput  *Throughput  `json:"throughput,omitempty"`
+	Time        *Duration    `json:"time,omitempty"`
+	Efficiency  json.Number  `json:"scaling_efficiency"`
+	Confidence  string       `json:"confidence"`
+	Memory      *Memory      `json:"memory,omitempty"`
+	Basis       []BasisPoint `json:"basis"`
+	Assumptions []string     `json:"assumptions"`
+	Offer       *CostOffer   `json:"offer,omitempty"`
+	Instances   int          `json:"instances,omitempty"`
+	Cost        *Cost        `json:"cost,omitempty"`
+}
+
+// BuildEstimate renders an estimate; cost may be nil.
+func BuildEstimate(e *perf.Estimate, cost *Cost) Estimate {
+	doc := Estimate{Schema: SchemaEstimate, Benchmark: e.Benchmark, Class: string(e.Class), GPU: e.GPU, Count: e.Count, Nodes: e.Nodes,
+		Precision: string(e.Precision), Efficiency: fnum(e.Efficiency), Confidence: string(e.Confidence),
+		Basis: []BasisPoint{}, Assumptions: e.Assumptions, Cost: cost}
+	if doc.Assumptions == nil {
+		doc.Assumptions = []string{}
+	}
+	if e.Throughput > 0 {
+		doc.Throughput = &Throughput{Value: fnum(e.Throughput), Unit: e.Unit, Low: fnum(e.Low), High: fnum(e.High), PerGPU: fnum(e.PerGPU)}
+	}
+	if e.Minutes > 0 {
+		doc.Time = &Duration{Minutes: fnum(e.Minutes), Hours: fnum(e.Minutes / 60), Low: fnum(e.MinutesLow), High: fnum(e.MinutesHigh)}
+	}
+	if m := e.Memory; m != nil {
+		doc.Memory = &Memory{NeedGB: fnum(m.NeedGB), PerGPUGB: fnum(m.PerGPUGB), Group: m.Group, Fits: m.Fits, Note: m.Note}
+	}
+	for _, p := range e.Basis {
+		doc.Basis = append(doc.Basis, BasisPoint{Benchmark: p.Benchmark, Accelerator: p.Accelerator, Count: p.Count, Nodes: p.Nodes,
+			Value: fnum(p.Value), Unit: p.Unit, Precision: p.PrecisionAs, Suite: p.Suite, Source: p.Source})
+	}
+	return doc
+}
+
+// ErrorSummary is a validation summary.
+type ErrorSummary struct {
+	N        int         `json:"n"`
+	MAPE     json.Number `json:"mape"`
+	MedianAE json.Number `json:"median_abs_error"`
+}
+
+// PerfValidation is the gpuscout/perf-validation@v1 document.
+type PerfValidation struct {
+	Schema       string                  `json:"schema"`
+	Method       string                  `json:"method"`
+	Throughput   ErrorSummary            `json:"throughput"`
+	TimeToTrain  ErrorSummary            `json:"time_to_train"`
+	ByClass      map[string]ErrorSummary `json:"by_class"`
+	ByConfidence map[string]ErrorSummary `json:"by_confidence"`
+	Skipped      int                     `json:"skipped"`
+	Worst        []ValidationRow         `json:"worst"`
+}
+
+// ValidationRow is one held-out prediction.
+type ValidationRow struct {
+	Benchmark  string      `json:"benchmark"`
+	GPU        string      `json:"gpu"`
+	Count      int         `json:"count"`
+	Actual     json.Number `json:"actual"`
+	Predicted  json.Number `json:"predicted"`
+	Error      json.Number `json:"error"`
+	Confidence string      `json:"confidence"`
+}
+
+func errSummary(s perf.Summary) ErrorSummary {
+	return ErrorSummary{N: s.N, MAPE: fnum(s.MAPE), MedianAE: fnum(s.MedianAE)}
+}
+
+// BuildPerfValidation renders a validation with its worst n rows.
+func BuildPerfValidation(v *perf.Validation, worst []perf.Result) PerfValidation {
+	doc := PerfValidation{Schema: SchemaPerfValidation,
+		Method:     "leave-one-out: the model is refitted without each result and predicts it back",
+		Throughput: errSummary(v.Throughput), TimeToTrain: errSummary(v.Time),
+		ByClass: map[string]ErrorSummary{}, ByConfidence: map[string]ErrorSummary{}, Skipped: len(v.Skipped)}
+	for c, s := range v.ByClass {
+		doc.ByClass[string(c)] = errSummary(s)
+	}
+	for c, s := range v.ByConfidence {
+		doc.ByConfidence[string(c)] = errSummary(s)
+	}
+	for _, r := range worst {
+		doc.Worst = append(doc.Worst, ValidationRow{Benchmark: r.Point.Benchmark, GPU: r.Point.GPU, Count: r.Point.Count,
+			Actual: fnum(r.Point.Value), Predicted: fnum(r.Predicted), Error: fnum(r.Err), Confidence: string(r.Confidence)})
+	}
+	return doc
+}
