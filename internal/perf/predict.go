@@ -288,6 +288,11 @@ func (m *Model) estimateTime(e *Estimate, q Query) (*Estimate, error) {
 	e.Assumptions = append(e.Assumptions, "a cluster fabric like the published runs' (NVSwitch nodes on InfiniBand)")
 	e.Efficiency = math.Pow(float64(q.Count), -f.s) * float64(q.Count)
 	m.band(e)
+	if w, ok := m.Bands[TimeToTrain]; ok && e.Confidence != Measured {
+		// Time-to-train carries its own, larger validation error.
+		f := math.Exp(math.Max(w, m.Bands[e.Confidence]))
+		e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
+	}
 	return e, nil
 }
 

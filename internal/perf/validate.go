@@ -73,7 +73,7 @@ func Validate(points []Point, specs map[string]Spec) *Validation {
 		}
 	}
 	for _, c := range confidences {
-		if s := group(func(r Result) bool { return r.Confidence == c }); s.N > 0 {
+		if s := group(func(r Result) bool { return r.Confidence == c && !r.Point.IsTime() }); s.N > 0 {
 			v.ByConfidence[c] = s
 		}
 	}
@@ -96,11 +96,16 @@ func summarize(errs, logs []float64) Summary {
 	return s
 }
 
-// Bands turns a validation into uncertainty bands per confidence level.
+// TimeToTrain is the pseudo-level under which the time-to-train band is kept.
+const TimeToTrain Confidence = "time-to-train"
+
+// Bands turns a validation into uncertainty bands per confidence level
+// (throughput results) and for time-to-train results.
 func (v *Validation) Bands() map[Confidence]float64 {
 	out := map[Confidence]float64{}
 	for c, s := range v.ByConfidence {
 		out[c] = s.P80Log
 	}
+	out[TimeToTrain] = v.Time.P80Log
 	return out
 }
