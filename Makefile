@@ -25,6 +25,9 @@ run: build
 	@echo
 	@echo "== Three years of 8×H100: on-demand vs a 3-year commitment vs buying a server =="
 	@$(BIN) tco --months 36 --offer aws/p5.48xlarge/us-east-1/on-demand --offer gcp/a3-highgpu-8g/us-central1/committed-3y --onprem H100
+	@echo
+	@echo "== Time and cost to train a 7B model on 1T tokens on 8 p5.48xlarge =="
+	@$(BIN) estimate --workload transformer-train --params 7e9 --tokens 1e12 --offer aws/p5.48xlarge/us-east-1/on-demand --instances 8
 
 ## test: vet, formatting check and every test (offline, race detector off for speed on 2 cores)
 test: vet
@@ -42,6 +45,7 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadOffers -fuzztime $(FUZZTIME) ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzReadUsage -fuzztime $(FUZZTIME) ./internal/pricing/planfile
+	$(GO) test -run '^$$' -fuzz FuzzParseBenchmarks -fuzztime $(FUZZTIME) ./internal/perf
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:
