@@ -15,6 +15,8 @@ type Data struct {
 	Ancillary []*AncillaryPrice
 	Support   []*SupportTier
 	OnPrem    []*OnPremFigure
+	Spot      []*SpotFacts
+	Interrupt []*InterruptionBand
 	// Positions maps records to where they were defined, for error messages.
 	// Keys are the records' pointers; it may be nil.
 	Positions map[any]Position
@@ -23,15 +25,17 @@ type Data struct {
 // Catalog is a validated, indexed, read-only set of catalog records. It is
 // safe for concurrent use once built.
 type Catalog struct {
-	providers []*Provider
-	regions   []*Region
-	gpus      []*GPU
-	instances []*InstanceType
-	offers    []*Offer
-	claims    []*Claim
-	ancillary []*AncillaryPrice
-	support   []*SupportTier
-	onprem    []*OnPremFigure
+	providers     []*Provider
+	regions       []*Region
+	gpus          []*GPU
+	instances     []*InstanceType
+	offers        []*Offer
+	claims        []*Claim
+	ancillary     []*AncillaryPrice
+	support       []*SupportTier
+	onprem        []*OnPremFigure
+	spot          []*SpotFacts
+	interruptions []*InterruptionBand
 
 	providerByID map[string]*Provider
 	regionByKey  map[string]*Region // provider/code
@@ -46,21 +50,23 @@ type Catalog struct {
 // *ValidationError listing all of them, each with its file, line and field.
 func New(d Data) (*Catalog, error) {
 	c := &Catalog{
-		providers:    d.Providers,
-		regions:      d.Regions,
-		gpus:         d.GPUs,
-		instances:    d.Instances,
-		offers:       d.Offers,
-		claims:       d.Claims,
-		ancillary:    d.Ancillary,
-		support:      d.Support,
-		onprem:       d.OnPrem,
-		providerByID: make(map[string]*Provider, len(d.Providers)),
-		regionByKey:  make(map[string]*Region, len(d.Regions)),
-		gpuByID:      make(map[string]*GPU, len(d.GPUs)),
-		instanceByID: make(map[string]*InstanceType, len(d.Instances)),
-		offerByID:    make(map[string]*Offer, len(d.Offers)),
-		gpuNames:     make(map[string][]*GPU),
+		providers:     d.Providers,
+		regions:       d.Regions,
+		gpus:          d.GPUs,
+		instances:     d.Instances,
+		offers:        d.Offers,
+		claims:        d.Claims,
+		ancillary:     d.Ancillary,
+		support:       d.Support,
+		onprem:        d.OnPrem,
+		spot:          d.Spot,
+		interruptions: d.Interrupt,
+		providerByID:  make(map[string]*Provider, len(d.Providers)),
+		regionByKey:   make(map[string]*Region, len(d.Regions)),
+		gpuByID:       make(map[string]*GPU, len(d.GPUs)),
+		instanceByID:  make(map[string]*InstanceType, len(d.Instances)),
+		offerByID:     make(map[string]*Offer, len(d.Offers)),
+		gpuNames:      make(map[string][]*GPU),
 	}
 	v := validator{pos: d.Positions}
 	v.index(c)

@@ -12,6 +12,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
+	"github.com/gpuscout/gpuscout/internal/spot"
 	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -139,7 +140,7 @@ beats on-demand is shown. Usage comes from flags or a YAML file (-f); flags win.
 
 // engine builds the cost engine over the loaded catalog.
 func (a *app) engine(c *catalog.Catalog) *pricing.Engine {
-	return &pricing.Engine{Prices: c, FX: a.rates}
+	return &pricing.Engine{Prices: c, FX: a.rates, Spot: spot.CostHook{Facts: c}}
 }
 
 func (a *app) runCost(cmd *cobra.Command, o *costOptions) error {

@@ -46,6 +46,8 @@ var (
 	fxCols        = []string{"currency", "per_usd", "as_of", "source_ref"}
 	ancillaryCols = append([]string{"provider", "region", "item", "tier_start", "tier_end", "unit", "price", "currency", "notes"}, srcCols...)
 	supportCols   = append([]string{"provider", "plan", "tier_start", "tier_end", "percent", "minimum_monthly", "currency", "notes"}, srcCols...)
+	spotCols      = append([]string{"provider", "notice_seconds", "protection_hours", "billing_granularity", "price_behaviour", "interruption_data", "notes"}, srcCols...)
+	interruptCols = append([]string{"provider", "instance_type", "region", "band", "low_pct", "high_pct", "savings_pct", "period", "notes"}, srcCols...)
 	onpremCols    = append([]string{"item", "gpu", "value", "unit", "currency", "notes"}, srcCols...)
 	requiredFiles = []string{"providers.csv", "regions.csv", "gpus.csv"}
 )
@@ -162,6 +164,25 @@ func Load(base, overlay fs.FS) (*Dataset, error) {
 				v := &catalog.OnPremFigure{Item: r.need("item"), GPU: r.str("gpu"), Value: r.dec("value"), Unit: r.str("unit"),
 					Currency: r.str("currency"), Notes: r.str("notes"), Source: r.source()}
 				d.OnPrem = append(d.OnPrem, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "spot.csv":
+			cols, req = spotCols, []string{"provider"}
+			each = func(r row) {
+				v := &catalog.SpotFacts{Provider: r.need("provider"), NoticeSeconds: r.integer("notice_seconds"),
+					NoticeKnown: r.str("notice_seconds") != "", ProtectionHrs: r.dec("protection_hours"),
+					Granularity: r.str("billing_granularity"), PriceBehaviour: r.str("price_behaviour"),
+					Interruptions: r.str("interruption_data"), Notes: r.str("notes"), Source: r.source()}
+				d.Spot = append(d.Spot, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "interruptions.csv":
+			cols, req = interruptCols, []string{"provider", "instance_type", "region", "band"}
+			each = func(r row) {
+				v := &catalog.InterruptionBand{Provider: r.need("provider"), InstanceName: r.need("instance_type"), Region: r.need("region"),
+					Band: r.need("band"), LowPct: r.dec("low_pct"), HighPct: r.dec("high_pct"), SavingsPct: r.dec("savings_pct"),
+					Period: r.str("period"), Notes: r.str("notes"), Source: r.source()}
+				d.Interrupt = append(d.Interrupt, v)
 				d.Positions[v] = r.pos()
 			}
 		case name == "fx.csv":

@@ -1,0 +1,190 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
+	"github.com/gpuscout/gpuscout/internal/spot"
+	"github.com/shopspring/decimal"
+	"github.com/spf13/cobra"
+)
+
+// spotOptions are the flags of `gpuscout spot`.
+type spotOptions struct {
+	offer      string
+	work       float64
+	checkpoint float64
+	restart    float64
+	deadline   float64
+	mtbi       float64
+	trials     int
+	seed       uint64
+	weibull    float64
+}
+
+func (a *app) spotCmd() *cobra.Command {
+	o := &spotOptions{}
+	cmd := &cobra.Command{
+		Use:   "spot",
+		Short: "Does spot pay for this job? Checkpoint interval, expected and worst-case time and cost, deadline risk",
+		Long: `For a job of W hours of work on a spot (preemptible, 抢占式, 竞价) offer: the interruption rate
+(from the provider's published interruption frequency, or a stated assumption), the optimal
+checkpoint interval (Young, Daly), the expected time and cost (Daly's formula), a seeded Monte
+Carlo of the same process (P50/P90/P99 time and cost, deadline-miss probability), and the choice
+between spot, on-demand and spot with an on-demand fallback.
+
+When a checkpoint fits in the provider's interruption notice (AWS 2 min, Azure and GCP 30 s ...),
+it is written during the notice and no work is lost. The offer may be the spot offer or any offer
+of the same instance type and region.`,
+		Example: `  # 24 hours of training on p5 spot, 10-minute checkpoints, due in 36 hours
+  gpuscout spot --offer aws/p5en.48xlarge/us-east-1/spot --work-hours 24 --checkpoint-minutes 10 --deadline-hours 36
+
+  # The same with interruptions every 6 hours (your own observation)
+  gpuscout spot --offer aws/p5en.48xlarge/us-east-1/spot --work-hours 24 --mtbi 6 -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runSpot(o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.offer, "offer", "", "offer ID (the spot offer, or any offer of the same instance type and region)")
+	f.Float64Var(&o.work, "work-hours", 0, "hours of work the job needs without interruptions")
+	f.Float64Var(&o.checkpoint, "checkpoint-minutes", 5, "minutes to write one checkpoint")
+	f.Float64Var(&o.restart, "restart-minutes", 15, "minutes from an interruption to working again (new instance, reload, warm-up)")
+	f.Float64Var(&o.deadline, "deadline-hours", 0, "hours from start by which the job must finish (0 = none)")
+	f.Float64Var(&o.mtbi, "mtbi", 0, "mean hours between interruptions (overrides the catalog)")
+	f.IntVar(&o.trials, "trials", 100000, "Monte Carlo trials")
+	f.Uint64Var(&o.seed, "seed", 1, "random seed (same seed, same answer)")
+	f.Float64Var(&o.weibull, "weibull", 1, "shape of the time between interruptions (1 = exponential; <1 bursty, >1 regular)")
+	return cmd
+}
+
+// spotPair finds the spot and on-demand offers of an offer's instance and region.
+func spotPair(c *catalog.Catalog, o *catalog.Offer) (sp, od *catalog.Offer, err error) {
+	base := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/"
+	sp, _ = c.Offer(base + string(catalog.Spot))
+	od, _ = c.Offer(base + string(catalog.OnDemand))
+	if sp == nil {
+		var ids []string
+		for _, x := range c.Offers() {
+			if x.Billing == catalog.Spot && x.Provider == o.Provider && x.InstanceName == o.InstanceName {
+				ids = append(ids, x.ID())
+			}
+		}
+		hint := "list spot offers with gpuscout offers --billing spot."
+		if len(ids) > 0 {
+			hint = fmt.Sprintf("this instance type has spot offers in other regions: %v", ids)
+		}
+		return nil, nil, usagef(hint, "the catalog has no spot price for %s in %s", o.InstanceName, o.RegionCode)
+	}
+	if od == nil {
+		return nil, nil, usagef("spot economics compare with on-demand in the same region.", "the catalog has no on-demand price for %s in %s", o.InstanceName, o.RegionCode)
+	}
+	return sp, od, nil
+}
+
+func (a *app) runSpot(o *spotOptions) error {
+	ds, err := a.data()
+	if err != nil {
+		return err
+	}
+	c := ds.Catalog
+	if o.offer == "" {
+		return usagef("pick one with gpuscout offers --billing spot.", "--offer is required")
+	}
+	for name, v := range map[string]float64{"work-hours": o.work, "checkpoint-minutes": o.checkpoint, "restart-minutes": o.restart,
+		"deadline-hours": o.deadline, "mtbi": o.mtbi} {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return usagef("", "--%s must not be negative", name)
+		}
+	}
+	if o.trials < 1 || o.trials > 10_000_000 {
+		return usagef("", "--trials must be between 1 and 10,000,000")
+	}
+	if o.weibull <= 0 {
+		return usagef("", "--weibull must be positive")
+	}
+	off, err := planfile.ResolveOffer(c, o.offer)
+	if err != nil {
+		return err
+	}
+	sp, od, err := spotPair(c, off)
+	if err != nil {
+		return err
+	}
+	conv := func(x *catalog.Offer) (float64, error) {
+		v, err := a.rates.Convert(x.EffectiveHourly(), x.Price.Currency, a.cur)
+		return v.InexactFloat64(), err
+	}
+	spPrice, err := conv(sp)
+	if err != nil {
+		return err
+	}
+	odPrice, err := conv(od)
+	if err != nil {
+		return err
+	}
+	j := spot.Job{Work: o.work, Checkpoint: o.checkpoint / 60, Restart: o.restart / 60, Deadline: o.deadline}
+	r := spot.RiskFor(c, sp, o.mtbi)
+	r.WeibullK = o.weibull
+	var assumptions []string
+	if r.Assumed {
+		assumptions = append(assumptions, r.Source)
+	}
+	assumptions = append(assumptions, "interruption notice: "+r.NoticeNote,
+		fmt.Sprintf("spot price %s %s/h as of %s (%s); prices are taken as constant over the job", decimal.NewFromFloat(spPrice).Round(4), a.cur, sp.Source.AsOfString(), sp.Source.Kind),
+		"all wall time on spot is billed, restarts included (conservative)")
+	if o.weibull != 1 {
+		assumptions = append(assumptions, fmt.Sprintf("Weibull inter-arrival times, shape %.3g: the analytic expectation assumes exponential and differs from the simulation", o.weibull))
+	}
+	d := spot.Decide(j, r, spPrice, odPrice, a.cur, spot.SimConfig{Trials: o.trials, Seed: o.seed})
+	doc := document.BuildSpot(sp.ID(), od.ID(), a.cur, j, r, d, o.trials, o.seed, spPrice, odPrice, assumptions)
+	if a.out == output.JSON {
+		return output.WriteJSON(a.io.Out, doc)
+	}
+	p := a.printer
+	g := &output.Grid{
+		Headers: []string{p.T("spot.option"), p.T("spot.expected_hours"), p.T("spot.p90_hours"), p.T("spot.expected_cost") + " " + a.cur,
+			p.T("spot.p90_cost") + " " + a.cur, p.T("spot.miss")},
+		Align: []output.Align{output.Left, output.Right, output.Right, output.Right, output.Right, output.Right},
+	}
+	hrs := func(v float64) string {
+		if math.IsInf(v, 1) {
+			return "∞"
+		}
+		return fmt.Sprintf("%.2f", v)
+	}
+	for _, x := range d.Options {
+		name := x.Name
+		if x.Name == d.Best {
+			name += " ✓"
+		}
+		miss := "-"
+		if j.Deadline > 0 {
+			miss = fmt.Sprintf("%.1f%%", 100*x.DeadlineMiss)
+		}
+		g.Add(name, hrs(x.ExpectedHours), hrs(x.P90Hours), money(decimal.NewFromFloat(x.ExpectedCost)), money(decimal.NewFromFloat(x.P90Cost)), miss)
+	}
+	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
+		return err
+	}
+	if a.out != output.Table {
+		return nil
+	}
+	w := a.io.Out
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, p.T("spot.verdict", d.Verdict))
+	fmt.Fprintln(w, p.T("spot.mtbi", sig(r.MTBI), r.Source))
+	if d.Plan.NoticeCovers {
+		fmt.Fprintln(w, p.T("spot.in_notice", o.checkpoint))
+	} else {
+		fmt.Fprintln(w, p.T("spot.interval", d.Plan.Interval*60, d.Plan.YoungInterval*60, 100*d.Plan.Overhead))
+	}
+	fmt.Fprintln(w, p.T("spot.sim", o.trials, o.seed, d.Spot.P50Hours, d.Spot.P90Hours, d.Spot.P99Hours, d.Spot.MeanInterruptions))
+	for _, s := range assumptions {
+		fmt.Fprintln(w, "  • "+s)
+	}
+	return nil
+}
