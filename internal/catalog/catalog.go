@@ -17,6 +17,7 @@ type Data struct {
 	OnPrem    []*OnPremFigure
 	Spot      []*SpotFacts
 	Interrupt []*InterruptionBand
+	Ecosystem []*EcosystemFact
 	// Positions maps records to where they were defined, for error messages.
 	// Keys are the records' pointers; it may be nil.
 	Positions map[any]Position
@@ -36,6 +37,7 @@ type Catalog struct {
 	onprem        []*OnPremFigure
 	spot          []*SpotFacts
 	interruptions []*InterruptionBand
+	ecosystem     []*EcosystemFact
 
 	providerByID map[string]*Provider
 	regionByKey  map[string]*Region // provider/code
@@ -61,6 +63,7 @@ func New(d Data) (*Catalog, error) {
 		onprem:        d.OnPrem,
 		spot:          d.Spot,
 		interruptions: d.Interrupt,
+		ecosystem:     d.Ecosystem,
 		providerByID:  make(map[string]*Provider, len(d.Providers)),
 		regionByKey:   make(map[string]*Region, len(d.Regions)),
 		gpuByID:       make(map[string]*GPU, len(d.GPUs)),

@@ -112,6 +112,7 @@ func (v *validator) index(c *Catalog) {
 	v.offerPrices(c)
 	v.costs(c)
 	v.spot(c)
+	v.ecosystem(c)
 	seen := map[string]bool{}
 	for _, cl := range c.claims {
 		if cl.ID == "" {

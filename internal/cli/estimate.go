@@ -127,7 +127,7 @@ func (a *app) runEstimate(o *estimateOptions) error {
 		}
 		per := int(it.GPUCount.IntPart())
 		q.GPU, q.Count, q.Nodes, q.GPUsPerNode = it.GPUID, per*o.instances, o.instances, per
-		q.Fabric = perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA}
+		q.Fabric = perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA, Instance: true}
 	case o.gpu != "":
 		gs, err := c.LookupGPU(o.gpu)
 		if err != nil {

@@ -131,9 +131,9 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 	}
 	flops := 6 * j.Params * j.Tokens
 	rate := float64(q.Count) * peak * 1e12 * mfu
-	if q.Nodes > 1 && q.Fabric.NetworkGbps > 0 && (q.Fabric.RDMA == "" || q.Fabric.RDMA == "none") {
+	if q.Nodes > 1 && (q.Fabric.RDMA == "" || q.Fabric.RDMA == "none") && q.Fabric.Instance {
 		rate *= 0.7
-		e.Assumptions = append(e.Assumptions, "multi-node without RDMA: 30% slower (assumption)")
+		e.Assumptions = append(e.Assumptions, "several nodes without a known RDMA network: 30% slower (assumption)")
 	}
 	e.Throughput = rate / (6 * j.Params)
 	e.PerGPU = e.Throughput / float64(q.Count)

@@ -24,6 +24,9 @@ type Fabric struct {
 	Link        string  // intra-node: nvswitch, nvlink, xgmi, pcie, none; "" = the GPU's usual
 	NetworkGbps float64 // per node, across nodes
 	RDMA        string  // efa, infiniband, erdma, roce, none, ""
+	// Instance is true when the fabric is a real instance type's (an offer),
+	// false for a hypothetical GPU count.
+	Instance bool
 }
 
 type gkey struct {

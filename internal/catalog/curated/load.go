@@ -48,6 +48,7 @@ var (
 	supportCols   = append([]string{"provider", "plan", "tier_start", "tier_end", "percent", "minimum_monthly", "currency", "notes"}, srcCols...)
 	spotCols      = append([]string{"provider", "notice_seconds", "protection_hours", "billing_granularity", "price_behaviour", "interruption_data", "notes"}, srcCols...)
 	interruptCols = append([]string{"provider", "instance_type", "region", "band", "low_pct", "high_pct", "savings_pct", "period", "notes"}, srcCols...)
+	ecoCols       = append([]string{"provider", "category", "key", "value_en", "value_zh", "notes"}, srcCols...)
 	onpremCols    = append([]string{"item", "gpu", "value", "unit", "currency", "notes"}, srcCols...)
 	requiredFiles = []string{"providers.csv", "regions.csv", "gpus.csv"}
 )
@@ -183,6 +184,14 @@ func Load(base, overlay fs.FS) (*Dataset, error) {
 					Band: r.need("band"), LowPct: r.dec("low_pct"), HighPct: r.dec("high_pct"), SavingsPct: r.dec("savings_pct"),
 					Period: r.str("period"), Notes: r.str("notes"), Source: r.source()}
 				d.Interrupt = append(d.Interrupt, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "ecosystem.csv":
+			cols, req = ecoCols, []string{"provider", "category", "value_en"}
+			each = func(r row) {
+				v := &catalog.EcosystemFact{Provider: r.need("provider"), Category: r.need("category"), Key: r.str("key"),
+					ValueEN: r.str("value_en"), ValueZH: r.str("value_zh"), Notes: r.str("notes"), Source: r.source()}
+				d.Ecosystem = append(d.Ecosystem, v)
 				d.Positions[v] = r.pos()
 			}
 		case name == "fx.csv":

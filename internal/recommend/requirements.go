@@ -1,0 +1,169 @@
+// Package recommend is gpuscout's advisor: it turns a job description and
+// its constraints into ranked, explained plans — which cloud, instance,
+// region, count and billing model, what it costs, how long it takes, what
+// risks it carries, why it won and what would change the answer. It uses
+// the catalog, the performance model, the cost engine and the spot engine.
+package recommend
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/perf"
+)
+
+// Workload is what has to run: one of a benchmark with an amount of work,
+// a sized job, a GPU-hours figure, or an inference service target.
+type Workload struct {
+	Benchmark string
+	Samples   float64 // work in the benchmark's unit (samples, tokens ...)
+	Job       *perf.Job
+	GPUHours  float64
+	// GPUHoursOn is the GPU model the GPU-hours were measured on; other
+	// GPUs are scaled by their dense FP16 peak. Empty = GPU-hours on any GPU.
+	GPUHoursOn string
+	Inference  *Inference
+}
+
+// Inference is a serving target for an LLM.
+type Inference struct {
+	Params          float64 // model parameters
+	TokensPerSecond float64 // aggregate output tokens per second to sustain
+	Precision       perf.Precision
+}
+
+// Weights are custom priority weights (larger = more important).
+type Weights struct{ Cost, Time, Risk float64 }
+
+// Requirements describe a job and its constraints.
+type Requirements struct {
+	Name     string
+	Workload Workload
+	// DeadlineHours bounds the job's wall time (0 = none).
+	DeadlineHours float64
+	// HorizonMonths, for a service or a cluster kept running; with
+	// Utilization of its hours used. A job without a horizon runs once.
+	HorizonMonths int
+	Utilization   float64
+
+	GPUs           []string // GPU models or families allowed
+	MinVRAMGB      float64  // per GPU
+	MinTotalVRAMGB float64
+	MinGPUs        int
+	MaxGPUs        int
+	Interconnect   string // nvlink (NVLink or NVSwitch) or nvswitch
+	RDMA           bool
+	MultiNode      bool
+
+	Regions   []string
+	Countries []string
+	Residency []string
+	// NearUsers are countries whose users the service should be close to:
+	// regions in them are preferred (a score bonus), not required.
+	NearUsers []string
+
+	Providers        []string
+	ExcludeProviders []string
+	Interruptible    bool
+	Ecosystem        []string // ecosystem categories the provider must offer
+
+	Priority string // cost, time, balanced
+	Weights  *Weights
+	Currency string
+	Limit    int
+}
+
+// Priorities lists the named priorities.
+var priorities = map[string]Weights{
+	"cost":     {Cost: 1, Time: 0.15, Risk: 0.5},
+	"time":     {Cost: 0.15, Time: 1, Risk: 0.5},
+	"balanced": {Cost: 0.6, Time: 0.6, Risk: 0.5},
+}
+
+// InputError names the requirement that is wrong.
+type InputError struct {
+	Field string
+	Msg   string
+}
+
+func (e *InputError) Error() string { return fmt.Sprintf("requirements: %s: %s", e.Field, e.Msg) }
+
+func inputErr(field, format string, args ...any) error {
+	return &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Validate checks the requirements for missing and contradictory fields.
+func (r *Requirements) Validate() error {
+	w := r.Workload
+	n := 0
+	for _, set := range []bool{w.Benchmark != "", w.Job != nil, w.GPUHours > 0, w.Inference != nil} {
+		if set {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return inputErr("workload", "describe the work: a benchmark with samples, a sized job, gpu_hours, or an inference target")
+	case n > 1:
+		return inputErr("workload", "give only one of benchmark, job, gpu_hours and inference")
+	case w.Benchmark != "" && w.Samples < 0:
+		return inputErr("workload.samples", "must not be negative")
+	case w.GPUHours < 0:
+		return inputErr("workload.gpu_hours", "must not be negative")
+	case r.DeadlineHours < 0:
+		return inputErr("deadline_hours", "must not be negative")
+	case r.HorizonMonths < 0:
+		return inputErr("horizon_months", "must not be negative")
+	case r.Utilization < 0 || r.Utilization > 1:
+		return inputErr("utilization", "a fraction between 0 and 1")
+	case r.MinGPUs < 0 || r.MaxGPUs < 0:
+		return inputErr("gpus", "counts must not be negative")
+	case r.MaxGPUs > 0 && r.MinGPUs > r.MaxGPUs:
+		return inputErr("min_gpus", "min_gpus %d is above max_gpus %d", r.MinGPUs, r.MaxGPUs)
+	case r.MinVRAMGB < 0 || r.MinTotalVRAMGB < 0:
+		return inputErr("min_vram_gb", "must not be negative")
+	case r.Interconnect != "" && r.Interconnect != "nvlink" && r.Interconnect != "nvswitch":
+		return inputErr("interconnect", "%q: use nvlink (NVLink or NVSwitch) or nvswitch", r.Interconnect)
+	case r.Limit < 0:
+		return inputErr("limit", "must not be negative")
+	}
+	if w.Inference != nil {
+		if !(w.Inference.Params > 0) || !(w.Inference.TokensPerSecond > 0) {
+			return inputErr("workload.inference", "params and tokens_per_second must be positive")
+		}
+	}
+	if w.Job != nil {
+		if err := w.Job.Validate(); err != nil {
+			return inputErr("workload.job", "%v", err)
+		}
+	}
+	if r.Priority != "" {
+		if _, ok := priorities[r.Priority]; !ok {
+			return inputErr("priority", "%q: use cost, time or balanced (or weights)", r.Priority)
+		}
+	}
+	for _, p := range r.Providers {
+		for _, x := range r.ExcludeProviders {
+			if strings.EqualFold(p, x) {
+				return inputErr("providers", "%s is both required and excluded", p)
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Requirements) weights() Weights {
+	if r.Weights != nil {
+		return *r.Weights
+	}
+	if w, ok := priorities[r.Priority]; ok {
+		return w
+	}
+	return priorities["balanced"]
+}
+
+// service reports whether the requirement is a running service or cluster
+// (priced over a horizon) rather than a job that finishes.
+func (r *Requirements) service() bool {
+	return r.Workload.Inference != nil || (r.HorizonMonths > 0 && r.Workload.Benchmark == "" && r.Workload.Job == nil && r.Workload.GPUHours == 0)
+}
