@@ -27,14 +27,14 @@ func JobKinds() []JobKind { return []JobKind{TransformerTrain, LLMInference, CNN
 
 // Job is a sized workload.
 type Job struct {
-	Kind      JobKind
-	Params    float64 // model parameters (transformer-train, llm-inference)
-	Tokens    float64 // training tokens, or output tokens to generate
-	Images    float64 // dataset images (cnn-train)
-	Epochs    float64
-	GFLOPs    float64 // forward GFLOPs per image (cnn-train; ResNet-50 is 4.1)
-	FLOPs     float64 // total FLOPs (flops jobs)
-	Precision Precision
+	Kind      JobKind   `json:"kind"`
+	Params    float64   `json:"params,omitempty"` // model parameters (transformer-train, llm-inference)
+	Tokens    float64   `json:"tokens,omitempty"` // training tokens, or output tokens to generate
+	Images    float64   `json:"images,omitempty"` // dataset images (cnn-train)
+	Epochs    float64   `json:"epochs,omitempty"`
+	GFLOPs    float64   `json:"gflops_per_image,omitempty"` // forward GFLOPs per image (cnn-train; ResNet-50 is 4.1)
+	FLOPs     float64   `json:"flops,omitempty"`            // total FLOPs (flops jobs)
+	Precision Precision `json:"precision,omitempty"`
 }
 
 // Assumed efficiencies of sized jobs, each stated in every estimate.

@@ -2,6 +2,7 @@ package recommend
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -147,9 +148,9 @@ func (e *Engine) explain(r Requirements, res *Result, cands []*cand, p *i18n.Pri
 		e.whatWouldChange(r, pl, p, cur)
 		// Risks.
 		if pl.spotRisk != nil {
-			pl.Risks = append(pl.Risks, p.T("rec.risk_spot", pl.spotRisk.MTBI, pl.spotRisk.Source))
+			pl.Risks = append(pl.Risks, p.T("rec.risk_spot", fmt.Sprintf("%.0f", pl.spotRisk.MTBI), pl.spotRisk.Source))
 		}
-		if pl.DeadlineMiss > 0.001 {
+		if pl.DeadlineMiss >= 0.005 {
 			pl.Risks = append(pl.Risks, p.T("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours))
 		}
 		if pl.Confidence == "transferred" || pl.Confidence == "specs-only" {
@@ -215,7 +216,7 @@ func (e *Engine) whatWouldChange(r Requirements, pl *Plan, p *i18n.Printer, cur 
 	base := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/"
 	switch {
 	case pl.spotPlan != nil && pl.spotRisk != nil && !r.service():
-		m := pl.spotRisk.MTBI / 4
+		m := math.Round(pl.spotRisk.MTBI / 4)
 		if pl.spotRisk.MTBI > 1000 {
 			m = 24
 		}

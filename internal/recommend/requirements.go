@@ -15,62 +15,66 @@ import (
 // Workload is what has to run: one of a benchmark with an amount of work,
 // a sized job, a GPU-hours figure, or an inference service target.
 type Workload struct {
-	Benchmark string
-	Samples   float64 // work in the benchmark's unit (samples, tokens ...)
-	Job       *perf.Job
-	GPUHours  float64
+	Benchmark string    `json:"benchmark,omitempty"`
+	Samples   float64   `json:"samples,omitempty"` // work in the benchmark's unit (samples, tokens ...)
+	Job       *perf.Job `json:"job,omitempty"`
+	GPUHours  float64   `json:"gpu_hours,omitempty"`
 	// GPUHoursOn is the GPU model the GPU-hours were measured on; other
 	// GPUs are scaled by their dense FP16 peak. Empty = GPU-hours on any GPU.
-	GPUHoursOn string
-	Inference  *Inference
+	GPUHoursOn string     `json:"gpu_hours_on,omitempty"`
+	Inference  *Inference `json:"inference,omitempty"`
 }
 
 // Inference is a serving target for an LLM.
 type Inference struct {
-	Params          float64 // model parameters
-	TokensPerSecond float64 // aggregate output tokens per second to sustain
-	Precision       perf.Precision
+	Params          float64        `json:"params,omitempty"`            // model parameters
+	TokensPerSecond float64        `json:"tokens_per_second,omitempty"` // aggregate output tokens per second to sustain
+	Precision       perf.Precision `json:"precision,omitempty"`
 }
 
 // Weights are custom priority weights (larger = more important).
-type Weights struct{ Cost, Time, Risk float64 }
+type Weights struct {
+	Cost float64 `json:"cost"`
+	Time float64 `json:"time"`
+	Risk float64 `json:"risk"`
+}
 
 // Requirements describe a job and its constraints.
 type Requirements struct {
-	Name     string
-	Workload Workload
+	Name     string   `json:"name,omitempty"`
+	Workload Workload `json:"workload,omitempty"`
 	// DeadlineHours bounds the job's wall time (0 = none).
-	DeadlineHours float64
+	DeadlineHours float64 `json:"deadline_hours,omitempty"`
 	// HorizonMonths, for a service or a cluster kept running; with
 	// Utilization of its hours used. A job without a horizon runs once.
-	HorizonMonths int
-	Utilization   float64
+	HorizonMonths int     `json:"horizon_months,omitempty"`
+	Utilization   float64 `json:"utilization,omitempty"`
 
-	GPUs           []string // GPU models or families allowed
-	MinVRAMGB      float64  // per GPU
-	MinTotalVRAMGB float64
-	MinGPUs        int
-	MaxGPUs        int
-	Interconnect   string // nvlink (NVLink or NVSwitch) or nvswitch
-	RDMA           bool
-	MultiNode      bool
+	GPUs           []string `json:"gpus,omitempty"`        // GPU models or families allowed
+	MinVRAMGB      float64  `json:"min_vram_gb,omitempty"` // per GPU
+	MinTotalVRAMGB float64  `json:"min_total_vram_gb,omitempty"`
+	MinGPUs        int      `json:"min_gpus,omitempty"`
+	MaxGPUs        int      `json:"max_gpus,omitempty"`
+	Interconnect   string   `json:"interconnect,omitempty"` // nvlink (NVLink or NVSwitch) or nvswitch
+	RDMA           bool     `json:"rdma,omitempty"`
+	MultiNode      bool     `json:"multi_node,omitempty"`
 
-	Regions   []string
-	Countries []string
-	Residency []string
+	Regions   []string `json:"regions,omitempty"`
+	Countries []string `json:"countries,omitempty"`
+	Residency []string `json:"residency,omitempty"`
 	// NearUsers are countries whose users the service should be close to:
 	// regions in them are preferred (a score bonus), not required.
-	NearUsers []string
+	NearUsers []string `json:"near_users,omitempty"`
 
-	Providers        []string
-	ExcludeProviders []string
-	Interruptible    bool
-	Ecosystem        []string // ecosystem categories the provider must offer
+	Providers        []string `json:"providers,omitempty"`
+	ExcludeProviders []string `json:"exclude_providers,omitempty"`
+	Interruptible    bool     `json:"interruptible,omitempty"`
+	Ecosystem        []string `json:"ecosystem,omitempty"` // ecosystem categories the provider must offer
 
-	Priority string // cost, time, balanced
-	Weights  *Weights
-	Currency string
-	Limit    int
+	Priority string   `json:"priority,omitempty"` // cost, time, balanced
+	Weights  *Weights `json:"weights,omitempty"`
+	Currency string   `json:"currency,omitempty"`
+	Limit    int      `json:"limit,omitempty"`
 }
 
 // Priorities lists the named priorities.

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) providersCmd() *cobra.Command {
+	var category string
+	cmd := &cobra.Command{
+		Use:   "providers",
+		Short: "Compare the providers' services: ML platforms, Kubernetes, acceleration, support, compliance, regions",
+		Example: `  gpuscout providers
+  gpuscout providers --category support --lang zh`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ds, err := a.data()
+			if err != nil {
+				return err
+			}
+			c := ds.Catalog
+			type fact struct {
+				Provider string          `json:"provider"`
+				Category string          `json:"category"`
+				Key      string          `json:"key"`
+				Value    string          `json:"value"`
+				ValueZH  string          `json:"value_zh"`
+				Source   document.Source `json:"source"`
+			}
+			var facts []fact
+			cats := map[string]bool{}
+			for _, f := range c.Ecosystem() {
+				if category != "" && f.Category != category {
+					continue
+				}
+				cats[f.Category] = true
+				facts = append(facts, fact{f.Provider, f.Category, f.Key, f.ValueEN, f.ValueZH,
+					document.Source{Kind: string(f.Source.Kind), Ref: f.Source.Ref, AsOf: f.Source.AsOfString()}})
+			}
+			if category != "" && len(facts) == 0 {
+				return usagef("categories: ml-platform, kubernetes, acceleration, windows, wechat, console-language, support, compliance, free-trial, user-regions.", "no facts in category %q", category)
+			}
+			if a.out == output.JSON {
+				return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/providers@v1", "facts": facts})
+			}
+			var catList []string
+			for k := range cats {
+				catList = append(catList, k)
+			}
+			sort.Strings(catList)
+			var provs []string
+			for _, p := range c.Providers() {
+				provs = append(provs, p.ID)
+			}
+			g := &output.Grid{Headers: append([]string{a.printer.T("perf.class")}, provs...)}
+			zh := a.printer.Lang() == i18n.ZH
+			for _, cat := range catList {
+				row := []string{cat}
+				for _, pv := range provs {
+					var vals []string
+					for _, f := range facts {
+						if f.Provider == pv && f.Category == cat {
+							v := f.Key
+							if v == "" || cat == "windows" || cat == "wechat" || cat == "user-regions" || cat == "free-trial" {
+								v = f.Value
+								if zh && f.ValueZH != "" {
+									v = f.ValueZH
+								}
+							}
+							vals = append(vals, cell(v, 40))
+						}
+					}
+					if len(vals) == 0 {
+						vals = []string{"-"}
+					}
+					if len(vals) > 3 && a.out == output.Table {
+						vals = append(vals[:3], "…")
+					}
+					row = append(row, strings.Join(vals, "; "))
+				}
+				g.Add(row...)
+			}
+			return output.Write(a.io.Out, a.out, g, a.tty())
+		},
+	}
+	cmd.Flags().StringVar(&category, "category", "", "only this category")
+	return cmd
+}

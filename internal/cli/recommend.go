@@ -1,0 +1,337 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/gpuscout/gpuscout/internal/perf"
+	"github.com/gpuscout/gpuscout/internal/recommend"
+	"github.com/gpuscout/gpuscout/internal/recommend/jobfile"
+	"github.com/spf13/cobra"
+)
+
+// recommendOptions are the flags of `gpuscout recommend`.
+type recommendOptions struct {
+	file, benchmark, workload, priority, interconnect, gpuHoursOn string
+	size, gpuHours, params, tokens, images, epochs, flops, tps    float64
+	minVRAM, deadline, utilization                                float64
+	minGPUs, maxGPUs, horizon, limit                              int
+	gpus, residency, regions, countries, providers, exclude       []string
+	ecosystem, nearUsers                                          []string
+	interruptible, multiNode, rdma                                bool
+	precision                                                     string
+}
+
+func (a *app) recommendCmd() *cobra.Command {
+	o := &recommendOptions{}
+	cmd := &cobra.Command{
+		Use:   "recommend",
+		Short: "From a job description to ranked, explained plans: cloud, instance, region, count and billing model",
+		Long: `Describe the job (a benchmark and its size, a sized job, GPU-hours, or an inference target) and
+its constraints (deadline, GPUs, location and data residency, providers, interruptions,
+ecosystem); gpuscout evaluates every offer in the catalog — time from the performance model,
+cost from the cost engine, spot risk from the spot engine — and answers with ranked plans, each
+with what it costs and why, how long it takes and on what basis, its risks, the runner-up
+trade-off and what would change the answer. Rejected candidates keep their reason.
+
+Job files (-f) hold every field; flags cover the common ones and win over the file. See
+examples/*.yaml and docs/advisor.md.`,
+		Example: `  # Fine-tune a 7B model on 200B tokens within a week, cheapest first, spot allowed
+  gpuscout recommend --workload transformer-train --params 7e9 --tokens 2e11 \
+      --deadline-hours 168 --min-gpus 8 --max-gpus 64 --multi-node --interruptible --priority cost
+
+  # Serve a 70B model at 2,000 tokens/s in mainland China for a year
+  gpuscout recommend --inference --params 70e9 --tokens-per-second 2000 --residency cn-mainland --horizon-months 12
+
+  # A seed-article scenario
+  gpuscout recommend -f examples/distributed-training.yaml -o markdown`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runRecommend(cmd, o) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.file, "file", "f", "", "job file (YAML)")
+	f.StringVar(&o.benchmark, "benchmark", "", "a calibration benchmark (see gpuscout perf benchmarks)")
+	f.Float64Var(&o.size, "size", 0, "with --benchmark: the work, in the benchmark's unit (samples, tokens ...)")
+	f.StringVar(&o.workload, "workload", "", "a sized job: transformer-train, llm-inference, cnn-train, flops")
+	f.Float64Var(&o.params, "params", 0, "model parameters")
+	f.Float64Var(&o.tokens, "tokens", 0, "training tokens or output tokens")
+	f.Float64Var(&o.images, "images", 0, "images (cnn-train)")
+	f.Float64Var(&o.epochs, "epochs", 0, "epochs (cnn-train)")
+	f.Float64Var(&o.flops, "flops", 0, "FLOPs (flops jobs)")
+	f.StringVar(&o.precision, "precision", "", "fp32, tf32, fp16, bf16, fp8, int8")
+	f.Float64Var(&o.gpuHours, "gpu-hours", 0, "the job as GPU-hours")
+	f.StringVar(&o.gpuHoursOn, "gpu-hours-on", "", "the GPU model the GPU-hours were measured on (others are scaled by FP16 peak)")
+	f.Float64Var(&o.tps, "tokens-per-second", 0, "with --params: an inference service target (output tokens per second)")
+	f.StringSliceVar(&o.gpus, "gpu", nil, "allowed GPU models or families")
+	f.Float64Var(&o.minVRAM, "min-vram", 0, "minimum memory per GPU, GB")
+	f.IntVar(&o.minGPUs, "min-gpus", 0, "minimum GPUs")
+	f.IntVar(&o.maxGPUs, "max-gpus", 0, "maximum GPUs")
+	f.BoolVar(&o.multiNode, "multi-node", false, "allow several instances (nodes)")
+	f.BoolVar(&o.rdma, "rdma", false, "require an RDMA network (InfiniBand, EFA, RoCE, eRDMA)")
+	f.StringVar(&o.interconnect, "interconnect", "", "require nvlink (NVLink or NVSwitch) or nvswitch")
+	f.Float64Var(&o.deadline, "deadline-hours", 0, "the job must finish within this many hours")
+	f.StringSliceVar(&o.residency, "residency", nil, "data-residency zones (cn-mainland, eu, us ...)")
+	f.StringSliceVar(&o.regions, "region", nil, "allowed region codes")
+	f.StringSliceVar(&o.countries, "country", nil, "allowed countries (ISO codes)")
+	f.StringSliceVar(&o.nearUsers, "near-users", nil, "prefer regions in these countries (ISO codes)")
+	f.StringSliceVar(&o.providers, "provider", nil, "allowed providers")
+	f.StringSliceVar(&o.exclude, "exclude-provider", nil, "excluded providers")
+	f.BoolVar(&o.interruptible, "interruptible", false, "the job tolerates interruptions (consider spot)")
+	f.StringSliceVar(&o.ecosystem, "ecosystem", nil, "required provider services: kubernetes, ml-platform, windows, wechat, acceleration ...")
+	f.StringVar(&o.priority, "priority", "", "cost, time or balanced (default balanced)")
+	f.IntVar(&o.horizon, "horizon-months", 0, "for a service or cluster: months to price")
+	f.Float64Var(&o.utilization, "utilization", 0, "for a service or cluster: share of hours used (0-1)")
+	f.IntVar(&o.limit, "limit", 5, "number of plans")
+	return cmd
+}
+
+// requirements merges the job file and the flags.
+func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.Requirements, error) {
+	var r recommend.Requirements
+	if o.file != "" {
+		fh, err := os.Open(o.file)
+		if err != nil {
+			return r, usagef("", "job file: %v", err)
+		}
+		r, err = jobfile.Read(fh)
+		fh.Close()
+		if err != nil {
+			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err)}
+		}
+	}
+	fs := cmd.Flags()
+	set := func(name string) bool { return fs.Changed(name) }
+	w := &r.Workload
+	if set("benchmark") || set("workload") || set("gpu-hours") || set("tokens-per-second") {
+		*w = recommend.Workload{}
+	}
+	p, err := perf.ParsePrecision(o.precision)
+	if o.precision == "" {
+		p, err = "", nil
+	}
+	if err != nil {
+		return r, usagef("", "%v", err)
+	}
+	switch {
+	case set("benchmark"):
+		w.Benchmark, w.Samples = o.benchmark, o.size
+	case set("workload"):
+		w.Job = &perf.Job{Kind: perf.JobKind(o.workload), Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs, FLOPs: o.flops, Precision: p}
+	case set("gpu-hours"):
+		w.GPUHours, w.GPUHoursOn = o.gpuHours, o.gpuHoursOn
+	case set("tokens-per-second"):
+		w.Inference = &recommend.Inference{Params: o.params, TokensPerSecond: o.tps, Precision: p}
+	}
+	if set("gpu") {
+		r.GPUs = o.gpus
+	}
+	for name, dst := range map[string]*[]string{"residency": &r.Residency, "region": &r.Regions, "country": &r.Countries, "near-users": &r.NearUsers,
+		"provider": &r.Providers, "exclude-provider": &r.ExcludeProviders, "ecosystem": &r.Ecosystem} {
+		if set(name) {
+			*dst = splitFlags(map[string][]string{"residency": o.residency, "region": o.regions, "country": o.countries, "near-users": o.nearUsers,
+				"provider": o.providers, "exclude-provider": o.exclude, "ecosystem": o.ecosystem}[name])
+		}
+	}
+	if set("min-vram") {
+		r.MinVRAMGB = o.minVRAM
+	}
+	if set("min-gpus") {
+		r.MinGPUs = o.minGPUs
+	}
+	if set("max-gpus") {
+		r.MaxGPUs = o.maxGPUs
+	}
+	if set("multi-node") {
+		r.MultiNode = o.multiNode
+	}
+	if set("rdma") {
+		r.RDMA = o.rdma
+	}
+	if set("interconnect") {
+		r.Interconnect = o.interconnect
+	}
+	if set("deadline-hours") {
+		r.DeadlineHours = o.deadline
+	}
+	if set("interruptible") {
+		r.Interruptible = o.interruptible
+	}
+	if set("priority") {
+		r.Priority = o.priority
+	}
+	if set("horizon-months") {
+		r.HorizonMonths = o.horizon
+	}
+	if set("utilization") {
+		r.Utilization = o.utilization
+	}
+	if set("limit") || r.Limit == 0 {
+		r.Limit = o.limit
+	}
+	if r.Currency == "" || cmd.Root().PersistentFlags().Changed("currency") || a.currency != "" {
+		r.Currency = a.cur
+	}
+	if err := r.Validate(); err != nil {
+		if o.file != "" && !anyWorkloadFlag(fs) {
+			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err)}
+		}
+		return r, usagef("see gpuscout recommend --help and examples/*.yaml.", "%v", err)
+	}
+	return r, nil
+}
+
+func anyWorkloadFlag(fs interface{ Changed(string) bool }) bool {
+	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority"} {
+		if fs.Changed(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
+	ds, err := a.data()
+	if err != nil {
+		return err
+	}
+	r, err := a.requirements(cmd, o)
+	if err != nil {
+		return err
+	}
+	m, err := a.perfModel(ds.Catalog)
+	if err != nil {
+		return err
+	}
+	e := &recommend.Engine{Catalog: ds.Catalog, Perf: m, Pricing: a.engine(ds.Catalog), FX: a.rates, Now: a.today()}
+	res, err := e.Recommend(r, a.printer)
+	if err != nil {
+		var np *recommend.NoPlanError
+		var ie *recommend.InputError
+		switch {
+		case errors.As(err, &np):
+			return &usageError{err: err, hint: "relax the constraint named above."}
+		case errors.As(err, &ie):
+			return usagef("", "%v", err)
+		}
+		return err
+	}
+	doc := document.BuildRecommendation(res, r, 200)
+	switch a.out {
+	case output.JSON:
+		return output.WriteJSON(a.io.Out, doc)
+	case output.Markdown:
+		return a.writeRecommendMarkdown(doc)
+	}
+	return a.writeRecommend(doc)
+}
+
+func planTime(p document.RecPlan) string {
+	if p.Time == nil {
+		return "-"
+	}
+	return duration(mustFloat(p.Time.Hours) * 60)
+}
+
+func mustFloat(n interface{ Float64() (float64, error) }) float64 {
+	v, _ := n.Float64()
+	return v
+}
+
+func (a *app) writeRecommend(doc document.Recommendation) error {
+	p := a.printer
+	g := &output.Grid{
+		Headers: []string{"#", p.T("col.plan"), p.T("col.region"), p.T("col.billing"), p.T("col.gpus"), p.T("est.time"), p.T("col.total") + " " + doc.Currency, p.T("rec.col.risk")},
+		Align:   []output.Align{output.Right, output.Left, output.Left, output.Left, output.Right, output.Right, output.Right, output.Left},
+	}
+	for _, pl := range doc.Plans {
+		risk := "-"
+		if miss := mustFloat(pl.DeadlineMiss); miss >= 0.005 {
+			risk = fmt.Sprintf("%.0f%% late", 100*miss)
+		} else if len(pl.Risks) > 0 {
+			risk = fmt.Sprintf("%d note(s)", len(pl.Risks))
+		}
+		name := fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU)
+		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, pl.Billing, fmt.Sprint(pl.GPUs), planTime(pl), numMoney(pl.Cost.Total), risk)
+	}
+	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
+		return err
+	}
+	if a.out != output.Table {
+		return nil
+	}
+	w := a.io.Out
+	for _, pl := range doc.Plans {
+		fmt.Fprintf(w, "\n#%d %s\n", pl.Rank, pl.Offer)
+		for _, s := range pl.Reasons {
+			fmt.Fprintln(w, "  "+s)
+		}
+		for _, s := range pl.Risks {
+			fmt.Fprintln(w, "  ⚠ "+s)
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, p.T("rec.summary", doc.Feasible, total(doc.RejectedBy), stageList(doc.RejectedBy), doc.DataAsOf.Oldest, doc.DataAsOf.Newest))
+	for _, n := range doc.Notes {
+		fmt.Fprintln(w, "• "+n)
+	}
+	return nil
+}
+
+func total(m map[string]int) int {
+	t := 0
+	for _, v := range m {
+		t += v
+	}
+	return t
+}
+
+func stageList(m map[string]int) string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	var parts []string
+	for _, k := range ks {
+		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (a *app) writeRecommendMarkdown(doc document.Recommendation) error {
+	p := a.printer
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", p.T("rec.report_title"))
+	g := &output.Grid{Headers: []string{"#", p.T("col.plan"), p.T("col.region"), p.T("col.billing"), p.T("est.time"), p.T("col.total") + " " + doc.Currency}}
+	for _, pl := range doc.Plans {
+		g.Add(fmt.Sprint(pl.Rank), fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU), pl.Region, pl.Billing, planTime(pl), numMoney(pl.Cost.Total))
+	}
+	if _, err := fmt.Fprint(a.io.Out, b.String()); err != nil {
+		return err
+	}
+	if err := output.WriteMarkdown(a.io.Out, g); err != nil {
+		return err
+	}
+	b.Reset()
+	for _, pl := range doc.Plans {
+		fmt.Fprintf(&b, "\n## %d. %s\n\n", pl.Rank, pl.Offer)
+		for _, s := range pl.Reasons {
+			fmt.Fprintf(&b, "- %s\n", s)
+		}
+		for _, s := range pl.Risks {
+			fmt.Fprintf(&b, "- ⚠ %s\n", s)
+		}
+	}
+	fmt.Fprintf(&b, "\n%s\n", p.T("rec.summary", doc.Feasible, total(doc.RejectedBy), stageList(doc.RejectedBy), doc.DataAsOf.Oldest, doc.DataAsOf.Newest))
+	for _, n := range doc.Notes {
+		fmt.Fprintf(&b, "\n- %s", n)
+	}
+	b.WriteString("\n")
+	_, err := fmt.Fprint(a.io.Out, b.String())
+	return err
+}

@@ -1,0 +1,126 @@
+package document
+
+import (
+	"encoding/json"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/recommend"
+)
+
+// SchemaRecommendation names the advisor's document.
+const SchemaRecommendation = "gpuscout/recommendation@v1"
+
+// RecTime is a plan's time.
+type RecTime struct {
+	Hours json.Number `json:"hours"`
+	Low   json.Number `json:"low"`
+	High  json.Number `json:"high"`
+}
+
+// RecCost is a plan's cost.
+type RecCost struct {
+	Total      json.Number     `json:"total"`
+	Currency   string          `json:"currency"`
+	PerGPUHour json.Number     `json:"per_gpu_hour"`
+	Components []CostComponent `json:"components"`
+}
+
+// RecPlan is one ranked plan.
+type RecPlan struct {
+	Rank         int         `json:"rank"`
+	Offer        string      `json:"offer"`
+	Provider     string      `json:"provider"`
+	InstanceType string      `json:"instance_type"`
+	Count        int         `json:"count"`
+	GPUs         int         `json:"gpus"`
+	GPU          string      `json:"gpu"`
+	Billing      string      `json:"billing"`
+	Region       string      `json:"region"`
+	Time         *RecTime    `json:"time,omitempty"`
+	Cost         RecCost     `json:"cost"`
+	Confidence   string      `json:"confidence,omitempty"`
+	DeadlineMiss json.Number `json:"deadline_miss_probability"`
+	Score        json.Number `json:"score"`
+	Pareto       bool        `json:"pareto"`
+	Reasons      []string    `json:"reasons"`
+	Risks        []string    `json:"risks"`
+}
+
+// RecRejected is a rejected candidate.
+type RecRejected struct {
+	Offer  string `json:"offer"`
+	Stage  string `json:"stage"`
+	Reason string `json:"reason"`
+}
+
+// Recommendation is the gpuscout/recommendation@v1 document.
+type Recommendation struct {
+	Schema       string         `json:"schema"`
+	Requirements any            `json:"requirements"`
+	Currency     string         `json:"currency"`
+	Plans        []RecPlan      `json:"plans"`
+	Pareto       []RecPlan      `json:"pareto"`
+	Rejected     []RecRejected  `json:"rejected"`
+	RejectedBy   map[string]int `json:"rejected_by_stage"`
+	Feasible     int            `json:"feasible"`
+	Notes        []string       `json:"notes"`
+	DataAsOf     struct {
+		Oldest string `json:"oldest"`
+		Newest string `json:"newest"`
+	} `json:"data_as_of"`
+}
+
+func recPlan(p *recommend.Plan, withBill bool) RecPlan {
+	o := p.Offer
+	rp := RecPlan{Rank: p.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Count: p.Instances, GPUs: p.GPUs,
+		GPU: o.Instance.GPUID, Billing: string(o.Billing), Region: o.RegionCode, Confidence: string(p.Confidence),
+		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
+		Cost: RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}}}
+	if p.Hours > 0 {
+		rp.Time = &RecTime{Hours: fnum(p.Hours), Low: fnum(p.HoursLow), High: fnum(p.HoursHigh)}
+		if p.GPUs > 0 {
+			rp.Cost.PerGPUHour = fnum(p.Cost / (p.Hours * float64(p.GPUs)))
+		}
+	}
+	if rp.Reasons == nil {
+		rp.Reasons = []string{}
+	}
+	if rp.Risks == nil {
+		rp.Risks = []string{}
+	}
+	if withBill && p.Breakdown != nil {
+		for _, c := range p.Breakdown.Components {
+			rp.Cost.Components = append(rp.Cost.Components, CostComponent{Name: c.Name, Unit: c.Unit, Quantity: Num(c.Quantity),
+				UnitPrice: Money{Amount: Num(c.UnitPrice.Amount), Currency: c.UnitPrice.Currency}, Monthly: Num(c.Monthly()),
+				Total: Num(c.Total()), AfterHorizon: Num(c.After), Source: source(c.Source), Note: c.Note})
+		}
+	}
+	return rp
+}
+
+// BuildRecommendation renders the advisor's result; rejected rows are
+// capped at maxRejected (the counts per stage are complete).
+func BuildRecommendation(res *recommend.Result, requirements any, maxRejected int) Recommendation {
+	doc := Recommendation{Schema: SchemaRecommendation, Requirements: requirements, Currency: res.Currency,
+		Plans: []RecPlan{}, Pareto: []RecPlan{}, Rejected: []RecRejected{}, RejectedBy: map[string]int{}, Feasible: res.Feasible, Notes: res.Notes}
+	for _, p := range res.Plans {
+		doc.Plans = append(doc.Plans, recPlan(p, true))
+	}
+	for _, p := range res.Pareto {
+		doc.Pareto = append(doc.Pareto, recPlan(p, false))
+	}
+	for _, r := range res.Rejected {
+		doc.RejectedBy[r.Stage]++
+		if len(doc.Rejected) < maxRejected {
+			doc.Rejected = append(doc.Rejected, RecRejected{Offer: r.Offer, Stage: r.Stage, Reason: r.Reason})
+		}
+	}
+	if doc.Notes == nil {
+		doc.Notes = []string{}
+	}
+	if !res.OldestAsOf.IsZero() {
+		doc.DataAsOf.Oldest = res.OldestAsOf.Format(catalog.DateLayout)
+		doc.DataAsOf.Newest = res.NewestAsOf.Format(catalog.DateLayout)
+	}
+	return doc
+}

@@ -1,0 +1,138 @@
+// Package jobfile reads gpuscout's YAML job descriptions (recommend -f)
+// into recommend.Requirements. Unknown keys are errors; numbers are read
+// exactly as written.
+package jobfile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/perf"
+	"github.com/gpuscout/gpuscout/internal/recommend"
+	"gopkg.in/yaml.v3"
+)
+
+// File is the YAML form of a job.
+type File struct {
+	Name     string `yaml:"name"`
+	Workload struct {
+		Benchmark  string   `yaml:"benchmark"`
+		Samples    float64  `yaml:"samples"`
+		GPUHours   float64  `yaml:"gpu_hours"`
+		GPUHoursOn string   `yaml:"gpu_hours_on"`
+		Job        *JobSpec `yaml:"job"`
+		Inference  *struct {
+			Params          float64 `yaml:"params"`
+			TokensPerSecond float64 `yaml:"tokens_per_second"`
+			Precision       string  `yaml:"precision"`
+		} `yaml:"inference"`
+	} `yaml:"workload"`
+	DeadlineHours float64 `yaml:"deadline_hours"`
+	HorizonMonths int     `yaml:"horizon_months"`
+	Utilization   float64 `yaml:"utilization"`
+	GPU           struct {
+		Models       []string `yaml:"models"`
+		MinVRAMGB    float64  `yaml:"min_vram_gb"`
+		MinTotalGB   float64  `yaml:"min_total_vram_gb"`
+		MinGPUs      int      `yaml:"min_gpus"`
+		MaxGPUs      int      `yaml:"max_gpus"`
+		Interconnect string   `yaml:"interconnect"`
+		RDMA         bool     `yaml:"rdma"`
+		MultiNode    bool     `yaml:"multi_node"`
+	} `yaml:"gpu"`
+	Location struct {
+		Regions   []string `yaml:"regions"`
+		Countries []string `yaml:"countries"`
+		Residency []string `yaml:"residency"`
+		NearUsers []string `yaml:"near_users"`
+	} `yaml:"location"`
+	Providers        []string `yaml:"providers"`
+	ExcludeProviders []string `yaml:"exclude_providers"`
+	Interruptible    bool     `yaml:"interruptible"`
+	Ecosystem        []string `yaml:"ecosystem"`
+	Priority         string   `yaml:"priority"`
+	Weights          *struct {
+		Cost float64 `yaml:"cost"`
+		Time float64 `yaml:"time"`
+		Risk float64 `yaml:"risk"`
+	} `yaml:"weights"`
+	Currency string `yaml:"currency"`
+	Limit    int    `yaml:"limit"`
+}
+
+// JobSpec is a sized job.
+type JobSpec struct {
+	Kind           string  `yaml:"kind"`
+	Params         float64 `yaml:"params"`
+	Tokens         float64 `yaml:"tokens"`
+	Images         float64 `yaml:"images"`
+	Epochs         float64 `yaml:"epochs"`
+	GFLOPsPerImage float64 `yaml:"gflops_per_image"`
+	FLOPs          float64 `yaml:"flops"`
+	Precision      string  `yaml:"precision"`
+}
+
+// Read parses a job file.
+func Read(r io.Reader) (recommend.Requirements, error) {
+	var req recommend.Requirements
+	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	if err != nil {
+		return req, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		if errors.Is(err, io.EOF) {
+			return req, errors.New("the file is empty")
+		}
+		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n"), "yaml: ")
+		return req, errors.New(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
+	}
+	return f.Requirements()
+}
+
+// Requirements converts the file into requirements.
+func (f File) Requirements() (recommend.Requirements, error) {
+	r := recommend.Requirements{Name: f.Name, DeadlineHours: f.DeadlineHours, HorizonMonths: f.HorizonMonths, Utilization: f.Utilization,
+		GPUs: f.GPU.Models, MinVRAMGB: f.GPU.MinVRAMGB, MinTotalVRAMGB: f.GPU.MinTotalGB, MinGPUs: f.GPU.MinGPUs, MaxGPUs: f.GPU.MaxGPUs,
+		Interconnect: f.GPU.Interconnect, RDMA: f.GPU.RDMA, MultiNode: f.GPU.MultiNode,
+		Regions: f.Location.Regions, Countries: f.Location.Countries, Residency: f.Location.Residency, NearUsers: f.Location.NearUsers,
+		Providers: f.Providers, ExcludeProviders: f.ExcludeProviders, Interruptible: f.Interruptible, Ecosystem: f.Ecosystem,
+		Priority: f.Priority, Currency: strings.ToUpper(f.Currency), Limit: f.Limit}
+	w := f.Workload
+	r.Workload = recommend.Workload{Benchmark: w.Benchmark, Samples: w.Samples, GPUHours: w.GPUHours, GPUHoursOn: w.GPUHoursOn}
+	if j := w.Job; j != nil {
+		p, err := precision(j.Precision, "workload.job.precision")
+		if err != nil {
+			return r, err
+		}
+		r.Workload.Job = &perf.Job{Kind: perf.JobKind(j.Kind), Params: j.Params, Tokens: j.Tokens, Images: j.Images, Epochs: j.Epochs,
+			GFLOPs: j.GFLOPsPerImage, FLOPs: j.FLOPs, Precision: p}
+	}
+	if i := w.Inference; i != nil {
+		p, err := precision(i.Precision, "workload.inference.precision")
+		if err != nil {
+			return r, err
+		}
+		r.Workload.Inference = &recommend.Inference{Params: i.Params, TokensPerSecond: i.TokensPerSecond, Precision: p}
+	}
+	if f.Weights != nil {
+		r.Weights = &recommend.Weights{Cost: f.Weights.Cost, Time: f.Weights.Time, Risk: f.Weights.Risk}
+	}
+	return r, r.Validate()
+}
+
+func precision(s, field string) (perf.Precision, error) {
+	if s == "" {
+		return "", nil
+	}
+	p, err := perf.ParsePrecision(s)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", field, err)
+	}
+	return p, nil
+}
