@@ -20,7 +20,7 @@ type recommendOptions struct {
 	file, benchmark, workload, priority, interconnect, gpuHoursOn string
 	size, gpuHours, params, tokens, images, epochs, flops, tps    float64
 	minVRAM, deadline, utilization                                float64
-	minGPUs, maxGPUs, horizon, limit                              int
+	minGPUs, maxGPUs, horizon, limit, clusterGPUs                 int
 	gpus, residency, regions, countries, providers, exclude       []string
 	ecosystem, nearUsers                                          []string
 	interruptible, multiNode, rdma                                bool
@@ -46,7 +46,10 @@ examples/*.yaml and docs/advisor.md.`,
       --deadline-hours 168 --min-gpus 8 --max-gpus 64 --multi-node --interruptible --priority cost
 
   # Serve a 70B model at 2,000 tokens/s in mainland China for a year
-  gpuscout recommend --inference --params 70e9 --tokens-per-second 2000 --residency cn-mainland --horizon-months 12
+  gpuscout recommend --params 70e9 --tokens-per-second 2000 --residency cn-mainland --horizon-months 12
+
+  # Keep 16 A100/H100 GPUs for three years at 80% utilisation
+  gpuscout recommend --cluster-gpus 16 --gpu A100,H100 --horizon-months 36 --utilization 0.8 --multi-node
 
   # A seed-article scenario
   gpuscout recommend -f examples/distributed-training.yaml -o markdown`,
@@ -67,6 +70,7 @@ examples/*.yaml and docs/advisor.md.`,
 	f.Float64Var(&o.gpuHours, "gpu-hours", 0, "the job as GPU-hours")
 	f.StringVar(&o.gpuHoursOn, "gpu-hours-on", "", "the GPU model the GPU-hours were measured on (others are scaled by FP16 peak)")
 	f.Float64Var(&o.tps, "tokens-per-second", 0, "with --params: an inference service target (output tokens per second)")
+	f.IntVar(&o.clusterGPUs, "cluster-gpus", 0, "keep this many GPUs for --horizon-months (a standing cluster)")
 	f.StringSliceVar(&o.gpus, "gpu", nil, "allowed GPU models or families")
 	f.Float64Var(&o.minVRAM, "min-vram", 0, "minimum memory per GPU, GB")
 	f.IntVar(&o.minGPUs, "min-gpus", 0, "minimum GPUs")
@@ -107,7 +111,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	fs := cmd.Flags()
 	set := func(name string) bool { return fs.Changed(name) }
 	w := &r.Workload
-	if set("benchmark") || set("workload") || set("gpu-hours") || set("tokens-per-second") {
+	if set("benchmark") || set("workload") || set("gpu-hours") || set("tokens-per-second") || set("cluster-gpus") {
 		*w = recommend.Workload{}
 	}
 	p, err := perf.ParsePrecision(o.precision)
@@ -126,6 +130,8 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 		w.GPUHours, w.GPUHoursOn = o.gpuHours, o.gpuHoursOn
 	case set("tokens-per-second"):
 		w.Inference = &recommend.Inference{Params: o.params, TokensPerSecond: o.tps, Precision: p}
+	case set("cluster-gpus"):
+		w.ClusterGPUs = o.clusterGPUs
 	}
 	if set("gpu") {
 		r.GPUs = o.gpus
@@ -186,7 +192,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 }
 
 func anyWorkloadFlag(fs interface{ Changed(string) bool }) bool {
-	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority"} {
+	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "cluster-gpus", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority"} {
 		if fs.Changed(n) {
 			return true
 		}

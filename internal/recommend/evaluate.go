@@ -237,7 +237,16 @@ func (e *Engine) service(r Requirements, o *catalog.Offer, cache map[estKey]*per
 	x := &cand{offer: o}
 	inf := r.Workload.Inference
 	if inf == nil {
-		return nil, "a service needs an inference target", nil
+		// A standing cluster of ClusterGPUs GPUs.
+		if !it.GPUCount.Equal(it.GPUCount.Truncate(0)) {
+			return nil, "a fraction of a GPU", nil
+		}
+		n := int(math.Ceil(float64(r.Workload.ClusterGPUs) / float64(g)))
+		if n > 1 && !r.MultiNode {
+			return nil, fmt.Sprintf("%d GPUs need %d instances (multi_node: false)", r.Workload.ClusterGPUs, n), nil
+		}
+		x.instances, x.nodes, x.gpus = n, n, n*g
+		return e.priceService(r, o, x)
 	}
 	q := perf.Query{GPU: it.GPUID, Count: g, Nodes: 1, GPUsPerNode: g,
 		Fabric: perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA, Instance: true}}
@@ -259,6 +268,12 @@ func (e *Engine) service(r Requirements, o *catalog.Offer, cache map[estKey]*per
 		return nil, fmt.Sprintf("needs %d× %s (%d GPUs) for %.0f tokens/s, above max_gpus %d", n, it.Name, n*g, inf.TokensPerSecond, r.MaxGPUs), nil
 	}
 	x.instances, x.nodes, x.gpus, x.est = n, n, n*g, est
+	return e.priceService(r, o, x)
+}
+
+// priceService prices a service or cluster candidate over the horizon.
+func (e *Engine) priceService(r Requirements, o *catalog.Offer, x *cand) (*cand, string, error) {
+	n := x.instances
 	months := r.HorizonMonths
 	if months < 1 {
 		months = 1

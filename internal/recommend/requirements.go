@@ -23,6 +23,9 @@ type Workload struct {
 	// GPUs are scaled by their dense FP16 peak. Empty = GPU-hours on any GPU.
 	GPUHoursOn string     `json:"gpu_hours_on,omitempty"`
 	Inference  *Inference `json:"inference,omitempty"`
+	// ClusterGPUs keeps this many GPUs for HorizonMonths (a standing
+	// training cluster), priced at Utilization.
+	ClusterGPUs int `json:"cluster_gpus,omitempty"`
 }
 
 // Inference is a serving target for an LLM.
@@ -100,16 +103,18 @@ func inputErr(field, format string, args ...any) error {
 func (r *Requirements) Validate() error {
 	w := r.Workload
 	n := 0
-	for _, set := range []bool{w.Benchmark != "", w.Job != nil, w.GPUHours > 0, w.Inference != nil} {
+	for _, set := range []bool{w.Benchmark != "", w.Job != nil, w.GPUHours > 0, w.Inference != nil, w.ClusterGPUs > 0} {
 		if set {
 			n++
 		}
 	}
 	switch {
 	case n == 0:
-		return inputErr("workload", "describe the work: a benchmark with samples, a sized job, gpu_hours, or an inference target")
+		return inputErr("workload", "describe the work: a benchmark with samples, a sized job, gpu_hours, an inference target or cluster_gpus")
 	case n > 1:
-		return inputErr("workload", "give only one of benchmark, job, gpu_hours and inference")
+		return inputErr("workload", "give only one of benchmark, job, gpu_hours, inference and cluster_gpus")
+	case w.ClusterGPUs < 0:
+		return inputErr("workload.cluster_gpus", "must not be negative")
 	case w.Benchmark != "" && w.Samples < 0:
 		return inputErr("workload.samples", "must not be negative")
 	case w.GPUHours < 0:
@@ -169,5 +174,5 @@ func (r *Requirements) weights() Weights {
 // service reports whether the requirement is a running service or cluster
 // (priced over a horizon) rather than a job that finishes.
 func (r *Requirements) service() bool {
-	return r.Workload.Inference != nil || (r.HorizonMonths > 0 && r.Workload.Benchmark == "" && r.Workload.Job == nil && r.Workload.GPUHours == 0)
+	return r.Workload.Inference != nil || r.Workload.ClusterGPUs > 0
 }

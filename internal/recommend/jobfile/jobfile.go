@@ -19,12 +19,13 @@ import (
 type File struct {
 	Name     string `yaml:"name"`
 	Workload struct {
-		Benchmark  string   `yaml:"benchmark"`
-		Samples    float64  `yaml:"samples"`
-		GPUHours   float64  `yaml:"gpu_hours"`
-		GPUHoursOn string   `yaml:"gpu_hours_on"`
-		Job        *JobSpec `yaml:"job"`
-		Inference  *struct {
+		Benchmark   string   `yaml:"benchmark"`
+		Samples     float64  `yaml:"samples"`
+		GPUHours    float64  `yaml:"gpu_hours"`
+		GPUHoursOn  string   `yaml:"gpu_hours_on"`
+		ClusterGPUs int      `yaml:"cluster_gpus"`
+		Job         *JobSpec `yaml:"job"`
+		Inference   *struct {
 			Params          float64 `yaml:"params"`
 			TokensPerSecond float64 `yaml:"tokens_per_second"`
 			Precision       string  `yaml:"precision"`
@@ -104,7 +105,7 @@ func (f File) Requirements() (recommend.Requirements, error) {
 		Providers: f.Providers, ExcludeProviders: f.ExcludeProviders, Interruptible: f.Interruptible, Ecosystem: f.Ecosystem,
 		Priority: f.Priority, Currency: strings.ToUpper(f.Currency), Limit: f.Limit}
 	w := f.Workload
-	r.Workload = recommend.Workload{Benchmark: w.Benchmark, Samples: w.Samples, GPUHours: w.GPUHours, GPUHoursOn: w.GPUHoursOn}
+	r.Workload = recommend.Workload{Benchmark: w.Benchmark, Samples: w.Samples, GPUHours: w.GPUHours, GPUHoursOn: w.GPUHoursOn, ClusterGPUs: w.ClusterGPUs}
 	if j := w.Job; j != nil {
 		p, err := precision(j.Precision, "workload.job.precision")
 		if err != nil {
