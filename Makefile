@@ -12,6 +12,9 @@ build:
 
 ## run: the cheapest 8-GPU A100 and H100 offers of each cloud, then the catalog summary
 run: build
+	@echo "== The advisor: 13B pretraining in two weeks on NVSwitch nodes with RDMA (examples/distributed-training.yaml) =="
+	@$(BIN) recommend -f examples/distributed-training.yaml --limit 3
+	@echo
 	@echo "== Cheapest 8-GPU A100/H100 on-demand offer of each cloud (USD per instance-hour) =="
 	@$(BIN) offers --gpu A100,H100 --min-gpus 8 --billing on-demand --per-provider 1
 	@echo
