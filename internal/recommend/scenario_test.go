@@ -135,8 +135,8 @@ func TestProperties(t *testing.T) {
 		for _, prio := range []string{"cost", "time", "balanced"} {
 			for _, intr := range []bool{false, true} {
 				reqs = append(reqs, recommend.Requirements{
-					Workload:      recommend.Workload{Job: &perf.Job{Kind: perf.CNNTraining, Images: 1.28e6, Epochs: 30}},
-					Residency:     res, Priority: prio, Interruptible: intr, DeadlineHours: 48, MaxGPUs: 16, MultiNode: true, Limit: 10,
+					Workload:  recommend.Workload{Job: &perf.Job{Kind: perf.CNNTraining, Images: 1.28e6, Epochs: 30}},
+					Residency: res, Priority: prio, Interruptible: intr, DeadlineHours: 48, MaxGPUs: 16, MultiNode: true, Limit: 10,
 				})
 			}
 		}
