@@ -1,0 +1,307 @@
+package aws
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/shopspring/decimal"
+)
+
+var now = func() time.Time { return time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC) }
+
+func offers(res *importer.Result) map[string]string {
+	out := map[string]string{}
+	for _, o := range res.Offers {
+		out[o.ID()] = o.Price.Hourly.String() + "+" + o.Price.Upfront.String()
+	}
+	return out
+}
+
+func TestOfferJSON(t *testing.T) {
+	raw, err := os.ReadFile("testdata/offer-small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Whole, and one byte at a time (every buffer boundary).
+	for name, r := range map[string]func() *bytes.Reader{"whole": func() *bytes.Reader { return bytes.NewReader(raw) }} {
+		for _, oneByte := range []bool{false, true} {
+			var rd interface{ Read([]byte) (int, error) } = r()
+			if oneByte {
+				rd = iotest.OneByteReader(r())
+			}
+			res, err := (&Offers{Ref: "offer-small.json", Now: now}).Parse(context.Background(), rd, nil)
+			if err != nil {
+				t.Fatalf("%s oneByte=%v: %v", name, oneByte, err)
+			}
+			got := offers(res)
+			want := map[string]string{
+				"aws/p5.48xlarge/us-east-1/on-demand":                 "55.04+0",
+				"aws/g5.xlarge/us-east-1/on-demand":                   "1.006+0",
+				"aws/g5.xlarge/us-east-1/reserved-1y-partial-upfront": "0.294+2580",
+			}
+			if len(got) != len(want) {
+				t.Errorf("offers %v, want %v", got, want)
+			}
+			for k, v := range want {
+				if got[k] != v {
+					t.Errorf("%s = %q, want %q", k, got[k], v)
+				}
+			}
+			skips := strings.Join(res.Skipped.Lines(), "; ")
+			for _, w := range []string{"Capacity Block SKU", "not Linux", "convertible reservation"} {
+				if !strings.Contains(skips, w) {
+					t.Errorf("skips %q lack %q", skips, w)
+				}
+			}
+			if o := res.Offers[0]; !o.Source.AsOf.Equal(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)) || o.Source.FetchedAt != now() {
+				t.Errorf("source %+v", o.Source)
+			}
+		}
+	}
+}
+
+func TestOfferErrorsNameOffset(t *testing.T) {
+	raw, _ := os.ReadFile("testdata/offer-small.json")
+	for name, in := range map[string][]byte{
+		"truncated": raw[:len(raw)/2],
+		"bad price": bytes.Replace(raw, []byte(`"55.0400000000"`), []byte(`"fifty"`), 1),
+		"not json":  []byte("{\"products\" : [1, 2"),
+		"empty":     nil,
+		"bad comma": bytes.Replace(raw, []byte(`"offerCode" : "AmazonEC2",`), []byte(`"offerCode" : "AmazonEC2";`), 1),
+	} {
+		_, err := (&Offers{Ref: "f.json"}).Parse(context.Background(), bytes.NewReader(in), nil)
+		var pe *importer.ParseError
+		if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "f.json") {
+			t.Errorf("%s: err = %v", name, err)
+			continue
+		}
+		if name == "bad price" && (!strings.Contains(err.Error(), "field terms.OnDemand.SKUGPUOD1") || pe.Offset == 0) {
+			t.Errorf("bad price: %v", err)
+		}
+	}
+}
+
+func TestOfferCancel(t *testing.T) {
+	raw, _ := os.ReadFile("testdata/offer-small.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	big := bytes.Repeat([]byte(" "), 0)
+	_ = big
+	// Many products so the cancellation check runs.
+	var b bytes.Buffer
+	b.WriteString(`{"products": {`)
+	for i := 0; i < 10000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"S` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + `": {"attributes": {"instanceType": "m5.large"}}`)
+	}
+	b.WriteString(`}}`)
+	_, err := (&Offers{}).Parse(ctx, &b, nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	_ = raw
+}
+
+func TestOfferCSV(t *testing.T) {
+	csv := `"FormatVersion","v1.0"
+"Publication Date","2026-11-01T00:00:00Z"
+"SKU","OfferTermCode","RateCode","TermType","PriceDescription","EffectiveDate","StartingRange","EndingRange","Unit","PricePerUnit","Currency","RelatedTo","LeaseContractLength","PurchaseOption","OfferingClass","Instance Type","Instance Family","Tenancy","Operating System","Pre Installed S/W","Region Code","CapacityStatus","operation","usageType"
+"G1","JRTCKXETXF","G1.J.6Y","OnDemand","$1.006 per hour","2026-10-01","0","Inf","Hrs","1.0060000000","USD",,,,,"g5.xlarge","GPU instance","Shared","Linux","NA","us-east-1","Used","RunInstances","BoxUsage:g5.xlarge"
+"G1","HU7G6KETJZ","G1.H.2T","Reserved","Upfront Fee","2026-10-01",,,"Quantity","2580","USD",,"1yr","Partial Upfront","standard","g5.xlarge","GPU instance","Shared","Linux","NA","us-east-1","Used","RunInstances","BoxUsage:g5.xlarge"
+"G1","HU7G6KETJZ","G1.H.6Y","Reserved","per hour","2026-10-01","0","Inf","Hrs","0.2940000000","USD",,"1yr","Partial Upfront","standard","g5.xlarge","GPU instance","Shared","Linux","NA","us-east-1","Used","RunInstances","BoxUsage:g5.xlarge"
+"W1","JRTCKXETXF","W1.J.6Y","OnDemand","win","2026-10-01","0","Inf","Hrs","2.0","USD",,,,,"g5.xlarge","GPU instance","Shared","Windows","NA","us-east-1","Used","RunInstances:0002","BoxUsage:g5.xlarge"
+`
+	res, err := (&Offers{Now: now}).Parse(context.Background(), strings.NewReader(csv), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := offers(res)
+	if got["aws/g5.xlarge/us-east-1/on-demand"] != "1.006+0" || got["aws/g5.xlarge/us-east-1/reserved-1y-partial-upfront"] != "0.294+2580" || len(got) != 2 {
+		t.Errorf("offers %v", got)
+	}
+	_, err = (&Offers{Ref: "x.csv"}).Parse(context.Background(), strings.NewReader(strings.Replace(csv, `"1.0060000000"`, `"abc"`, 1)), nil)
+	if err == nil || !strings.Contains(err.Error(), "x.csv (line 4): field PricePerUnit") {
+		t.Errorf("bad price: %v", err)
+	}
+}
+
+func TestRealSamples(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "..", "shared", "data", "pricing-samples", "aws")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("skipping: %s not available", dir)
+	}
+	open := func(name string) *os.File {
+		f, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	res, err := (&Offers{Now: now}).Parse(context.Background(), open("ec2-offer-us-east-1-p4d-excerpt.json"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := offers(res)
+	if got["aws/p4d.24xlarge/us-east-1/on-demand"] != "32.7726+0" {
+		t.Errorf("p4d on-demand = %q, want 32.7726 (offers %v)", got["aws/p4d.24xlarge/us-east-1/on-demand"], got)
+	}
+	if !strings.Contains(strings.Join(res.Skipped.Lines(), ";"), "Capacity Block") {
+		t.Errorf("the $0 Capacity Block SKU is not reported: %v", res.Skipped.Lines())
+	}
+	if _, err := (&Offers{}).Parse(context.Background(), open("ec2-offer-file-sample.csv"), nil); err != nil {
+		t.Errorf("CSV sample: %v", err)
+	}
+	if _, err := (&SavingsPlans{}).Parse(context.Background(), open("savingsplan-ap-east-2-sample.csv"), nil); err != nil {
+		t.Errorf("savings plan sample: %v", err)
+	}
+	if _, err := (&SpotHistory{}).Parse(context.Background(), open("describe-spot-price-history-m5.large.json"), nil); err != nil {
+		t.Errorf("spot history sample: %v", err)
+	}
+	if _, err := (&SpotAdvisor{}).Parse(context.Background(), open("spot-advisor-data-excerpt.json"), nil); err != nil {
+		t.Errorf("spot advisor sample: %v", err)
+	}
+}
+
+func TestSpotHistory(t *testing.T) {
+	f, _ := os.Open("testdata/spot-history.json")
+	defer f.Close()
+	res, err := (&SpotHistory{Now: now}).Parse(context.Background(), f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// us-east-1a latest 9.8634, us-east-1b 8.5 → region 8.5; Windows, the local
+	// zone and m5 are skipped.
+	if got := offers(res); len(got) != 1 || got["aws/p4d.24xlarge/us-east-1/spot"] != "8.5+0" {
+		t.Errorf("offers %v; skipped %v", got, res.Skipped.Lines())
+	}
+}
+
+func TestSavingsPlans(t *testing.T) {
+	f, _ := os.Open("testdata/savings.csv")
+	defer f.Close()
+	res, err := (&SavingsPlans{Now: now}).Parse(context.Background(), f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := offers(res)
+	want := map[string]string{"aws/p5.48xlarge/us-east-1/savings-plan-1y-no-upfront": "29.9+0", "aws/p5.48xlarge/us-east-1/savings-plan-3y-all-upfront": "20.1+0"}
+	if len(got) != 2 || got["aws/p5.48xlarge/us-east-1/savings-plan-1y-no-upfront"] != want["aws/p5.48xlarge/us-east-1/savings-plan-1y-no-upfront"] ||
+		got["aws/p5.48xlarge/us-east-1/savings-plan-3y-all-upfront"] != want["aws/p5.48xlarge/us-east-1/savings-plan-3y-all-upfront"] {
+		t.Errorf("offers %v", got)
+	}
+}
+
+func TestSpotAdvisor(t *testing.T) {
+	f, _ := os.Open("testdata/advisor.json")
+	defer f.Close()
+	res, err := (&SpotAdvisor{Now: now}).Parse(context.Background(), f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, b := range res.Bands {
+		got[b.InstanceName+"/"+b.Region] = b.Band + " " + b.LowPct.String() + "-" + b.HighPct.String()
+	}
+	want := map[string]string{"p4d.24xlarge/us-east-1": "15-20% 15-20", "g5.xlarge/us-east-1": "<5% 0-5", "p5.48xlarge/eu-west-1": ">20% 20-0"}
+	if len(got) != len(want) {
+		t.Errorf("bands %v", got)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+}
+
+func TestFetchRetries(t *testing.T) {
+	raw, _ := os.ReadFile("testdata/offer-small.json")
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if calls == 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Write(raw)
+	}))
+	defer srv.Close()
+	res, err := (&Offers{URL: srv.URL + "/index.json", Now: now}).Fetch(context.Background(), srv.Client(), nil)
+	if err != nil || len(res.Offers) != 3 || calls != 2 {
+		t.Errorf("fetch: %v, %d offers, %d calls", err, len(res.Offers), calls)
+	}
+	// A broken payload fails the whole fetch.
+	bad := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(raw[:len(raw)/3]) }))
+	defer bad.Close()
+	if _, err := (&Offers{URL: bad.URL}).Fetch(context.Background(), bad.Client(), nil); err == nil {
+		t.Error("truncated payload accepted")
+	}
+	// A timeout.
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(2 * time.Second):
+		}
+	}))
+	defer slow.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := (&Offers{URL: slow.URL}).Fetch(ctx, slow.Client(), nil); err == nil {
+		t.Error("no timeout")
+	}
+}
+
+func TestBandLabels(t *testing.T) {
+	for in, want := range map[string][2]string{"<5%": {"0", "5"}, "5-10%": {"5", "10"}, ">20%": {"20", "0"}} {
+		lo, hi, err := parseBand(in)
+		if err != nil || lo.String() != want[0] || hi.String() != want[1] {
+			t.Errorf("%s → %s %s %v", in, lo, hi, err)
+		}
+	}
+	if _, _, err := parseBand("lots"); err == nil {
+		t.Error("bad label accepted")
+	}
+	_ = decimal.Zero
+}
+
+func FuzzOffers(f *testing.F) {
+	raw, _ := os.ReadFile("testdata/offer-small.json")
+	f.Add(raw)
+	f.Add([]byte(`{"products":{"a":{"attributes":{"instanceType":"p4d.24xlarge","instanceFamily":"GPU instance"}}},"terms":{"OnDemand":{"a":{}}}}`))
+	f.Add([]byte("\"SKU\",\"x\"\n"))
+	f.Add([]byte(`{"a":"\\`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		res, err := (&Offers{}).Parse(context.Background(), bytes.NewReader(in), nil)
+		if err == nil {
+			for _, o := range res.Offers {
+				if o.Price.Hourly.IsNegative() || o.Price.Upfront.IsNegative() {
+					t.Fatalf("negative price accepted: %v", o.ID())
+				}
+			}
+		}
+	})
+}
+
+func FuzzSpot(f *testing.F) {
+	raw, _ := os.ReadFile("testdata/spot-history.json")
+	f.Add(raw)
+	adv, _ := os.ReadFile("testdata/advisor.json")
+	f.Add(adv)
+	f.Fuzz(func(t *testing.T, in []byte) {
+		(&SpotHistory{}).Parse(context.Background(), bytes.NewReader(in), nil)
+		(&SpotAdvisor{}).Parse(context.Background(), bytes.NewReader(in), nil)
+		(&SavingsPlans{}).Parse(context.Background(), bytes.NewReader(in), nil)
+	})
+}
