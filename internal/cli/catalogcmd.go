@@ -23,7 +23,8 @@ func (a *app) catalogCmd() *cobra.Command {
   gpuscout catalog sources
   gpuscout catalog claims --verdict wrong`,
 	}
-	cmd.AddCommand(a.catalogValidateCmd(), a.catalogStatsCmd(), a.catalogSourcesCmd(), a.catalogClaimsCmd())
+	cmd.AddCommand(a.catalogValidateCmd(), a.catalogStatsCmd(), a.catalogSourcesCmd(), a.catalogClaimsCmd(),
+		a.catalogImportCmd(), a.catalogUpdateCmd(), a.catalogHistoryCmd(), a.catalogDiffCmd(), a.catalogSnapshotsCmd())
 	return cmd
 }
 

@@ -79,13 +79,14 @@ type app struct {
 	fxFlags  []string
 	lang     string
 	catalog  string
+	db       string
 
 	// resolved in prepare
 	out     output.Format
 	printer *i18n.Printer
 	cur     string
 	rates   *fx.Table
-	ds      *curated.Dataset
+	ds      *dataset
 }
 
 // Main runs gpuscout with args (without the program name) and returns the
@@ -186,6 +187,7 @@ carries its source and as-of date. It works offline.`,
 	pf.StringArrayVar(&a.fxFlags, "fx", nil, "override an exchange rate: CUR=RATE in units of CUR per US dollar (repeatable), e.g. --fx CNY=7.2")
 	pf.StringVar(&a.lang, "lang", "", "language: en or zh (default from LANG)")
 	pf.StringVar(&a.catalog, "catalog", "", "directory of catalog CSV files to overlay on the embedded catalog (see docs/catalog-format.md)")
+	pf.StringVar(&a.db, "db", "", "database of imported price snapshots (default: gpuscout.db in your data directory)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{err: err, hint: "run with --help to see the flags and examples."}
 	})
@@ -218,28 +220,49 @@ func (a *app) prepare() error {
 	return nil
 }
 
-// data loads the catalog (embedded, overlaid with --catalog) and the FX table
-// with --fx overrides applied, once.
-func (a *app) data() (*curated.Dataset, error) {
+// data loads the catalog (embedded, overlaid with --catalog, then with the
+// newest imported snapshot of each source when a database exists) and the
+// FX table with --fx overrides applied, once.
+func (a *app) data() (*dataset, error) {
 	if a.ds != nil {
 		return a.ds, nil
 	}
-	var overlay = (func() (ds *curated.Dataset, err error) {
-		if a.catalog == "" {
-			return curated.Load(a.env.Catalog, nil)
-		}
+	var over fs.FS
+	if a.catalog != "" {
 		st, err := os.Stat(a.catalog)
 		if err != nil || !st.IsDir() {
 			return nil, usagef("pass a directory laid out as docs/catalog-format.md describes.", "--catalog %q is not a directory", a.catalog)
 		}
-		return curated.Load(a.env.Catalog, os.DirFS(a.catalog))
-	})
-	ds, err := overlay()
+		over = os.DirFS(a.catalog)
+	}
+	d, rates, err := curated.LoadData(a.env.Catalog, over)
 	if err != nil {
-		var ue *usageError
-		if errors.As(err, &ue) {
-			return nil, err
+		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
+	}
+	ds := &dataset{FX: rates, curated: map[string]*catalog.Offer{}}
+	for _, o := range d.Offers {
+		ds.curated[o.ID()] = o
+	}
+	var imported []*catalog.Offer
+	var bands []*catalog.InterruptionBand
+	db, err := a.openDB(context.Background(), false)
+	if err != nil {
+		return nil, err
+	}
+	if db != nil {
+		imported, bands, err = db.LatestOffers(context.Background())
+		db.Close()
+		if err != nil {
+			return nil, fmt.Errorf("database %s: %w", a.dbPath(), err)
 		}
+	}
+	if len(imported) > 0 || len(bands) > 0 {
+		c, rep, err := catalog.NewWithImports(d, imported, bands)
+		if err != nil {
+			return nil, &dataError{err: prefixCatalog(a.catalog, err)}
+		}
+		ds.Catalog, ds.Imports = c, &rep
+	} else if ds.Catalog, err = catalog.New(d); err != nil {
 		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
 	}
 	var overrides []fx.Rate
@@ -251,7 +274,7 @@ func (a *app) data() (*curated.Dataset, error) {
 		r.AsOf = a.env.Now().UTC().Truncate(24 * time.Hour)
 		overrides = append(overrides, r)
 	}
-	rates, err := ds.FX.With(overrides...)
+	rates, err = rates.With(overrides...)
 	if err != nil {
 		return nil, usagef("write --fx CNY=7.2: units of the currency per US dollar.", "%v", err)
 	}
@@ -259,9 +282,27 @@ func (a *app) data() (*curated.Dataset, error) {
 		return nil, usagef(fmt.Sprintf("known currencies: %s; add another with --fx %s=RATE.", strings.Join(rates.Currencies(), ", "), a.cur),
 			"no exchange rate for currency %q", a.cur)
 	}
+	ds.FX = rates
 	a.rates = rates
 	a.ds = ds
+	a.staleWarning(ds)
 	return ds, nil
+}
+
+// staleAfterDays is the age of the newest price beyond which every command warns.
+const staleAfterDays = 180
+
+// staleWarning tells the user, on stderr, when even the newest price is old.
+func (a *app) staleWarning(ds *dataset) {
+	s := ds.Catalog.Stats()
+	if s.NewestAsOf.IsZero() {
+		return
+	}
+	age := int(a.today().Sub(s.NewestAsOf).Hours() / 24)
+	if age > staleAfterDays {
+		fmt.Fprintf(a.io.Err, "gpuscout: warning: the newest price in use is from %s (%d days old); refresh with gpuscout catalog update or catalog import\n",
+			s.NewestAsOf.Format(catalog.DateLayout), age)
+	}
 }
 
 func prefixCatalog(dir string, err error) error {

@@ -59,9 +59,24 @@ var (
 // problem, in any file, is reported with file, line and field in a
 // *catalog.ValidationError; nothing is partially loaded.
 func Load(base, overlay fs.FS) (*Dataset, error) {
-	files, err := listFiles(base, overlay)
+	d, rates, err := LoadData(base, overlay)
 	if err != nil {
 		return nil, err
+	}
+	c, err := catalog.New(d)
+	if err != nil {
+		return nil, err
+	}
+	return &Dataset{Catalog: c, FX: rates}, nil
+}
+
+// LoadData reads and parses the catalog files without building the
+// catalog, so that imported data can be overlaid first
+// (catalog.NewWithImports). Parse problems are reported as in Load.
+func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
+	files, err := listFiles(base, overlay)
+	if err != nil {
+		return catalog.Data{}, nil, err
 	}
 	p := &problems{}
 	var d catalog.Data
@@ -70,7 +85,7 @@ func Load(base, overlay fs.FS) (*Dataset, error) {
 
 	for _, name := range requiredFiles {
 		if _, ok := files[name]; !ok {
-			return nil, fmt.Errorf("catalog: missing %s", name)
+			return d, nil, fmt.Errorf("catalog: missing %s", name)
 		}
 	}
 	names := make([]string, 0, len(files))
@@ -212,24 +227,20 @@ func Load(base, overlay fs.FS) (*Dataset, error) {
 		}
 		t, err := readTable(fsys, name, req, cols, p)
 		if err != nil {
-			return nil, fmt.Errorf("catalog: %w", err)
+			return d, nil, fmt.Errorf("catalog: %w", err)
 		}
 		for _, r := range t.rows {
 			each(r)
 		}
 	}
 	if len(p.list) > 0 {
-		return nil, &catalog.ValidationError{Problems: p.list}
-	}
-	c, err := catalog.New(d)
-	if err != nil {
-		return nil, err
+		return d, nil, &catalog.ValidationError{Problems: p.list}
 	}
 	table, err := fx.New(rates)
 	if err != nil {
-		return nil, fmt.Errorf("fx.csv: %w", err)
+		return d, nil, fmt.Errorf("fx.csv: %w", err)
 	}
-	return &Dataset{Catalog: c, FX: table}, nil
+	return d, table, nil
 }
 
 // LoadEmbedded loads the embedded catalog.

@@ -1,0 +1,386 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/aws"
+	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/gpuscout/gpuscout/internal/sqlite"
+	"github.com/shopspring/decimal"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// dbPath is the database the run uses: --db, else the user's data directory.
+func (a *app) dbPath() string {
+	if a.db != "" {
+		return a.db
+	}
+	if d := a.env.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "gpuscout", "gpuscout.db")
+	}
+	if h := a.env.Getenv("HOME"); h != "" {
+		return filepath.Join(h, ".local", "share", "gpuscout", "gpuscout.db")
+	}
+	return ""
+}
+
+// openDB opens the database, creating it when create is true; nil (no
+// error) when it does not exist and create is false.
+func (a *app) openDB(ctx context.Context, create bool) (*sqlite.DB, error) {
+	p := a.dbPath()
+	if p == "" {
+		if create {
+			return nil, usagef("pass --db PATH.", "no database path: HOME and XDG_DATA_HOME are not set")
+		}
+		return nil, nil
+	}
+	if !create {
+		if _, err := os.Stat(p); err != nil {
+			return nil, nil
+		}
+	}
+	db, err := sqlite.Open(ctx, p)
+	if err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	}
+	return db, nil
+}
+
+// importers maps an import SOURCE to its importer.
+func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
+	now := a.env.Now
+	switch source {
+	case "aws":
+		return &aws.Offers{Ref: filepath.Base(file), Now: now}, nil
+	case "aws-savings-plans":
+		return &aws.SavingsPlans{Ref: filepath.Base(file), Now: now}, nil
+	case "aws-spot-history":
+		return &aws.SpotHistory{Ref: filepath.Base(file), Now: now}, nil
+	case "aws-spot-advisor":
+		return &aws.SpotAdvisor{Now: now}, nil
+	}
+	if imp, ok, err := a.moreImporters(source, file, cloud); ok || err != nil {
+		return imp, err
+	}
+	return nil, usagef("sources: "+strings.Join(importSources, ", ")+".", "unknown import source %q", source)
+}
+
+var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "skypilot"}
+
+// progress draws "source: 12.3 MB, 456 records" on stderr when it is a terminal.
+func (a *app) progress(source string) importer.Progress {
+	f, ok := a.io.Err.(*os.File)
+	if !ok || !isTerminal(f) {
+		return nil
+	}
+	return func(n int64, records int) {
+		fmt.Fprintf(a.io.Err, "\r%s: %.1f MB read, %d records", source, float64(n)/(1<<20), records)
+	}
+}
+
+func (a *app) catalogImportCmd() *cobra.Command {
+	var file, cloud string
+	cmd := &cobra.Command{
+		Use:   "import SOURCE --file F",
+		Short: "Import a price file from a provider's own source into the database (offline)",
+		Long: `Import a price file (or a recorded API response) into the database as a new snapshot. SOURCE is
+one of: ` + strings.Join(importSources, ", ") + `.
+
+An import is one transaction: a malformed, truncated or cancelled file leaves the database as it
+was. Every read command then uses the catalog overlaid with the newest snapshot of each source
+(imported prices win; the curated catalog fills the gaps). The database is --db, by default in
+your data directory.`,
+		Example: `  gpuscout catalog import aws --file us-east-1-index.json
+  gpuscout catalog import aws-spot-history --file spot.json --db ./prices.db
+  gpuscout catalog import skypilot --cloud lambda --file vms.csv`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if file == "" {
+				return usagef("", "--file is required")
+			}
+			imp, err := a.importer(args[0], file, cloud)
+			if err != nil {
+				return err
+			}
+			f, err := os.Open(file)
+			if err != nil {
+				return usagef("", "%v", err)
+			}
+			defer f.Close()
+			h := sha256.New()
+			res, err := imp.Parse(cmd.Context(), io.TeeReader(f, h), a.progress(args[0]))
+			if a.progress(args[0]) != nil {
+				fmt.Fprintln(a.io.Err)
+			}
+			if err != nil {
+				if errors.Is(err, context.Canceled) {
+					return fmt.Errorf("import cancelled: nothing was stored")
+				}
+				return &dataError{err: fmt.Errorf("import %s: %w (nothing was stored)", args[0], err)}
+			}
+			return a.store(cmd.Context(), res, hex.EncodeToString(h.Sum(nil)), filepath.Base(file))
+		},
+	}
+	cmd.Flags().StringVar(&file, "file", "", "the file to import")
+	cmd.Flags().StringVar(&cloud, "cloud", "", "for skypilot: the cloud of the vms.csv (aws, azure, gcp, lambda, oci ...)")
+	return cmd
+}
+
+// store saves an import and reports it.
+func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref string) error {
+	db, err := a.openDB(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now())
+	if err != nil {
+		return fmt.Errorf("%w (nothing was stored)", err)
+	}
+	if a.out == output.JSON {
+		return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/import@v1", "snapshot": snap.ID, "source": snap.Source,
+			"offers": snap.Offers, "bands": snap.Bands, "skipped": res.Skipped.Lines(), "checksum": snap.Checksum, "database": db.Path()})
+	}
+	fmt.Fprintf(a.io.Out, "Imported %s as snapshot %d into %s: %d offers, %d interruption bands.\n", snap.Source, snap.ID, db.Path(), snap.Offers, snap.Bands)
+	for _, l := range res.Skipped.Lines() {
+		fmt.Fprintln(a.io.Out, "  skipped "+l)
+	}
+	return nil
+}
+
+func (a *app) catalogHistoryCmd() *cobra.Command {
+	var offer string
+	cmd := &cobra.Command{
+		Use:     "history --offer ID",
+		Short:   "How an offer's price moved across imported snapshots (and the curated catalog)",
+		Example: `  gpuscout catalog history --offer aws/p4d.24xlarge/us-east-1/on-demand`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if offer == "" {
+				return usagef("", "--offer is required")
+			}
+			ds, err := a.data()
+			if err != nil {
+				return err
+			}
+			db, err := a.openDB(cmd.Context(), false)
+			if err != nil {
+				return err
+			}
+			var points []sqlite.HistoryPoint
+			if db != nil {
+				defer db.Close()
+				if points, err = db.History(cmd.Context(), offer); err != nil {
+					return usagef("", "%v", err)
+				}
+			}
+			type row struct {
+				Snapshot  int64       `json:"snapshot"`
+				FetchedAt string      `json:"fetched_at,omitempty"`
+				AsOf      string      `json:"as_of"`
+				Effective json.Number `json:"effective_hourly"`
+				Currency  string      `json:"currency"`
+				Source    string      `json:"source"`
+			}
+			var rows []row
+			cur, ok := ds.curatedOffer(offer)
+			if ok {
+				rows = append(rows, row{0, "", cur.Source.AsOfString(), document.Num(cur.EffectiveHourly()), cur.Price.Currency, "curated: " + cur.Source.Ref})
+			}
+			for _, p := range points {
+				rows = append(rows, row{p.Snapshot, p.FetchedAt.Format(time.RFC3339), p.Offer.Source.AsOfString(), document.Num(p.Offer.EffectiveHourly()),
+					p.Offer.Price.Currency, p.Offer.Source.Ref})
+			}
+			if len(rows) == 0 {
+				return usagef("check the ID with gpuscout offers -o json.", "no price history for %s", offer)
+			}
+			if a.out == output.JSON {
+				return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/price-history@v1", "offer": offer, "points": rows})
+			}
+			g := &output.Grid{Headers: []string{"SNAPSHOT", a.printer.T("col.as_of"), "FETCHED", a.printer.T("col.price"), a.printer.T("col.source")},
+				Align: []output.Align{output.Right, output.Left, output.Left, output.Right, output.Left}}
+			var vals []decimal.Decimal
+			for _, r := range rows {
+				snap := "curated"
+				if r.Snapshot > 0 {
+					snap = strconv.FormatInt(r.Snapshot, 10)
+				}
+				v, _ := decimal.NewFromString(r.Effective.String())
+				vals = append(vals, v)
+				g.Add(snap, r.AsOf, orDash(r.FetchedAt), money(v)+" "+r.Currency+"/h", shortRef(r.Source))
+			}
+			if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
+				return err
+			}
+			if a.out == output.Table && len(vals) > 1 {
+				first, last := vals[0], vals[len(vals)-1]
+				change := "0"
+				if first.IsPositive() {
+					change = last.Sub(first).Div(first).Mul(decimal.NewFromInt(100)).Round(1).String()
+				}
+				fmt.Fprintf(a.io.Out, "\n%s  %s%%\n", sparkline(vals), change)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&offer, "offer", "", "offer ID")
+	return cmd
+}
+
+func (a *app) catalogDiffCmd() *cobra.Command {
+	var from, to int64
+	cmd := &cobra.Command{
+		Use:   "diff [--from N --to M]",
+		Short: "What changed between two snapshots (default: the two newest of the newest snapshot's source)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := a.data(); err != nil {
+				return err
+			}
+			db, err := a.openDB(cmd.Context(), false)
+			if err != nil {
+				return err
+			}
+			if db == nil {
+				return usagef("import data first with gpuscout catalog import.", "no database at %s", a.dbPath())
+			}
+			defer db.Close()
+			if from == 0 || to == 0 {
+				snaps, err := db.Snapshots(cmd.Context())
+				if err != nil {
+					return err
+				}
+				var same []sqlite.Snapshot
+				for _, s := range snaps {
+					if len(snaps) > 0 && s.Source == snaps[0].Source {
+						same = append(same, s)
+					}
+				}
+				if len(same) < 2 {
+					return usagef("import the same source twice, or pass --from and --to.", "need two snapshots of one source to compare")
+				}
+				to, from = same[0].ID, same[1].ID
+			}
+			changes, err := db.Diff(cmd.Context(), from, to)
+			if err != nil {
+				return usagef("list snapshots with gpuscout catalog snapshots.", "%v", err)
+			}
+			type row struct {
+				Offer string       `json:"offer"`
+				Kind  string       `json:"kind"`
+				Old   *json.Number `json:"old_effective_hourly"`
+				New   *json.Number `json:"new_effective_hourly"`
+			}
+			var rows []row
+			g := &output.Grid{Headers: []string{"OFFER", "CHANGE", "OLD", "NEW", "%"}, Align: []output.Align{output.Left, output.Left, output.Right, output.Right, output.Right}}
+			for _, c := range changes {
+				r := row{Offer: c.OfferID, Kind: c.Kind}
+				oldS, newS, pct := "-", "-", ""
+				if c.Old != nil {
+					n := document.Num(c.Old.EffectiveHourly())
+					r.Old, oldS = &n, money(c.Old.EffectiveHourly())+" "+c.Old.Price.Currency
+				}
+				if c.New != nil {
+					n := document.Num(c.New.EffectiveHourly())
+					r.New, newS = &n, money(c.New.EffectiveHourly())+" "+c.New.Price.Currency
+				}
+				if c.Old != nil && c.New != nil && c.Old.EffectiveHourly().IsPositive() {
+					pct = c.New.EffectiveHourly().Sub(c.Old.EffectiveHourly()).Div(c.Old.EffectiveHourly()).Mul(decimal.NewFromInt(100)).Round(1).String()
+				}
+				rows = append(rows, r)
+				g.Add(c.OfferID, c.Kind, oldS, newS, pct)
+			}
+			if a.out == output.JSON {
+				return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/catalog-diff@v1", "from": from, "to": to, "changes": rows})
+			}
+			if len(changes) == 0 {
+				fmt.Fprintf(a.io.Out, "No changes between snapshots %d and %d.\n", from, to)
+				return nil
+			}
+			return output.Write(a.io.Out, a.out, g, a.tty())
+		},
+	}
+	cmd.Flags().Int64Var(&from, "from", 0, "older snapshot")
+	cmd.Flags().Int64Var(&to, "to", 0, "newer snapshot")
+	return cmd
+}
+
+func (a *app) catalogSnapshotsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "snapshots",
+		Short: "List the imported snapshots in the database",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := a.data(); err != nil {
+				return err
+			}
+			db, err := a.openDB(cmd.Context(), false)
+			if err != nil {
+				return err
+			}
+			if db == nil {
+				return usagef("import data first with gpuscout catalog import.", "no database at %s", a.dbPath())
+			}
+			defer db.Close()
+			snaps, err := db.Snapshots(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if a.out == output.JSON {
+				return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/snapshots@v1", "snapshots": snaps})
+			}
+			g := &output.Grid{Headers: []string{"ID", "SOURCE", "FETCHED", "OFFERS", "BANDS", "SKIPPED", "REF"},
+				Align: []output.Align{output.Right, output.Left, output.Left, output.Right, output.Right, output.Right, output.Left}}
+			for _, s := range snaps {
+				g.Add(strconv.FormatInt(s.ID, 10), s.Source, s.FetchedAt.Format(time.RFC3339), strconv.Itoa(s.Offers), strconv.Itoa(s.Bands), strconv.Itoa(s.Skipped), s.Ref)
+			}
+			return output.Write(a.io.Out, a.out, g, a.tty())
+		},
+	}
+}
+
+// client is the HTTP client for live updates.
+func (a *app) client() *http.Client { return &http.Client{Timeout: 10 * time.Minute} }
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+// dataset is the loaded catalog with what the run needs besides it.
+type dataset struct {
+	Catalog *catalog.Catalog
+	FX      *fx.Table
+	curated map[string]*catalog.Offer // curated offers by ID, before imports
+	Imports *catalog.OverlayReport
+}
+
+func (d *dataset) curatedOffer(id string) (*catalog.Offer, bool) {
+	o, ok := d.curated[id]
+	return o, ok
+}
+
+// moreImporters resolves the importers of the other providers.
+func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool, error) {
+	return nil, false, nil
+}
+
+// moreFetchJobs resolves the live sources of the other providers.
+func (a *app) moreFetchJobs(ctx context.Context, provider string) ([]fetchJob, error) {
+	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, skypilot.", "no live source for %q yet", provider)
+}

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/aws"
+	"github.com/spf13/cobra"
+)
+
+// fetchJob is one live source to fetch.
+type fetchJob struct {
+	name string
+	ref  string
+	run  func(ctx context.Context, p importer.Progress) (*importer.Result, error)
+}
+
+// awsJobs are the AWS sources: an offer file per region and the Spot Advisor feed.
+func (a *app) awsJobs(ctx context.Context, regions []string) ([]fetchJob, error) {
+	c := a.client()
+	base := a.env.Getenv("GPUSCOUT_AWS_PRICING_URL")
+	urls, err := aws.RegionOfferURLs(ctx, c, base, regions)
+	if err != nil {
+		return nil, err
+	}
+	var codes []string
+	for k := range urls {
+		codes = append(codes, k)
+	}
+	sort.Strings(codes)
+	var jobs []fetchJob
+	for _, code := range codes {
+		o := &aws.Offers{URL: urls[code], Ref: urls[code], Now: a.env.Now}
+		jobs = append(jobs, fetchJob{name: "aws", ref: code, run: func(ctx context.Context, p importer.Progress) (*importer.Result, error) {
+			return o.Fetch(ctx, c, p)
+		}})
+	}
+	adv := a.env.Getenv("GPUSCOUT_AWS_SPOT_ADVISOR_URL")
+	if adv == "" {
+		adv = aws.DefaultSpotAdvisorURL
+	}
+	jobs = append(jobs, fetchJob{name: "aws-spot-advisor", ref: adv, run: func(ctx context.Context, p importer.Progress) (*importer.Result, error) {
+		resp, err := importer.GetWithRetry(ctx, c, adv, nil, 3)
+		if err != nil {
+			return nil, err
+		}
+		defer resp.Body.Close()
+		return (&aws.SpotAdvisor{Ref: adv, Now: a.env.Now}).Parse(ctx, resp.Body, p)
+	}})
+	return jobs, nil
+}
+
+func (a *app) catalogUpdateCmd() *cobra.Command {
+	var providers, regions []string
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "update [--provider P ...]",
+		Short: "Fetch current prices from the providers' own price sources into the database (live)",
+		Long: `Fetch the providers' own published price sources and store each as a new snapshot: AWS (the
+Price List bulk offer files of --region, and the Spot Advisor feed), Azure (the Retail Prices API),
+GCP (the Cloud Billing Catalog; GOOGLE_API_KEY), Alibaba Cloud and Tencent Cloud (their signed price
+APIs; ALIBABA_CLOUD_ACCESS_KEY_ID/SECRET, TENCENTCLOUD_SECRET_ID/KEY — read from the environment,
+never stored), and the SkyPilot catalog. Requests time out, retry with backoff, and show progress;
+Ctrl-C cancels cleanly. Each source is one transaction: a failed source stores nothing and the
+others still land.`,
+		Example: `  gpuscout catalog update --provider aws --region us-east-1 --region us-west-2
+  gpuscout catalog update --provider azure,skypilot`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := a.data(); err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			provs := splitFlags(providers)
+			if len(provs) == 0 {
+				provs = []string{"aws", "azure", "skypilot"}
+			}
+			var jobs []fetchJob
+			for _, p := range provs {
+				switch p {
+				case "aws":
+					js, err := a.awsJobs(ctx, splitFlags(regions))
+					if err != nil {
+						return err
+					}
+					jobs = append(jobs, js...)
+				default:
+					js, err := a.moreFetchJobs(ctx, p)
+					if err != nil {
+						return err
+					}
+					jobs = append(jobs, js...)
+				}
+			}
+			var failed []string
+			for _, j := range jobs {
+				jctx, cancel := context.WithTimeout(ctx, timeout)
+				res, err := j.run(jctx, a.progress(j.name+" "+j.ref))
+				cancel()
+				if a.progress(j.name) != nil {
+					fmt.Fprintln(a.io.Err)
+				}
+				if err != nil {
+					if errors.Is(ctx.Err(), context.Canceled) {
+						return fmt.Errorf("update cancelled during %s %s: it stored nothing; earlier sources were kept", j.name, j.ref)
+					}
+					failed = append(failed, fmt.Sprintf("%s %s: %v", j.name, j.ref, err))
+					fmt.Fprintf(a.io.Err, "gpuscout: %s %s failed, nothing stored for it: %v\n", j.name, j.ref, err)
+					continue
+				}
+				if err := a.store(ctx, res, "", j.ref); err != nil {
+					return err
+				}
+			}
+			if len(failed) > 0 {
+				return fmt.Errorf("%d source(s) failed: %s", len(failed), strings.Join(failed, "; "))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringSliceVar(&providers, "provider", nil, "providers to update: aws, azure, gcp, alibaba, tencent, skypilot (default aws, azure, skypilot)")
+	cmd.Flags().StringSliceVar(&regions, "region", []string{"us-east-1"}, "AWS regions whose offer files to fetch (each is hundreds of MB)")
+	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Minute, "time limit per source")
+	return cmd
+}

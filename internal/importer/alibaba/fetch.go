@@ -1,0 +1,368 @@
+package alibaba
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/importer"
+)
+
+// DefaultEndpoint is the regional ECS endpoint; {region} is replaced by
+// the region ID.
+const DefaultEndpoint = "https://ecs.{region}.aliyuncs.com/"
+
+// APIVersion is the ECS API version the importer speaks.
+const APIVersion = "2014-05-26"
+
+// maxBody caps one response body.
+const maxBody = 16 << 20
+
+// spotHistoryWindow is how far back DescribeSpotPriceHistory looks.
+const spotHistoryWindow = 24 * time.Hour
+
+// maxSpotPages caps DescribeSpotPriceHistory paging per instance type.
+const maxSpotPages = 20
+
+// APIError is an error answer of the ECS API. It carries the API's code
+// and message, never the credentials.
+type APIError struct {
+	Action     string
+	Region     string
+	HTTPStatus int
+	Code       string
+	Message    string
+	RequestID  string
+}
+
+func (e *APIError) Error() string {
+	msg := fmt.Sprintf("alibaba %s %s: %s", e.Action, e.Region, e.Code)
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	if e.HTTPStatus != 0 {
+		msg += fmt.Sprintf(" (HTTP %d", e.HTTPStatus)
+		if e.RequestID != "" {
+			msg += ", request " + e.RequestID
+		}
+		msg += ")"
+	}
+	return msg
+}
+
+// Fatal reports whether the error concerns the credentials or the
+// account's permissions, so that no other request can succeed either.
+func (e *APIError) Fatal() bool {
+	for _, p := range []string{"InvalidAccessKeyId", "InvalidAccessKeySecret", "SignatureDoesNotMatch",
+		"IncompleteSignature", "Forbidden", "InvalidSecurityToken", "MissingSecurityToken", "InvalidTimeStamp",
+		"SignatureNonceUsed", "NoPermission", "Unauthorized"} {
+		if strings.HasPrefix(e.Code, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *APIError) retryable() bool {
+	return strings.HasPrefix(e.Code, "Throttling") || e.Code == "ServiceUnavailable" ||
+		strings.HasPrefix(e.Code, "InternalError") || e.HTTPStatus == http.StatusTooManyRequests || e.HTTPStatus >= 500
+}
+
+// LoadEnv fills the AccessKey pair from getenv (os.Getenv) where unset.
+func (i *Importer) LoadEnv(getenv func(string) string) {
+	if i.AccessKeyID == "" {
+		i.AccessKeyID = getenv(EnvAccessKeyID)
+	}
+	if i.AccessKeySecret == "" {
+		i.AccessKeySecret = getenv(EnvAccessKeySecret)
+	}
+}
+
+func (i *Importer) wants(b catalog.Billing) bool {
+	if len(i.Billings) == 0 {
+		return b == catalog.OnDemand || b == catalog.Subscription1m || b == catalog.Subscription1y || b == catalog.Spot
+	}
+	for _, x := range i.Billings {
+		if x == b {
+			return true
+		}
+	}
+	return false
+}
+
+func (i *Importer) nonce() string {
+	if i.Nonce != nil {
+		return i.Nonce()
+	}
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// crypto/rand does not fail on supported platforms; fall back to
+		// the clock so that a nonce is still unique per request.
+		return strconv.FormatInt(time.Now().UnixNano(), 16)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// Fetch asks the ECS API for the prices of every configured region and
+// instance type (see the package documentation) and returns them as
+// offers. An instance type not sold in a region (an API error other than
+// an authentication or permission one) is counted as skipped; a
+// credential or permission error stops the import.
+func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progress) (*importer.Result, error) {
+	if i.AccessKeyID == "" || i.AccessKeySecret == "" {
+		return nil, fmt.Errorf("alibaba: no AccessKey pair configured (set %s and %s)", EnvAccessKeyID, EnvAccessKeySecret)
+	}
+	if len(i.Regions) == 0 {
+		return nil, errors.New("alibaba: no regions configured")
+	}
+	if len(i.InstanceTypes) == 0 {
+		return nil, errors.New("alibaba: no instance types configured (DescribePrice prices one instance type per request)")
+	}
+	if c == nil {
+		c = http.DefaultClient
+	}
+	b := i.newBuilder()
+	n := 0
+	var bytes int64
+	add := func(e entry, body []byte) error {
+		bytes += int64(len(body))
+		e.Response = body
+		if err := b.add(n, 0, e); err != nil {
+			return fmt.Errorf("alibaba %s %s %s: %w", e.Action, e.Region, e.InstanceType, err)
+		}
+		n++
+		return nil
+	}
+	units := []struct {
+		billing catalog.Billing
+		unit    string
+	}{{catalog.OnDemand, "Hour"}, {catalog.Subscription1m, "Month"}, {catalog.Subscription1y, "Year"}}
+	for _, region := range i.Regions {
+		for _, it := range i.InstanceTypes {
+			for _, u := range units {
+				if !i.wants(u.billing) {
+					continue
+				}
+				params := map[string]string{
+					"Action":       ActionDescribePrice,
+					"RegionId":     region,
+					"ResourceType": "instance",
+					"InstanceType": it,
+					"PriceUnit":    u.unit,
+					"Period":       "1",
+				}
+				body, fetched, err := i.call(ctx, c, region, params)
+				if err != nil {
+					if ae := (*APIError)(nil); errors.As(err, &ae) && !ae.Fatal() {
+						b.skipped.Add("API error "+ae.Code, region+" "+it)
+						continue
+					}
+					return nil, err
+				}
+				e := entry{Action: ActionDescribePrice, Region: region, InstanceType: it, PriceUnit: u.unit, Period: 1,
+					FetchedAt: fetched.UTC().Format(time.RFC3339)}
+				if err := add(e, body); err != nil {
+					return nil, err
+				}
+			}
+			if i.wants(catalog.Spot) {
+				if err := i.fetchSpot(ctx, c, region, it, add, b); err != nil {
+					return nil, err
+				}
+			}
+			if p != nil {
+				p(bytes, b.count())
+			}
+		}
+	}
+	res := b.result()
+	if p != nil {
+		p(bytes, len(res.Offers))
+	}
+	return res, nil
+}
+
+func (i *Importer) fetchSpot(ctx context.Context, c *http.Client, region, it string, add func(entry, []byte) error, b *builder) error {
+	now := i.now().UTC()
+	offset := 0
+	for page := 0; page < maxSpotPages; page++ {
+		params := map[string]string{
+			"Action":       ActionDescribeSpotPriceHistory,
+			"RegionId":     region,
+			"InstanceType": it,
+			"NetworkType":  "vpc",
+			"OSType":       "linux",
+			"IoOptimized":  "optimized",
+			"StartTime":    now.Add(-spotHistoryWindow).Format("2006-01-02T15:04:05Z"),
+			"EndTime":      now.Format("2006-01-02T15:04:05Z"),
+		}
+		if offset > 0 {
+			params["Offset"] = strconv.Itoa(offset)
+		}
+		body, fetched, err := i.call(ctx, c, region, params)
+		if err != nil {
+			if ae := (*APIError)(nil); errors.As(err, &ae) && !ae.Fatal() {
+				b.skipped.Add("API error "+ae.Code, region+" "+it)
+				return nil
+			}
+			return err
+		}
+		e := entry{Action: ActionDescribeSpotPriceHistory, Region: region, InstanceType: it,
+			FetchedAt: fetched.UTC().Format(time.RFC3339)}
+		if err := add(e, body); err != nil {
+			return err
+		}
+		var pg struct {
+			NextOffset json.Number `json:"NextOffset"`
+			SpotPrices struct {
+				SpotPriceType []json.RawMessage `json:"SpotPriceType"`
+			} `json:"SpotPrices"`
+		}
+		if err := json.Unmarshal(body, &pg); err != nil {
+			return fmt.Errorf("alibaba %s %s %s: %w", ActionDescribeSpotPriceHistory, region, it, err)
+		}
+		next, _ := strconv.Atoi(pg.NextOffset.String())
+		if len(pg.SpotPrices.SpotPriceType) == 0 || next <= offset {
+			return nil
+		}
+		offset = next
+	}
+	return nil
+}
+
+// call sends one signed GET with retries and returns the body of a
+// successful answer and when it was fetched. API errors are *APIError.
+func (i *Importer) call(ctx context.Context, c *http.Client, region string, params map[string]string) ([]byte, time.Time, error) {
+	attempts := i.Attempts
+	if attempts < 1 {
+		attempts = 3
+	}
+	wait := i.RetryWait
+	if wait <= 0 {
+		wait = 500 * time.Millisecond
+	}
+	endpoint := i.Endpoint
+	if endpoint == "" {
+		endpoint = DefaultEndpoint
+	}
+	endpoint = strings.ReplaceAll(endpoint, "{region}", region)
+	action := params["Action"]
+	var last error
+	for a := 0; a < attempts; a++ {
+		if a > 0 {
+			select {
+			case <-ctx.Done():
+				return nil, time.Time{}, ctx.Err()
+			case <-time.After(wait):
+			}
+			wait *= 2
+		}
+		body, fetched, err := i.once(ctx, c, endpoint, action, region, params)
+		if err == nil {
+			return body, fetched, nil
+		}
+		if ctx.Err() != nil {
+			return nil, time.Time{}, ctx.Err()
+		}
+		last = err
+		var ae *APIError
+		if errors.As(err, &ae) && !ae.retryable() {
+			return nil, time.Time{}, err
+		}
+	}
+	return nil, time.Time{}, fmt.Errorf("after %d attempts: %w", attempts, last)
+}
+
+func (i *Importer) once(ctx context.Context, c *http.Client, endpoint, action, region string, params map[string]string) ([]byte, time.Time, error) {
+	now := i.now()
+	q := map[string]string{
+		"Format":           "JSON",
+		"Version":          APIVersion,
+		"AccessKeyId":      i.AccessKeyID,
+		"SignatureMethod":  "HMAC-SHA1",
+		"SignatureVersion": "1.0",
+		"SignatureNonce":   i.nonce(),
+		"Timestamp":        now.UTC().Format("2006-01-02T15:04:05Z"),
+	}
+	for k, v := range params {
+		q[k] = v
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, now, fmt.Errorf("alibaba: bad endpoint: %w", err)
+	}
+	u.RawQuery = signedQuery(http.MethodGet, q, i.AccessKeySecret)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, now, fmt.Errorf("alibaba %s %s: %w", action, region, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		// *url.Error repeats the URL, whose query holds the AccessKey ID
+		// and the signature: report the endpoint only.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, now, fmt.Errorf("alibaba %s %s: GET %s://%s%s: %w", action, region, u.Scheme, u.Host, u.Path, i.redact(err))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return nil, now, fmt.Errorf("alibaba %s %s: reading response: %w", action, region, err)
+	}
+	var head struct {
+		RequestID string `json:"RequestId"`
+		Code      string `json:"Code"`
+		Message   string `json:"Message"`
+	}
+	jsonErr := json.Unmarshal(body, &head)
+	if resp.StatusCode >= 400 || head.Code != "" {
+		ae := &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Code,
+			Message: i.redactString(head.Message), RequestID: head.RequestID}
+		if ae.Code == "" {
+			ae.Code = "HTTP" + strconv.Itoa(resp.StatusCode)
+			ae.Message = i.redactString(snippet(body))
+		}
+		return nil, now, ae
+	}
+	if jsonErr != nil {
+		return nil, now, &importer.ParseError{Source: sourceName, Field: action + " response",
+			Err: fmt.Errorf("not JSON: %w", jsonErr)}
+	}
+	return body, now, nil
+}
+
+// snippet is the start of a non-JSON error body, on one line.
+func snippet(b []byte) string {
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+func (i *Importer) redactString(s string) string {
+	if i.AccessKeySecret != "" {
+		s = strings.ReplaceAll(s, i.AccessKeySecret, "[redacted]")
+	}
+	return s
+}
+
+func (i *Importer) redact(err error) error {
+	if i.AccessKeySecret == "" || !strings.Contains(err.Error(), i.AccessKeySecret) {
+		return err
+	}
+	return errors.New(i.redactString(err.Error()))
+}

@@ -1,0 +1,359 @@
+package tencent
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/importer"
+)
+
+// DefaultEndpoint is the China-site CVM endpoint.
+const DefaultEndpoint = "https://cvm.tencentcloudapi.com/"
+
+// APIVersion is the CVM API version the importer speaks.
+const APIVersion = "2017-03-12"
+
+// maxBody caps one response body.
+const maxBody = 16 << 20
+
+// filterValues is how many values the importer puts in one filter.
+const filterValues = 5
+
+// APIError is an error answer of the CVM API (Response.Error). It
+// carries the API's code and message, never the credentials.
+type APIError struct {
+	Action     string
+	Region     string
+	HTTPStatus int
+	Code       string
+	Message    string
+	RequestID  string
+}
+
+func (e *APIError) Error() string {
+	msg := fmt.Sprintf("tencent %s %s: %s", e.Action, e.Region, e.Code)
+	if e.Message != "" {
+		msg += ": " + e.Message
+	}
+	if e.RequestID != "" {
+		msg += " (request " + e.RequestID + ")"
+	}
+	return msg
+}
+
+// Fatal reports whether the error concerns the credentials or the
+// account's permissions, so that no other request can succeed either.
+func (e *APIError) Fatal() bool {
+	return strings.HasPrefix(e.Code, "AuthFailure") || strings.HasPrefix(e.Code, "UnauthorizedOperation")
+}
+
+func (e *APIError) retryable() bool {
+	return strings.HasPrefix(e.Code, "RequestLimitExceeded") || strings.HasPrefix(e.Code, "InternalError") ||
+		e.HTTPStatus == http.StatusTooManyRequests || e.HTTPStatus >= 500
+}
+
+// LoadEnv fills SecretID and SecretKey from getenv (os.Getenv) where
+// unset.
+func (i *Importer) LoadEnv(getenv func(string) string) {
+	if i.SecretID == "" {
+		i.SecretID = getenv(EnvSecretID)
+	}
+	if i.SecretKey == "" {
+		i.SecretKey = getenv(EnvSecretKey)
+	}
+}
+
+func (i *Importer) wants(b catalog.Billing) bool {
+	if len(i.Billings) == 0 {
+		return b == catalog.OnDemand || b == catalog.Subscription1m || b == catalog.Subscription1y || b == catalog.Spot
+	}
+	for _, x := range i.Billings {
+		if x == b {
+			return true
+		}
+	}
+	return false
+}
+
+type filter struct {
+	Name   string   `json:"Name"`
+	Values []string `json:"Values"`
+}
+
+func chunks(s []string) [][]string {
+	if len(s) == 0 {
+		return [][]string{nil}
+	}
+	var out [][]string
+	for len(s) > filterValues {
+		out = append(out, s[:filterValues])
+		s = s[filterValues:]
+	}
+	return append(out, s)
+}
+
+// Fetch asks the CVM API for the prices of the configured regions (see
+// the package documentation): DescribeZoneInstanceConfigInfos per region
+// for on-demand and spot prices, and, when ImageID and InstanceTypes are
+// set, InquiryPriceRunInstances for 1-month and 1-year subscriptions in a
+// zone that sells the type. API errors other than authentication and
+// permission ones are counted as skipped; those stop the import.
+func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progress) (*importer.Result, error) {
+	if i.SecretID == "" || i.SecretKey == "" {
+		return nil, fmt.Errorf("tencent: no SecretId/SecretKey configured (set %s and %s)", EnvSecretID, EnvSecretKey)
+	}
+	if len(i.Regions) == 0 {
+		return nil, errors.New("tencent: no regions configured")
+	}
+	if c == nil {
+		c = http.DefaultClient
+	}
+	b := i.newBuilder()
+	n := 0
+	var total int64
+	add := func(e entry, body []byte) error {
+		total += int64(len(body))
+		e.Response = body
+		if err := b.add(n, 0, e); err != nil {
+			return fmt.Errorf("tencent %s %s: %w", e.Action, e.Region, err)
+		}
+		n++
+		return nil
+	}
+	subs := (i.wants(catalog.Subscription1m) || i.wants(catalog.Subscription1y)) && i.ImageID != "" && len(i.InstanceTypes) > 0
+	for _, region := range i.Regions {
+		// zones[type] are the zones selling the type pay-as-you-go.
+		zones := map[string][]string{}
+		for _, charge := range []string{ChargePostpaidByHour, ChargeSpotpaid} {
+			keep := (charge == ChargePostpaidByHour && i.wants(catalog.OnDemand)) || (charge == ChargeSpotpaid && i.wants(catalog.Spot))
+			if !keep && !(charge == ChargePostpaidByHour && subs) {
+				continue
+			}
+			for _, types := range chunks(i.InstanceTypes) {
+				filters := []filter{{Name: "instance-charge-type", Values: []string{charge}}}
+				if len(types) > 0 {
+					filters = append(filters, filter{Name: "instance-type", Values: types})
+				}
+				if len(i.Families) > 0 {
+					filters = append(filters, filter{Name: "instance-family", Values: i.Families})
+				}
+				body, fetched, err := i.call(ctx, c, ActionDescribeZoneInstanceConfigInfos, region, map[string]any{"Filters": filters})
+				if err != nil {
+					if ae := (*APIError)(nil); errors.As(err, &ae) && !ae.Fatal() {
+						b.skipped.Add("API error "+ae.Code, region)
+						continue
+					}
+					return nil, err
+				}
+				if charge == ChargePostpaidByHour {
+					var zr zoneResponse
+					if err := json.Unmarshal(body, &zr); err == nil && zr.Response != nil {
+						for _, row := range zr.Response.InstanceTypeQuotaSet {
+							if row.Status == "" || strings.EqualFold(row.Status, "SELL") {
+								zones[row.InstanceType] = append(zones[row.InstanceType], row.Zone)
+							}
+						}
+					}
+				}
+				if keep {
+					e := entry{Action: ActionDescribeZoneInstanceConfigInfos, Region: region, FetchedAt: fetched.UTC().Format(time.RFC3339)}
+					if err := add(e, body); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+		if subs {
+			if err := i.fetchSubscriptions(ctx, c, region, zones, add, b); err != nil {
+				return nil, err
+			}
+		} else if i.wants(catalog.Subscription1m) || i.wants(catalog.Subscription1y) {
+			b.skipped.Add("subscriptions not fetched (they need ImageID and InstanceTypes)", region)
+		}
+		if p != nil {
+			p(total, b.count())
+		}
+	}
+	res := b.result()
+	if p != nil {
+		p(total, len(res.Offers))
+	}
+	return res, nil
+}
+
+func (i *Importer) fetchSubscriptions(ctx context.Context, c *http.Client, region string, zones map[string][]string,
+	add func(entry, []byte) error, b *builder) error {
+	var periods []int
+	if i.wants(catalog.Subscription1m) {
+		periods = append(periods, 1)
+	}
+	if i.wants(catalog.Subscription1y) {
+		periods = append(periods, 12)
+	}
+	for _, it := range i.InstanceTypes {
+		zs := append([]string(nil), zones[it]...)
+		if len(zs) == 0 {
+			b.skipped.Add("no zone sells the type", region+" "+it)
+			continue
+		}
+		sort.Strings(zs)
+		for _, period := range periods {
+			req := map[string]any{
+				"Placement":             map[string]any{"Zone": zs[0]},
+				"ImageId":               i.ImageID,
+				"InstanceChargeType":    ChargePrepaid,
+				"InstanceChargePrepaid": map[string]any{"Period": period, "RenewFlag": "NOTIFY_AND_MANUAL_RENEW"},
+				"InstanceType":          it,
+				"InstanceCount":         1,
+			}
+			body, fetched, err := i.call(ctx, c, ActionInquiryPriceRunInstances, region, req)
+			if err != nil {
+				if ae := (*APIError)(nil); errors.As(err, &ae) && !ae.Fatal() {
+					b.skipped.Add("API error "+ae.Code, region+" "+it)
+					continue
+				}
+				return err
+			}
+			e := entry{Action: ActionInquiryPriceRunInstances, Region: region, InstanceType: it, ChargeType: ChargePrepaid,
+				Period: period, FetchedAt: fetched.UTC().Format(time.RFC3339)}
+			if err := add(e, body); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// call sends one signed POST with retries and returns the body of a
+// successful answer and when it was fetched. API errors are *APIError.
+func (i *Importer) call(ctx context.Context, c *http.Client, action, region string, req any) ([]byte, time.Time, error) {
+	payload, err := json.Marshal(req)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("tencent %s: encoding request: %w", action, err)
+	}
+	attempts := i.Attempts
+	if attempts < 1 {
+		attempts = 3
+	}
+	wait := i.RetryWait
+	if wait <= 0 {
+		wait = 500 * time.Millisecond
+	}
+	var last error
+	for a := 0; a < attempts; a++ {
+		if a > 0 {
+			select {
+			case <-ctx.Done():
+				return nil, time.Time{}, ctx.Err()
+			case <-time.After(wait):
+			}
+			wait *= 2
+		}
+		body, fetched, err := i.once(ctx, c, action, region, payload)
+		if err == nil {
+			return body, fetched, nil
+		}
+		if ctx.Err() != nil {
+			return nil, time.Time{}, ctx.Err()
+		}
+		last = err
+		var ae *APIError
+		if errors.As(err, &ae) && !ae.retryable() {
+			return nil, time.Time{}, err
+		}
+	}
+	return nil, time.Time{}, fmt.Errorf("after %d attempts: %w", attempts, last)
+}
+
+func (i *Importer) once(ctx context.Context, c *http.Client, action, region string, payload []byte) ([]byte, time.Time, error) {
+	endpoint := i.Endpoint
+	if endpoint == "" {
+		endpoint = DefaultEndpoint
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("tencent: bad endpoint: %w", err)
+	}
+	now := i.now()
+	ts := now.Unix()
+	sig := signTC3(i.SecretID, i.SecretKey, defaultService, u.Host, payload, ts)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(payload))
+	if err != nil {
+		return nil, now, fmt.Errorf("tencent %s %s: %w", action, region, err)
+	}
+	req.Header.Set("Authorization", sig.auth)
+	req.Header.Set("Content-Type", contentType)
+	req.Header.Set("X-TC-Action", action)
+	req.Header.Set("X-TC-Version", APIVersion)
+	req.Header.Set("X-TC-Region", region)
+	req.Header.Set("X-TC-Timestamp", strconv.FormatInt(ts, 10))
+	resp, err := c.Do(req)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, now, fmt.Errorf("tencent %s %s: POST %s://%s%s: %w", action, region, u.Scheme, u.Host, u.Path, i.redact(err))
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return nil, now, fmt.Errorf("tencent %s %s: reading response: %w", action, region, err)
+	}
+	var head struct {
+		Response *struct {
+			Error     *apiError `json:"Error"`
+			RequestID string    `json:"RequestId"`
+		} `json:"Response"`
+	}
+	jsonErr := json.Unmarshal(body, &head)
+	if jsonErr == nil && head.Response != nil && head.Response.Error != nil {
+		return nil, now, &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Response.Error.Code,
+			Message: i.redactString(head.Response.Error.Message), RequestID: head.Response.RequestID}
+	}
+	if resp.StatusCode >= 400 {
+		return nil, now, &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode,
+			Code: "HTTP" + strconv.Itoa(resp.StatusCode), Message: i.redactString(snippet(body))}
+	}
+	if jsonErr != nil || head.Response == nil {
+		if jsonErr == nil {
+			jsonErr = errors.New("no Response object")
+		}
+		return nil, now, &importer.ParseError{Source: sourceName, Field: action + " response", Err: fmt.Errorf("not a CVM answer: %w", jsonErr)}
+	}
+	return body, now, nil
+}
+
+// snippet is the start of a non-JSON error body, on one line.
+func snippet(b []byte) string {
+	s := strings.Join(strings.Fields(string(b)), " ")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+func (i *Importer) redactString(s string) string {
+	if i.SecretKey != "" {
+		s = strings.ReplaceAll(s, i.SecretKey, "[redacted]")
+	}
+	return s
+}
+
+func (i *Importer) redact(err error) error {
+	if i.SecretKey == "" || !strings.Contains(err.Error(), i.SecretKey) {
+		return err
+	}
+	return errors.New(i.redactString(err.Error()))
+}

@@ -1,0 +1,299 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/shopspring/decimal"
+)
+
+// Snapshot is one stored import.
+type Snapshot struct {
+	ID            int64
+	Source        string
+	FetchedAt     time.Time
+	Checksum      string
+	Ref           string
+	Offers        int
+	Bands         int
+	Skipped       int
+	SkippedDetail string
+}
+
+// SaveImport stores an import as a new snapshot, in one transaction: on
+// any error (or cancellation) nothing is stored.
+func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, ref string, fetchedAt time.Time) (Snapshot, error) {
+	s := Snapshot{Source: res.Source, FetchedAt: fetchedAt.UTC(), Checksum: checksum, Ref: ref, Offers: len(res.Offers),
+		Bands: len(res.Bands), Skipped: res.Skipped.Total(), SkippedDetail: strings.Join(res.Skipped.Lines(), "\n")}
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return s, fmt.Errorf("begin import: %w", err)
+	}
+	defer tx.Rollback() // no-op after Commit
+	r, err := tx.ExecContext(ctx, `INSERT INTO snapshots (source, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.Source, s.FetchedAt.Format(time.RFC3339), s.Checksum, s.Ref, s.Offers, s.Bands, s.Skipped, s.SkippedDetail)
+	if err != nil {
+		return s, fmt.Errorf("save snapshot: %w", err)
+	}
+	if s.ID, err = r.LastInsertId(); err != nil {
+		return s, err
+	}
+	ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO offers (snapshot_id, provider, instance_type, region, billing, hourly, upfront, monthly, currency, source_kind, source_ref, as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return s, err
+	}
+	defer ins.Close()
+	for i, o := range res.Offers {
+		p := o.Price
+		if _, err := ins.ExecContext(ctx, s.ID, o.Provider, o.InstanceName, o.RegionCode, string(o.Billing), p.Hourly.String(), p.Upfront.String(),
+			p.Monthly.String(), p.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString()); err != nil {
+			return s, fmt.Errorf("save offer %s: %w", o.ID(), err)
+		}
+		if db.hook != nil {
+			db.hook(i + 1)
+		}
+	}
+	bi, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO bands (snapshot_id, provider, instance_type, region, band, low_pct, high_pct, savings_pct, source_ref, as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return s, err
+	}
+	defer bi.Close()
+	for _, b := range res.Bands {
+		if _, err := bi.ExecContext(ctx, s.ID, b.Provider, b.InstanceName, b.Region, b.Band, b.LowPct.String(), b.HighPct.String(), b.SavingsPct.String(),
+			b.Source.Ref, b.Source.AsOfString()); err != nil {
+			return s, fmt.Errorf("save band %s/%s: %w", b.InstanceName, b.Region, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return s, fmt.Errorf("commit import: %w", err)
+	}
+	return s, nil
+}
+
+// Snapshots lists every snapshot, newest first.
+func (db *DB) Snapshots(ctx context.Context) ([]Snapshot, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT id, source, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail FROM snapshots ORDER BY id DESC`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Snapshot
+	for rows.Next() {
+		var s Snapshot
+		var fetched string
+		if err := rows.Scan(&s.ID, &s.Source, &fetched, &s.Checksum, &s.Ref, &s.Offers, &s.Bands, &s.Skipped, &s.SkippedDetail); err != nil {
+			return nil, err
+		}
+		s.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// scanOffers reads offer rows (with the snapshot's fetched_at).
+func scanOffers(rows *sql.Rows) ([]*catalog.Offer, []int64, error) {
+	defer rows.Close()
+	var out []*catalog.Offer
+	var snaps []int64
+	for rows.Next() {
+		var o catalog.Offer
+		var snap int64
+		var billing, hourly, upfront, monthly, kind, asOf, fetched string
+		if err := rows.Scan(&snap, &o.Provider, &o.InstanceName, &o.RegionCode, &billing, &hourly, &upfront, &monthly, &o.Price.Currency,
+			&kind, &o.Source.Ref, &asOf, &fetched); err != nil {
+			return nil, nil, err
+		}
+		o.Billing = catalog.Billing(billing)
+		var err error
+		for _, f := range []struct {
+			s string
+			d *decimal.Decimal
+		}{{hourly, &o.Price.Hourly}, {upfront, &o.Price.Upfront}, {monthly, &o.Price.Monthly}} {
+			if *f.d, err = decimal.NewFromString(f.s); err != nil {
+				return nil, nil, fmt.Errorf("stored price %q of %s: %w", f.s, o.ID(), err)
+			}
+		}
+		o.Source.Kind = catalog.SourceKind(kind)
+		o.Source.AsOf, _ = catalog.ParseDate(asOf)
+		o.Source.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
+		out = append(out, &o)
+		snaps = append(snaps, snap)
+	}
+	return out, snaps, rows.Err()
+}
+
+const offerCols = `o.snapshot_id, o.provider, o.instance_type, o.region, o.billing, o.hourly, o.upfront, o.monthly, o.currency, o.source_kind, o.source_ref, o.as_of, s.fetched_at`
+
+// LatestOffers returns the offers and bands of the newest snapshot of
+// each source.
+func (db *DB) LatestOffers(ctx context.Context) ([]*catalog.Offer, []*catalog.InterruptionBand, error) {
+	latest := `SELECT max(id) FROM snapshots GROUP BY source`
+	rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id IN (`+latest+`) ORDER BY o.snapshot_id`)
+	if err != nil {
+		return nil, nil, err
+	}
+	offers, _, err := scanOffers(rows)
+	if err != nil {
+		return nil, nil, err
+	}
+	brows, err := db.r.QueryContext(ctx, `SELECT b.provider, b.instance_type, b.region, b.band, b.low_pct, b.high_pct, b.savings_pct, b.source_ref, b.as_of, s.fetched_at
+		FROM bands b JOIN snapshots s ON s.id = b.snapshot_id WHERE b.snapshot_id IN (`+latest+`)`)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer brows.Close()
+	var bands []*catalog.InterruptionBand
+	for brows.Next() {
+		var b catalog.InterruptionBand
+		var lo, hi, sv, asOf, fetched string
+		if err := brows.Scan(&b.Provider, &b.InstanceName, &b.Region, &b.Band, &lo, &hi, &sv, &b.Source.Ref, &asOf, &fetched); err != nil {
+			return nil, nil, err
+		}
+		b.LowPct, _ = decimal.NewFromString(lo)
+		b.HighPct, _ = decimal.NewFromString(hi)
+		b.SavingsPct, _ = decimal.NewFromString(sv)
+		b.Period = "month"
+		b.Source.Kind = catalog.SourceOfficialAPI
+		b.Source.AsOf, _ = catalog.ParseDate(asOf)
+		b.Source.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
+		bands = append(bands, &b)
+	}
+	return offers, bands, brows.Err()
+}
+
+// HistoryPoint is an offer's price in one snapshot.
+type HistoryPoint struct {
+	Snapshot  int64
+	FetchedAt time.Time
+	Offer     *catalog.Offer
+}
+
+// History returns an offer's prices across snapshots, oldest first.
+func (db *DB) History(ctx context.Context, offerID string) ([]HistoryPoint, error) {
+	parts := strings.Split(offerID, "/")
+	if len(parts) != 4 {
+		return nil, fmt.Errorf("offer ID %q is not provider/instance_type/region/billing", offerID)
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id
+		WHERE o.provider = ? AND o.instance_type = ? AND o.region = ? AND o.billing = ? ORDER BY o.snapshot_id`, parts[0], parts[1], parts[2], parts[3])
+	if err != nil {
+		return nil, err
+	}
+	offers, snaps, err := scanOffers(rows)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]HistoryPoint, len(offers))
+	for i, o := range offers {
+		out[i] = HistoryPoint{Snapshot: snaps[i], FetchedAt: o.Source.FetchedAt, Offer: o}
+	}
+	return out, nil
+}
+
+// Change is one difference between two snapshots.
+type Change struct {
+	OfferID  string
+	Kind     string // added, removed, changed
+	Old, New *catalog.Offer
+}
+
+// Diff compares the offers of two snapshots.
+func (db *DB) Diff(ctx context.Context, from, to int64) ([]Change, error) {
+	load := func(id int64) (map[string]*catalog.Offer, error) {
+		rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id = ?`, id)
+		if err != nil {
+			return nil, err
+		}
+		offers, _, err := scanOffers(rows)
+		if err != nil {
+			return nil, err
+		}
+		m := map[string]*catalog.Offer{}
+		for _, o := range offers {
+			m[o.ID()] = o
+		}
+		return m, nil
+	}
+	for _, id := range []int64{from, to} {
+		var n int
+		if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM snapshots WHERE id = ?`, id).Scan(&n); err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("no snapshot %d", id)
+		}
+	}
+	a, err := load(from)
+	if err != nil {
+		return nil, err
+	}
+	b, err := load(to)
+	if err != nil {
+		return nil, err
+	}
+	var out []Change
+	for id, o := range a {
+		n, ok := b[id]
+		switch {
+		case !ok:
+			out = append(out, Change{OfferID: id, Kind: "removed", Old: o})
+		case !o.EffectiveHourly().Equal(n.EffectiveHourly()) || o.Price.Currency != n.Price.Currency:
+			out = append(out, Change{OfferID: id, Kind: "changed", Old: o, New: n})
+		}
+	}
+	for id, n := range b {
+		if _, ok := a[id]; !ok {
+			out = append(out, Change{OfferID: id, Kind: "added", New: n})
+		}
+	}
+	sortChanges(out)
+	return out, nil
+}
+
+func sortChanges(c []Change) {
+	for i := 1; i < len(c); i++ {
+		for j := i; j > 0 && c[j].OfferID < c[j-1].OfferID; j-- {
+			c[j], c[j-1] = c[j-1], c[j]
+		}
+	}
+}
+
+// SaveScenario stores (or replaces) a named scenario.
+func (db *DB) SaveScenario(ctx context.Context, name, kind, body string, at time.Time) error {
+	if strings.TrimSpace(name) == "" {
+		return fmt.Errorf("a scenario needs a name")
+	}
+	_, err := db.w.ExecContext(ctx, `INSERT OR REPLACE INTO scenarios (name, kind, body, saved_at) VALUES (?, ?, ?, ?)`, name, kind, body, at.UTC().Format(time.RFC3339))
+	return err
+}
+
+// Scenario is a saved scenario.
+type Scenario struct {
+	Name, Kind, Body string
+	SavedAt          time.Time
+}
+
+// Scenarios lists saved scenarios by name.
+func (db *DB) Scenarios(ctx context.Context) ([]Scenario, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT name, kind, body, saved_at FROM scenarios ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Scenario
+	for rows.Next() {
+		var s Scenario
+		var at string
+		if err := rows.Scan(&s.Name, &s.Kind, &s.Body, &at); err != nil {
+			return nil, err
+		}
+		s.SavedAt, _ = time.Parse(time.RFC3339, at)
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
