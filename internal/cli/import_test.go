@@ -115,3 +115,25 @@ func TestUpdateFromRecordedSources(t *testing.T) {
 		t.Error("unknown region accepted")
 	}
 }
+
+func TestImportOtherSources(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "g.db")
+	for _, args := range [][]string{
+		{"catalog", "import", "skypilot", "--cloud", "aws", "--file", "../importer/skypilot/testdata/aws-vms.csv", "--db", db},
+		{"catalog", "import", "azure", "--file", "../importer/azure/testdata/page1.json", "--db", db},
+		{"catalog", "import", "aws-savings-plans", "--file", "../importer/aws/testdata/savings.csv", "--db", db},
+		{"catalog", "import", "aws-spot-advisor", "--file", "../importer/aws/testdata/advisor.json", "--db", db},
+	} {
+		out, errOut, code := exec(t, false, nil, args...)
+		if code != 0 || !strings.Contains(out, "Imported "+args[2]) {
+			t.Errorf("%v: exit %d\n%s%s", args[2:4], code, out, errOut)
+		}
+	}
+	if _, errOut, code := exec(t, false, nil, "catalog", "import", "skypilot", "--file", "../importer/skypilot/testdata/lambda-crlf.csv", "--db", db); code != 2 || !strings.Contains(errOut, "--cloud") {
+		t.Errorf("skypilot without --cloud: exit %d %s", code, errOut)
+	}
+	out, _, _ := exec(t, false, nil, "catalog", "snapshots", "--db", db, "-o", "json")
+	if strings.Count(out, `"Source"`) != 4 {
+		t.Errorf("snapshots:\n%s", out)
+	}
+}

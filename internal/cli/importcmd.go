@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +20,12 @@ import (
 	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/fx"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/alibaba"
 	"github.com/gpuscout/gpuscout/internal/importer/aws"
+	"github.com/gpuscout/gpuscout/internal/importer/azure"
+	"github.com/gpuscout/gpuscout/internal/importer/gcp"
+	"github.com/gpuscout/gpuscout/internal/importer/skypilot"
+	"github.com/gpuscout/gpuscout/internal/importer/tencent"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/sqlite"
 	"github.com/shopspring/decimal"
@@ -114,6 +120,9 @@ your data directory.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if file == "" {
 				return usagef("", "--file is required")
+			}
+			if _, err := a.data(); err != nil {
+				return err
 			}
 			imp, err := a.importer(args[0], file, cloud)
 			if err != nil {
@@ -377,10 +386,91 @@ func (d *dataset) curatedOffer(id string) (*catalog.Offer, bool) {
 
 // moreImporters resolves the importers of the other providers.
 func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool, error) {
+	now := a.env.Now
+	ref := filepath.Base(file)
+	switch source {
+	case "azure":
+		return &azure.Importer{Ref: ref, Now: now}, true, nil
+	case "gcp":
+		return &gcp.Importer{Ref: ref, Now: now}, true, nil
+	case "alibaba":
+		return &alibaba.Importer{Now: now}, true, nil
+	case "tencent":
+		return &tencent.Importer{Now: now}, true, nil
+	case "skypilot":
+		if cloud == "" {
+			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
+		}
+		if _, ok := a.ds.Catalog.Provider(cloud); !ok {
+			return nil, true, usagef("providers: aws, azure, gcp, alibaba, tencent, oci, lambda.", "unknown provider %q for --cloud", cloud)
+		}
+		return &skypilot.Importer{Cloud: cloud, File: ref, Now: now}, true, nil
+	}
 	return nil, false, nil
+}
+
+// instanceNames lists the catalog's instance types of a provider (for the
+// per-type price APIs of Alibaba and Tencent).
+func (a *app) instanceNames(provider string) []string {
+	var out []string
+	for _, it := range a.ds.Catalog.Instances() {
+		if it.Provider == provider && it.Status != catalog.StatusRetired {
+			out = append(out, it.Name)
+		}
+	}
+	return out
+}
+
+// regionsWithOffers lists a provider's regions that have offers in the catalog.
+func (a *app) regionsWithOffers(provider string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, o := range a.ds.Catalog.Offers() {
+		if o.Provider == provider && !seen[o.RegionCode] {
+			seen[o.RegionCode] = true
+			out = append(out, o.RegionCode)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // moreFetchJobs resolves the live sources of the other providers.
 func (a *app) moreFetchJobs(ctx context.Context, provider string) ([]fetchJob, error) {
-	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, skypilot.", "no live source for %q yet", provider)
+	c := a.client()
+	now := a.env.Now
+	job := func(name, ref string, f importer.Fetcher) fetchJob {
+		return fetchJob{name: name, ref: ref, run: func(ctx context.Context, p importer.Progress) (*importer.Result, error) { return f.Fetch(ctx, c, p) }}
+	}
+	switch provider {
+	case "azure":
+		return []fetchJob{job("azure", "Retail Prices API", &azure.Importer{BaseURL: a.env.Getenv("GPUSCOUT_AZURE_PRICES_URL"), Now: now})}, nil
+	case "gcp":
+		key := a.env.Getenv("GOOGLE_API_KEY")
+		if key == "" {
+			return nil, usagef("create an API key with the Cloud Billing API enabled and export GOOGLE_API_KEY.", "gcp needs GOOGLE_API_KEY")
+		}
+		return []fetchJob{job("gcp", "Cloud Billing Catalog", &gcp.Importer{APIKey: key, BaseURL: a.env.Getenv("GPUSCOUT_GCP_BILLING_URL"), Now: now})}, nil
+	case "alibaba":
+		id, secret := a.env.Getenv(alibaba.EnvAccessKeyID), a.env.Getenv(alibaba.EnvAccessKeySecret)
+		if id == "" || secret == "" {
+			return nil, usagef("export "+alibaba.EnvAccessKeyID+" and "+alibaba.EnvAccessKeySecret+" (a RAM user with read-only ECS access).", "alibaba needs credentials")
+		}
+		return []fetchJob{job("alibaba", "ECS DescribePrice", &alibaba.Importer{AccessKeyID: id, AccessKeySecret: secret, Endpoint: a.env.Getenv("GPUSCOUT_ALIBABA_ENDPOINT"),
+			Regions: a.regionsWithOffers("alibaba"), InstanceTypes: a.instanceNames("alibaba"), Now: now})}, nil
+	case "tencent":
+		id, key := a.env.Getenv(tencent.EnvSecretID), a.env.Getenv(tencent.EnvSecretKey)
+		if id == "" || key == "" {
+			return nil, usagef("export "+tencent.EnvSecretID+" and "+tencent.EnvSecretKey+".", "tencent needs credentials")
+		}
+		return []fetchJob{job("tencent", "CVM price API", &tencent.Importer{SecretID: id, SecretKey: key, Endpoint: a.env.Getenv("GPUSCOUT_TENCENT_ENDPOINT"),
+			Regions: a.regionsWithOffers("tencent"), Now: now})}, nil
+	case "skypilot":
+		var jobs []fetchJob
+		for _, cloud := range []string{"aws", "azure", "gcp", "oci", "lambda"} {
+			jobs = append(jobs, job("skypilot", cloud, &skypilot.Importer{Cloud: cloud, BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now}))
+		}
+		return jobs, nil
+	}
+	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, skypilot.", "no live source for %q", provider)
 }

@@ -24,6 +24,12 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer"
 )
 
+// The importer satisfies the shared interfaces.
+var (
+	_ importer.Importer = (*Importer)(nil)
+	_ importer.Fetcher  = (*Importer)(nil)
+)
+
 var fixedNow = time.Date(2025, 3, 4, 5, 6, 7, 0, time.UTC)
 
 func testImporter() *Importer {

@@ -130,9 +130,10 @@ type pricingInfo struct {
 	EffectiveTime string `json:"effectiveTime"`
 }
 
-// usageBilling maps category.usageType to billing codes.
+// usageOrder is the order of usage types in the offers.
 var usageOrder = []string{"OnDemand", "Preemptible", "Commit1Yr", "Commit3Yr"}
 
+// usageBilling maps category.usageType to a billing code.
 func usageBilling(u string) (catalog.Billing, bool) {
 	switch u {
 	case "OnDemand":

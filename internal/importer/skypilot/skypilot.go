@@ -1,0 +1,302 @@
+// Package skypilot imports GPU instance prices from the SkyPilot catalog
+// (https://github.com/skypilot-org/skypilot-catalog), a third-party,
+// derived data set: catalogs/v<N>/<cloud>/vms.csv with the columns
+// InstanceType, AcceleratorName, AcceleratorCount, vCPUs, MemoryGiB,
+// GpuInfo, Region, AvailabilityZone, Price and SpotPrice, in an order that
+// differs by cloud and schema version, so columns are found by header
+// name. Prices are USD per instance-hour.
+package skypilot
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/shopspring/decimal"
+)
+
+// SourceName is the importer's name.
+const SourceName = "skypilot"
+
+// DefaultBaseURL serves the catalog files.
+const DefaultBaseURL = "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master"
+
+// DefaultVersion is the catalog schema version Fetch reads.
+const DefaultVersion = "v7"
+
+// refPrefix starts every offer's Source.Ref.
+const refPrefix = "skypilot-catalog vms.csv"
+
+// Importer imports one cloud's vms.csv.
+type Importer struct {
+	// Cloud is the provider the file describes (aws, azure, gcp, oci,
+	// lambda ...); it becomes the offers' Provider. Required.
+	Cloud string
+	// File names the parsed file in the offers' Source.Ref, e.g.
+	// "catalogs/v7/lambda/vms.csv@1158013"; Fetch uses the URL.
+	File string
+	// BaseURL serves catalogs/<version>/<cloud>/vms.csv; empty means
+	// DefaultBaseURL.
+	BaseURL string
+	// Version is the catalog schema version; empty means DefaultVersion.
+	Version string
+	// Now is the clock for FetchedAt; nil means time.Now.
+	Now func() time.Time
+	// AsOf is the date of the catalog commit; zero means the FetchedAt
+	// time (the file carries no date).
+	AsOf time.Time
+}
+
+// Name returns "skypilot".
+func (i *Importer) Name() string { return SourceName }
+
+func (i *Importer) now() time.Time {
+	if i.Now != nil {
+		return i.Now()
+	}
+	return time.Now()
+}
+
+// cloudPattern keeps the cloud a single path segment.
+var cloudPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// URL is the vms.csv URL Fetch reads.
+func (i *Importer) URL() string {
+	base := i.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	v := i.Version
+	if v == "" {
+		v = DefaultVersion
+	}
+	return strings.TrimRight(base, "/") + "/catalogs/" + v + "/" + i.Cloud + "/vms.csv"
+}
+
+// Fetch downloads and parses the cloud's vms.csv.
+func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progress) (*importer.Result, error) {
+	if !cloudPattern.MatchString(i.Cloud) {
+		return nil, fmt.Errorf("skypilot: cloud %q is not a catalog name like aws or lambda", i.Cloud)
+	}
+	if c == nil {
+		c = http.DefaultClient
+	}
+	u := i.URL()
+	resp, err := importer.GetWithRetry(ctx, c, u, http.Header{"Accept": {"text/csv"}}, 3)
+	if err != nil {
+		return nil, fmt.Errorf("skypilot: %w", err)
+	}
+	defer resp.Body.Close()
+	return i.parse(ctx, resp.Body, p, u)
+}
+
+// Parse reads a vms.csv file.
+func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
+	return i.parse(ctx, r, p, i.File)
+}
+
+// columns a vms.csv must have; AvailabilityZone, SpotPrice and GpuInfo
+// are optional.
+var required = []string{"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "Region"}
+
+// group collects the rows of one instance type in one region.
+type group struct {
+	offers map[catalog.Billing]*catalog.Offer
+	zones  map[catalog.Billing]int // rows priced, for the note
+	differ map[catalog.Billing]bool
+}
+
+func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, file string) (*importer.Result, error) {
+	if i.Cloud == "" {
+		return nil, errors.New("skypilot: Importer.Cloud (the provider of the file) is empty")
+	}
+	src := SourceName
+	if file != "" {
+		src += " " + file
+	}
+	perr := func(line int, field string, err error) error {
+		return &importer.ParseError{Source: src, Line: line, Field: field, Err: err}
+	}
+	ref := refPrefix
+	if file != "" {
+		ref += " " + file
+	}
+	source := importer.Source(catalog.SourceThirdParty, ref, i.AsOf, i.now())
+	res := &importer.Result{Source: SourceName}
+
+	groups := map[[2]string]*group{}
+	var order [][2]string
+	cr := &importer.CountingReader{R: r, Progress: p, Records: func() int { return len(order) }}
+	rd := csv.NewReader(cr)
+	rd.ReuseRecord = true
+	header, err := rd.Read()
+	if err == io.EOF {
+		return nil, perr(1, "", errors.New("empty file: no header"))
+	}
+	if err != nil {
+		return nil, csvErr(src, err, nil)
+	}
+	header = append([]string(nil), header...)
+	if len(header) > 0 {
+		header[0] = strings.TrimPrefix(header[0], "\ufeff")
+	}
+	col := map[string]int{}
+	for k, h := range header {
+		col[strings.TrimSpace(h)] = k
+	}
+	for _, name := range required {
+		if _, ok := col[name]; !ok {
+			return nil, perr(1, name, fmt.Errorf("missing column (header: %s)", strings.Join(header, ",")))
+		}
+	}
+	get := func(rec []string, name string) string {
+		k, ok := col[name]
+		if !ok {
+			return ""
+		}
+		return strings.TrimSpace(rec[k])
+	}
+	num := func(rec []string, line int, name string) (decimal.Decimal, bool, error) {
+		s := get(rec, name)
+		if s == "" || strings.EqualFold(s, "nan") {
+			return decimal.Zero, false, nil
+		}
+		d, err := decimal.NewFromString(s)
+		if err != nil {
+			return decimal.Zero, false, perr(line, name, fmt.Errorf("%q is not a number", s))
+		}
+		if d.IsNegative() {
+			return decimal.Zero, false, perr(line, name, fmt.Errorf("%q is negative", s))
+		}
+		return d, true, nil
+	}
+	for n := 0; ; n++ {
+		if n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("%s: %w", src, err)
+			}
+		}
+		rec, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvErr(src, err, header)
+		}
+		line, _ := rd.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		inst, acc, region := get(rec, "InstanceType"), get(rec, "AcceleratorName"), get(rec, "Region")
+		for _, name := range []string{"AcceleratorCount", "vCPUs", "MemoryGiB"} {
+			if _, _, err := num(rec, line, name); err != nil {
+				return nil, err
+			}
+		}
+		price, hasPrice, err := num(rec, line, "Price")
+		if err != nil {
+			return nil, err
+		}
+		spot, hasSpot, err := num(rec, line, "SpotPrice")
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case acc == "":
+			res.Skipped.Add("no GPU", inst+" "+region)
+			continue
+		case inst == "":
+			res.Skipped.Add("accelerator-only row (no instance type)", acc+" "+region)
+			continue
+		case region == "":
+			return nil, perr(line, "Region", errors.New("empty"))
+		}
+		if count, ok, _ := num(rec, line, "AcceleratorCount"); !ok || !count.IsPositive() {
+			res.Skipped.Add("no accelerator count", inst)
+			continue
+		}
+		prices := map[catalog.Billing]decimal.Decimal{}
+		if hasPrice && price.IsPositive() {
+			prices[catalog.OnDemand] = price
+		}
+		if hasSpot && spot.IsPositive() {
+			prices[catalog.Spot] = spot
+		}
+		if len(prices) == 0 {
+			res.Skipped.Add("no price", inst+" "+region)
+			continue
+		}
+		key := [2]string{inst, region}
+		g := groups[key]
+		if g == nil {
+			g = &group{offers: map[catalog.Billing]*catalog.Offer{}, zones: map[catalog.Billing]int{}, differ: map[catalog.Billing]bool{}}
+			groups[key] = g
+			order = append(order, key)
+		} else if zone := get(rec, "AvailabilityZone"); zone != "" {
+			res.Skipped.Add("zone duplicates", inst+" "+zone)
+		} else {
+			res.Skipped.Add("duplicate rows", inst+" "+region)
+		}
+		for b, v := range prices {
+			g.zones[b]++
+			old := g.offers[b]
+			if old == nil {
+				g.offers[b] = &catalog.Offer{
+					Provider:     i.Cloud,
+					InstanceName: inst,
+					RegionCode:   region,
+					Billing:      b,
+					Price:        catalog.Price{Hourly: v, Currency: "USD"},
+					Source:       source,
+				}
+				continue
+			}
+			if !v.Equal(old.Price.Hourly) {
+				g.differ[b] = true
+			}
+			if v.LessThan(old.Price.Hourly) {
+				old.Price.Hourly = v
+			}
+		}
+	}
+	for _, key := range order {
+		g := groups[key]
+		for _, b := range []catalog.Billing{catalog.OnDemand, catalog.Spot} {
+			o := g.offers[b]
+			if o == nil {
+				continue
+			}
+			if g.differ[b] {
+				o.Notes = fmt.Sprintf("lowest of %d availability-zone prices", g.zones[b])
+			}
+			res.Offers = append(res.Offers, o)
+		}
+	}
+	sort.SliceStable(res.Offers, func(a, b int) bool { return res.Offers[a].ID() < res.Offers[b].ID() })
+	if p != nil {
+		p(cr.N, len(res.Offers))
+	}
+	return res, nil
+}
+
+// csvErr turns an encoding/csv error into a ParseError naming the line and
+// the column.
+func csvErr(src string, err error, header []string) error {
+	var ce *csv.ParseError
+	if errors.As(err, &ce) {
+		if errors.Is(ce.Err, csv.ErrFieldCount) {
+			return &importer.ParseError{Source: src, Line: ce.Line, Field: "record", Err: fmt.Errorf("%w: want %d fields (%s)", ce.Err, len(header), strings.Join(header, ","))}
+		}
+		return &importer.ParseError{Source: src, Line: ce.Line, Err: fmt.Errorf("column %d: %w", ce.Column, ce.Err)}
+	}
+	return &importer.ParseError{Source: src, Err: err}
+}

@@ -1,0 +1,319 @@
+package skypilot
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/shopspring/decimal"
+)
+
+var fixedNow = time.Date(2026, 5, 8, 12, 30, 0, 0, time.UTC)
+
+func readFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func index(t *testing.T, cloud string, offers []*catalog.Offer) map[string]*catalog.Offer {
+	t.Helper()
+	m := map[string]*catalog.Offer{}
+	for _, o := range offers {
+		if _, dup := m[o.ID()]; dup {
+			t.Errorf("duplicate offer %s", o.ID())
+		}
+		if o.Provider != cloud || !o.Billing.Valid() || o.Price.Currency != "USD" || !o.Price.Hourly.IsPositive() ||
+			o.Source.Kind != catalog.SourceThirdParty || o.Source.FetchedAt != fixedNow || !strings.HasPrefix(o.Source.Ref, "skypilot-catalog vms.csv") {
+			t.Errorf("bad offer %s: %+v", o.ID(), o)
+		}
+		m[o.ID()] = o
+	}
+	return m
+}
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		name, cloud, file string
+		count             int
+		golden            map[string]string
+		notes             map[string]string
+		skipped           []string
+	}{
+		{
+			name: "aws-vms.csv", cloud: "aws", count: 7,
+			golden: map[string]string{
+				"aws/p4d.24xlarge/us-east-1/on-demand":   "32.7726",
+				"aws/p4d.24xlarge/us-east-1/spot":        "9.8311", // lowest of the zones
+				"aws/p4d.24xlarge/us-west-2/spot":        "12.6245",
+				"aws/g5.xlarge/us-east-1/spot":           "0.3018",
+				"aws/g5.xlarge/ap-northeast-3/on-demand": "1.006",
+			},
+			notes: map[string]string{
+				"aws/p4d.24xlarge/us-east-1/spot":      "lowest of 2 availability-zone prices",
+				"aws/p4d.24xlarge/us-east-1/on-demand": "",
+			},
+			skipped: []string{
+				"2 zone duplicates (e.g. p4d.24xlarge us-east-1b, p4d.24xlarge us-east-1c)",
+				"1 no GPU (e.g. m5.large us-east-1)",
+				"1 no price (e.g. p5.48xlarge eu-north-1)",
+			},
+		},
+		{
+			name: "lambda-crlf.csv", cloud: "lambda", count: 2,
+			golden: map[string]string{
+				"lambda/gpu_1x_a10/us-east-1/on-demand":       "0.75",
+				"lambda/gpu_8x_h100_sxm5/us-east-1/on-demand": "23.92",
+			},
+			skipped: []string{"1 no GPU (e.g. cpu_4x_general europe-central-1)"},
+		},
+		{
+			name: "gcp-vms.csv", cloud: "gcp", count: 2,
+			golden: map[string]string{
+				"gcp/g2-standard-4/us-central1/on-demand": "0.706832",
+				"gcp/g2-standard-4/us-central1/spot":      "0.2827",
+			},
+			notes: map[string]string{"gcp/g2-standard-4/us-central1/spot": ""},
+			skipped: []string{
+				"2 zone duplicates (e.g. g2-standard-4 us-central1-b, g2-standard-4 us-central1-c)",
+				"1 accelerator-only row (no instance type) (e.g. A100 us-central1)",
+				"1 no GPU (e.g. a2-highgpu-1g us-central1)",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			imp := &Importer{Cloud: tt.cloud, File: tt.name, Now: func() time.Time { return fixedNow }}
+			res, err := imp.Parse(context.Background(), bytes.NewReader(readFixture(t, tt.name)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Source != "skypilot" || imp.Name() != "skypilot" {
+				t.Errorf("source %q name %q", res.Source, imp.Name())
+			}
+			m := index(t, tt.cloud, res.Offers)
+			if len(res.Offers) != tt.count {
+				t.Errorf("%d offers, want %d", len(res.Offers), tt.count)
+			}
+			for id, w := range tt.golden {
+				o := m[id]
+				if o == nil || !o.Price.Hourly.Equal(decimal.RequireFromString(w)) {
+					t.Errorf("%s = %v, want %s", id, o, w)
+				}
+			}
+			for id, w := range tt.notes {
+				if o := m[id]; o == nil || o.Notes != w {
+					t.Errorf("%s notes = %v, want %q", id, o, w)
+				}
+			}
+			if got := strings.Join(res.Skipped.Lines(), "\n"); got != strings.Join(tt.skipped, "\n") {
+				t.Errorf("skipped:\n%s\nwant:\n%s", got, strings.Join(tt.skipped, "\n"))
+			}
+			if ref := res.Offers[0].Source.Ref; ref != "skypilot-catalog vms.csv "+tt.name {
+				t.Errorf("ref = %q", ref)
+			}
+		})
+	}
+}
+
+// TestParseRealSamples parses the saved skypilot-catalog files.
+func TestParseRealSamples(t *testing.T) {
+	dir := "../../../../shared/data/pricing-samples/skypilot/"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("real samples not available (%v)", err)
+	}
+	tests := []struct {
+		file, cloud string
+		count       int
+		golden      map[string]string
+		skipped     string
+	}{
+		{
+			file: "v7-lambda-vms.csv", cloud: "lambda", count: 18 * 17, // 18 GPU types × 17 regions, CRLF
+			golden: map[string]string{
+				"lambda/gpu_8x_h100_sxm5/europe-central-1/on-demand": "23.92",
+				"lambda/gpu_1x_a10/me-west-1/on-demand":              "0.75",
+			},
+			skipped: "17 no GPU (e.g. cpu_4x_general ",
+		},
+		{
+			file: "v6-oci-vms-excerpt-eu-amsterdam-1.csv", cloud: "oci", count: 11,
+			golden: map[string]string{
+				"oci/BM.GPU4.8/eu-amsterdam-1/on-demand":        "24.4",
+				"oci/BM.GPU.A100-v2.8/eu-amsterdam-1/on-demand": "32",
+				"oci/VM.GPU.A10.1/eu-amsterdam-1/on-demand":     "2",
+			},
+			skipped: "14 no GPU",
+		},
+		{
+			// A2 rows carry the host price only, with empty accelerator columns.
+			file: "v7-gcp-vms-excerpt-a2.csv", cloud: "gcp", count: 0,
+			skipped: "107 no GPU (e.g. a2-highgpu-1g",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(dir + tt.file)
+			if err != nil {
+				t.Skipf("sample not available (%v)", err)
+			}
+			imp := &Importer{Cloud: tt.cloud, File: tt.file, Now: func() time.Time { return fixedNow }}
+			res, err := imp.Parse(context.Background(), bytes.NewReader(b), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := index(t, tt.cloud, res.Offers)
+			if len(res.Offers) != tt.count {
+				t.Errorf("%d offers, want %d", len(res.Offers), tt.count)
+			}
+			for id, w := range tt.golden {
+				if o := m[id]; o == nil || !o.Price.Hourly.Equal(decimal.RequireFromString(w)) {
+					t.Errorf("%s = %v, want %s", id, o, w)
+				}
+			}
+			for _, o := range res.Offers {
+				if o.Billing != catalog.OnDemand {
+					t.Errorf("unexpected %s (no spot prices in these samples)", o.ID())
+				}
+			}
+			if got := strings.Join(res.Skipped.Lines(), "\n"); !strings.HasPrefix(got, tt.skipped) {
+				t.Errorf("skipped %q, want prefix %q", got, tt.skipped)
+			}
+		})
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	const hdr = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,SpotPrice\n"
+	tests := []struct {
+		name, input string
+		line        int
+		field       string
+	}{
+		{"empty file", "", 1, ""},
+		{"missing Region column", "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price\n", 1, "Region"},
+		{"bad price", hdr + "g5.xlarge,A10G,1,4,16,1.006,us-east-1,\np3.2xlarge,V100,1,8,61,abc,us-east-1,\n", 3, "Price"},
+		{"negative spot", hdr + "g5.xlarge,A10G,1,4,16,1.006,us-east-1,-1\n", 2, "SpotPrice"},
+		{"bad count", hdr + "g5.xlarge,A10G,one,4,16,1.006,us-east-1,\n", 2, "AcceleratorCount"},
+		{"bad vCPUs", hdr + "g5.xlarge,A10G,1,four,16,1.006,us-east-1,\n", 2, "vCPUs"},
+		{"empty region", hdr + "g5.xlarge,A10G,1,4,16,1.006,,\n", 2, "Region"},
+		{"field count", hdr + "g5.xlarge,A10G,1,4,16,1.006,us-east-1\n", 2, "record"},
+		{"bare quote", hdr + "g5.x\"large,A10G,1,4,16,1.006,us-east-1,\n", 2, ""},
+		{"CRLF bad price", strings.ReplaceAll(hdr, "\n", "\r\n") + "a,A10,1,4,16,1,r,\r\nb,A10,1,4,16,x,r,\r\n", 3, "Price"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			imp := &Importer{Cloud: "aws", File: "vms.csv", Now: func() time.Time { return fixedNow }}
+			res, err := imp.Parse(context.Background(), strings.NewReader(tt.input), nil)
+			if res != nil {
+				t.Errorf("partial result")
+			}
+			var pe *importer.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a ParseError", err)
+			}
+			if pe.Source != "skypilot vms.csv" || pe.Line != tt.line || pe.Field != tt.field {
+				t.Errorf("ParseError %+v (%v), want line %d field %q", pe, err, tt.line, tt.field)
+			}
+		})
+	}
+}
+
+func TestParseNeedsCloud(t *testing.T) {
+	_, err := (&Importer{}).Parse(context.Background(), bytes.NewReader(readFixture(t, "aws-vms.csv")), nil)
+	if err == nil || !strings.Contains(err.Error(), "Cloud") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestParseCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := (&Importer{Cloud: "aws"}).Parse(ctx, bytes.NewReader(readFixture(t, "aws-vms.csv")), nil)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func TestFetch(t *testing.T) {
+	body := readFixture(t, "lambda-crlf.csv")
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.URL.Path)
+		switch r.URL.Path {
+		case "/catalogs/v7/lambda/vms.csv":
+			w.Write(body)
+		case "/catalogs/v7/slow/vms.csv":
+			<-r.Context().Done()
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	newImp := func(cloud string) *Importer {
+		return &Importer{Cloud: cloud, BaseURL: srv.URL + "/", Now: func() time.Time { return fixedNow }}
+	}
+
+	res, err := newImp("lambda").Fetch(context.Background(), srv.Client(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := index(t, "lambda", res.Offers)
+	if o := m["lambda/gpu_8x_h100_sxm5/us-east-1/on-demand"]; o == nil || !o.Price.Hourly.Equal(decimal.RequireFromString("23.92")) {
+		t.Errorf("h100 offer = %v", o)
+	}
+	if ref := res.Offers[0].Source.Ref; ref != "skypilot-catalog vms.csv "+srv.URL+"/catalogs/v7/lambda/vms.csv" {
+		t.Errorf("ref = %q", ref)
+	}
+
+	if _, err := newImp("nebius").Fetch(context.Background(), srv.Client(), nil); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("missing file: err = %v", err)
+	}
+	n := len(paths)
+	if _, err := newImp("../etc").Fetch(context.Background(), srv.Client(), nil); err == nil || len(paths) != n {
+		t.Errorf("bad cloud name: err = %v, requests %d", err, len(paths)-n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := newImp("slow").Fetch(ctx, srv.Client(), nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("timeout: err = %v", err)
+	}
+	if u := (&Importer{Cloud: "aws"}).URL(); u != "https://raw.githubusercontent.com/skypilot-org/skypilot-catalog/master/catalogs/v7/aws/vms.csv" {
+		t.Errorf("default URL = %s", u)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, name := range []string{"aws-vms.csv", "lambda-crlf.csv", "gcp-vms.csv"} {
+		f.Add(readFixture(f, name))
+	}
+	f.Add([]byte("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\nx,A,1e9999,1,1,1e-9999,r\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		res, err := (&Importer{Cloud: "aws", Now: func() time.Time { return fixedNow }}).Parse(context.Background(), bytes.NewReader(data), nil)
+		if err != nil {
+			var pe *importer.ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v is not a ParseError", err)
+			}
+			return
+		}
+		seen := map[string]bool{}
+		for _, o := range res.Offers {
+			if seen[o.ID()] || !o.Billing.Valid() || o.InstanceName == "" || o.RegionCode == "" || !o.Price.Hourly.IsPositive() {
+				t.Fatalf("bad offer %+v", o)
+			}
+			seen[o.ID()] = true
+		}
+	})
+}
