@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/gpuscout
 PKGS    := ./...
 
-.PHONY: run test build vet fmt fuzz bench bench-cli golden clean
+.PHONY: run test build vet fmt fuzz bench bench-cli golden clean assets assets-check serve
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/gpuscout
@@ -58,6 +58,18 @@ bench:
 ## golden: rewrite golden files after an intended output change (review the diff!)
 golden:
 	$(GO) test ./internal/cli -update
+
+## assets: rebuild the web UI's script and stylesheet (internal/web/static) from web/
+assets:
+	cd web && npm ci --no-audit --no-fund && npm run build
+
+## assets-check: fail if the committed bundle differs from a fresh build
+assets-check: assets
+	@git diff --exit-code --stat -- internal/web/static || { echo "internal/web/static is stale: run make assets and commit"; exit 1; }
+
+## serve: the web UI and API on http://127.0.0.1:8080
+serve: build
+	$(BIN) serve
 
 clean:
 	rm -rf bin

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/gpuscout/gpuscout/internal/output"
 	"strings"
 	"time"
 
@@ -15,54 +16,14 @@ import (
 // staleMonths is the age after which a price is flagged as stale.
 const staleMonths = 12
 
-// money formats an amount for a table: more decimals for small amounts,
-// thousands separators for large ones.
-func money(d decimal.Decimal) string {
-	a := d.Abs()
-	switch {
-	case d.IsZero():
-		return "0"
-	case a.LessThan(decimal.NewFromInt(1)):
-		return d.StringFixed(4)
-	case a.LessThan(decimal.NewFromInt(100)):
-		return d.StringFixed(3)
-	case a.LessThan(decimal.NewFromInt(10000)):
-		return d.StringFixed(2)
-	}
-	return thousands(d.StringFixed(0))
-}
+// money formats an amount for a table (see output.Money).
+func money(d decimal.Decimal) string { return output.Money(d) }
 
 // thousands inserts commas into an integer string.
-func thousands(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+func thousands(s string) string { return output.Thousands(s) }
 
-// qty formats a count or size without trailing zeros; fractions of a GPU
-// show as 1/n when they are one.
-func qty(d decimal.Decimal) string {
-	if d.IsZero() {
-		return "-"
-	}
-	if d.LessThan(decimal.NewFromInt(1)) {
-		inv := decimal.NewFromInt(1).Div(d).Round(2)
-		if inv.Equal(inv.Truncate(0)) {
-			return "1/" + inv.String()
-		}
-	}
-	return d.Round(2).String()
-}
+// qty formats a count or size (see output.Qty).
+func qty(d decimal.Decimal) string { return output.Qty(d) }
 
 func orDash(s string) string {
 	if s == "" {
@@ -74,27 +35,7 @@ func orDash(s string) string {
 // billingLabel shows a billing code; in Chinese it uses the providers'
 // terms (按量付费, 包月, 预留实例 1年 无预付 ...).
 func billingLabel(p *i18n.Printer, b catalog.Billing) string {
-	if p.Lang() == i18n.EN {
-		return string(b)
-	}
-	switch b {
-	case catalog.Subscription1m:
-		return "包月"
-	case catalog.Subscription1y:
-		return "包年"
-	case catalog.Subscription3y:
-		return "包3年"
-	}
-	fam := b.Family()
-	label := p.T("billing." + fam)
-	if fam == string(b) {
-		return label
-	}
-	rest := strings.TrimPrefix(string(b), fam+"-")
-	for _, r := range [][2]string{{"1y", "1年"}, {"3y", "3年"}, {"-no-upfront", " 无预付"}, {"-partial-upfront", " 部分预付"}, {"-all-upfront", " 全预付"}} {
-		rest = strings.Replace(rest, r[0], r[1], 1)
-	}
-	return label + " " + rest
+	return p.Billing(string(b), b.Family())
 }
 
 // ratesNote renders "Prices in CNY; converted at 1 USD = 6.80 CNY (ECB..., 2026-05-08)."

@@ -133,10 +133,10 @@ func (a *app) runOffers(o *offersOptions) error {
 		return err
 	}
 	if o.oneRegion {
-		rows = cheapestRegion(rows)
+		rows = catalog.CheapestRegion(rows)
 	}
 	if o.perProvider > 0 {
-		rows = firstPerProvider(rows, o.perProvider)
+		rows = catalog.FirstPerProvider(rows, o.perProvider)
 	}
 	total := len(rows)
 	if o.limit > 0 && len(rows) > o.limit {
@@ -190,38 +190,6 @@ func (a *app) runOffers(o *offersOptions) error {
 		fmt.Fprintln(a.io.Out, p.T("note.stale", nStale, staleMonths))
 	}
 	return nil
-}
-
-// firstPerProvider keeps the first n rows of each provider, in order.
-func firstPerProvider(rows []catalog.OfferRow, n int) []catalog.OfferRow {
-	seen := map[string]int{}
-	var out []catalog.OfferRow
-	for _, r := range rows {
-		if seen[r.Offer.Provider] < n {
-			seen[r.Offer.Provider]++
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
-// cheapestRegion keeps, for each instance type and billing model, the row of
-// its cheapest region (ties: the first in order), in the rows' order.
-func cheapestRegion(rows []catalog.OfferRow) []catalog.OfferRow {
-	best := map[string]int{}
-	for i, r := range rows {
-		k := r.Offer.Instance.ID() + "/" + string(r.Offer.Billing)
-		if j, ok := best[k]; !ok || r.EffectiveHourly.LessThan(rows[j].EffectiveHourly) {
-			best[k] = i
-		}
-	}
-	var out []catalog.OfferRow
-	for i, r := range rows {
-		if best[r.Offer.Instance.ID()+"/"+string(r.Offer.Billing)] == i {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // resolveProviders resolves --provider values to provider IDs.

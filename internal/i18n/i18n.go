@@ -58,7 +58,13 @@ func (p *Printer) Lang() Lang { return p.lang }
 func (p *Printer) T(key string, args ...any) string {
 	msg, ok := messages[p.lang][key]
 	if !ok {
+		msg, ok = webMessages[p.lang][key]
+	}
+	if !ok {
 		msg, ok = messages[EN][key]
+	}
+	if !ok {
+		msg, ok = webMessages[EN][key]
 	}
 	if !ok {
 		msg = key
@@ -73,6 +79,9 @@ func (p *Printer) T(key string, args ...any) string {
 func Keys(l Lang) []string {
 	var out []string
 	for k := range messages[l] {
+		out = append(out, k)
+	}
+	for k := range webMessages[l] {
 		out = append(out, k)
 	}
 	return out

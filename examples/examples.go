@@ -1,0 +1,42 @@
+// Package examples embeds the example job and plan files so the web UI can
+// offer them as presets. Each file documents itself in its header comment.
+package examples
+
+import (
+	"embed"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed *.yaml
+var files embed.FS
+
+// Job is one example job description for the advisor.
+type Job struct {
+	Name  string // file name without .yaml
+	Title string // its name: field, else the file name
+	YAML  string
+}
+
+// Jobs lists the advisor examples (the files with a workload), by name.
+func Jobs() []Job {
+	names, _ := fs.Glob(files, "*.yaml")
+	sort.Strings(names)
+	var out []Job
+	for _, n := range names {
+		b, err := files.ReadFile(n)
+		if err != nil || !strings.Contains(string(b), "\nworkload:") {
+			continue
+		}
+		title := strings.TrimSuffix(n, ".yaml")
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "name:"); ok {
+				title = strings.Trim(strings.TrimSpace(v), `"'`)
+				break
+			}
+		}
+		out = append(out, Job{Name: strings.TrimSuffix(n, ".yaml"), Title: title, YAML: string(b)})
+	}
+	return out
+}

@@ -1,0 +1,156 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gpuscout/gpuscout/internal/server"
+	"github.com/gpuscout/gpuscout/internal/web"
+)
+
+// serveOptions are the flags of `gpuscout serve`.
+type serveOptions struct {
+	addr     string
+	watch    time.Duration
+	logJSON  bool
+	quietLog bool
+}
+
+func (a *app) serveCmd() *cobra.Command {
+	o := &serveOptions{}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the web UI and the JSON API",
+		Long: `Serve the web UI (offers explorer, TCO comparison, advisor, GPU specs, sources) and the
+JSON API under /api/v1, documented at /api/v1/openapi.json. The API returns the same documents
+as the CLI's -o json.
+
+The server reads the embedded catalog overlaid with the newest imported snapshots in the
+database, and reloads when the database changes (after catalog import or update) or on
+SIGHUP, without dropping requests. It listens on localhost by default; put it behind a
+reverse proxy with TLS before exposing it.`,
+		Example: `  # The web UI on http://127.0.0.1:8080
+  gpuscout serve
+
+  # On every interface, port 9000, JSON logs
+  gpuscout serve --addr :9000 --log-json
+
+  # The API from a script
+  curl 'http://127.0.0.1:8080/api/v1/offers?gpu=H100&min_gpus=8&per=gpu-hour&limit=5'
+  curl -X POST --data-binary @examples/distributed-training.yaml http://127.0.0.1:8080/api/v1/recommend`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runServe(cmd.Context(), o) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on (host:port; :0 picks a free port)")
+	f.DurationVar(&o.watch, "watch", 30*time.Second, "how often to check the database for new imports (0 = never)")
+	f.BoolVar(&o.logJSON, "log-json", false, "write the access log as JSON lines")
+	f.BoolVar(&o.quietLog, "quiet", false, "no access log, only errors")
+	return cmd
+}
+
+// loadServerData loads the catalog afresh for the server.
+func (a *app) loadServerData(context.Context) (*server.Data, error) {
+	a.ds = nil
+	ds, err := a.data()
+	if err != nil {
+		return nil, err
+	}
+	m, err := a.perfModel(ds.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	d := &server.Data{Catalog: ds.Catalog, FX: ds.FX, Pricing: a.engine(ds.Catalog), Perf: m, Loaded: a.env.Now()}
+	if ds.Imports != nil {
+		d.Imported = ds.Imports.Replaced + ds.Imports.Added + ds.Imports.Unchanged
+	}
+	return d, nil
+}
+
+func (a *app) runServe(ctx context.Context, o *serveOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if !web.HasAssets() {
+		fmt.Fprintln(a.io.Err, "gpuscout: warning: this build has no web assets (run make assets); the pages load without script or styles")
+	}
+	level := slog.LevelInfo
+	if o.quietLog {
+		level = slog.LevelWarn
+	}
+	var h slog.Handler = slog.NewTextHandler(a.io.Err, &slog.HandlerOptions{Level: level})
+	if o.logJSON {
+		h = slog.NewJSONHandler(a.io.Err, &slog.HandlerOptions{Level: level})
+	}
+	logger := slog.New(h)
+	srv, err := server.New(ctx, server.Config{Load: a.loadServerData, Logger: logger, Now: a.env.Now})
+	if err != nil {
+		return err
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go a.watchReload(ctx, srv, logger, o.watch)
+	return srv.ListenAndServe(ctx, o.addr, func(addr net.Addr) {
+		d := srv.Data()
+		fmt.Fprintf(a.io.Out, "gpuscout: serving %d offers (newest price %s) on http://%s/  (Ctrl-C stops)\n",
+			d.Catalog.Stats().Offers, d.Catalog.Stats().NewestAsOf.Format("2006-01-02"), addr)
+	})
+}
+
+// watchReload reloads the server's data on SIGHUP and when the database file
+// changes.
+func (a *app) watchReload(ctx context.Context, srv *server.Server, log *slog.Logger, every time.Duration) {
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	var tick <-chan time.Time
+	if every > 0 {
+		t := time.NewTicker(every)
+		defer t.Stop()
+		tick = t.C
+	}
+	last := a.dbModTime()
+	reload := func(why string) {
+		if err := srv.Reload(ctx); err != nil {
+			log.Error("reload failed; still serving the previous data", "why", why, "err", err)
+			return
+		}
+		log.Info("reloaded", "why", why, "offers", srv.Data().Catalog.Stats().Offers)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-hup:
+			last = a.dbModTime()
+			reload("SIGHUP")
+		case <-tick:
+			if m := a.dbModTime(); !m.Equal(last) {
+				last = m
+				reload("database changed")
+			}
+		}
+	}
+}
+
+func (a *app) dbModTime() time.Time {
+	p := a.dbPath()
+	if p == "" {
+		return time.Time{}
+	}
+	var newest time.Time
+	for _, f := range []string{p, p + "-wal"} { // WAL mode writes the -wal file first
+		if st, err := os.Stat(f); err == nil && st.ModTime().After(newest) {
+			newest = st.ModTime()
+		}
+	}
+	return newest
+}

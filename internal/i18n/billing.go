@@ -1,0 +1,29 @@
+package i18n
+
+import "strings"
+
+// Billing renders a billing-model code (reserved-1y-no-upfront,
+// subscription-1m ...) whose family is family (reserved, subscription ...):
+// the code itself in English, the providers' own Chinese terms in Chinese.
+func (p *Printer) Billing(code, family string) string {
+	if p.lang == EN {
+		return code
+	}
+	switch code {
+	case "subscription-1m":
+		return "包月"
+	case "subscription-1y":
+		return "包年"
+	case "subscription-3y":
+		return "包3年"
+	}
+	label := p.T("billing." + family)
+	if family == code {
+		return label
+	}
+	rest := strings.TrimPrefix(code, family+"-")
+	for _, r := range [][2]string{{"1y", "1年"}, {"3y", "3年"}, {"-no-upfront", " 无预付"}, {"-partial-upfront", " 部分预付"}, {"-all-upfront", " 全预付"}} {
+		rest = strings.Replace(rest, r[0], r[1], 1)
+	}
+	return label + " " + rest
+}

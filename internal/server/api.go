@@ -1,0 +1,510 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/pricing"
+	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
+	"github.com/gpuscout/gpuscout/internal/recommend"
+	"github.com/gpuscout/gpuscout/internal/recommend/jobfile"
+)
+
+// apiError is the body of every API error:
+// {"error": {"code": "bad_request", "message": "...", "field": "gpu"}}.
+type apiError struct {
+	Status  int    `json:"-"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Field   string `json:"field,omitempty"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+func (e *apiError) Error() string {
+	if e.Field != "" {
+		return e.Field + ": " + e.Message
+	}
+	return e.Message
+}
+
+func badRequest(field, hint, format string, args ...any) *apiError {
+	return &apiError{Status: http.StatusBadRequest, Code: "bad_request", Field: field, Hint: hint, Message: fmt.Sprintf(format, args...)}
+}
+
+func notFound(format string, args ...any) *apiError {
+	return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: fmt.Sprintf(format, args...)}
+}
+
+// writeJSON writes v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+// writeError writes err as the API's error body.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		s.log.Error("request failed", "path", r.URL.Path, "err", err)
+		ae = &apiError{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error; see the server log"}
+	}
+	writeJSON(w, ae.Status, map[string]*apiError{"error": ae})
+}
+
+// api adapts a handler that returns a document or an error.
+func (s *Server) api(h func(*http.Request, *Data) (any, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		doc, err := h(r, s.Data())
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, doc)
+	}
+}
+
+// params reads query parameters: repeated values and comma-separated lists
+// both work (?gpu=A100&gpu=H100 or ?gpu=A100,H100).
+type params struct{ v url.Values }
+
+func (p params) list(name string) []string {
+	var out []string
+	for _, v := range p.v[name] {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+func (p params) str(name string) string { return strings.TrimSpace(p.v.Get(name)) }
+
+func (p params) bool(name string) (bool, error) {
+	s := p.str(name)
+	if s == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return false, badRequest(name, "use true or false.", "%q is not a boolean", s)
+	}
+	return b, nil
+}
+
+func (p params) int(name string, def, min, max int) (int, error) {
+	s := p.str(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < min || n > max {
+		return 0, badRequest(name, "", "%q is not a whole number from %d to %d", s, min, max)
+	}
+	return n, nil
+}
+
+func (p params) dec(name string) (decimal.Decimal, error) {
+	s := p.str(name)
+	if s == "" {
+		return decimal.Zero, nil
+	}
+	d, err := decimal.NewFromString(s)
+	if err != nil || d.IsNegative() {
+		return decimal.Zero, badRequest(name, "", "%q is not a non-negative number", s)
+	}
+	return d, nil
+}
+
+// currency returns the requested currency (default USD), checked against the FX table.
+func (d *Data) currency(p params) (string, error) {
+	cur := strings.ToUpper(p.str("currency"))
+	if cur == "" {
+		cur = "USD"
+	}
+	if _, ok := d.FX.Rate(cur); !ok {
+		return "", badRequest("currency", "known currencies: "+strings.Join(d.FX.Currencies(), ", "), "no exchange rate for %q", cur)
+	}
+	return cur, nil
+}
+
+// OfferSearch is a parsed offers query.
+type OfferSearch struct {
+	Query       catalog.OfferQuery
+	Limit       int
+	PerProvider int
+	OneRegion   bool
+}
+
+// parseOfferSearch turns query parameters into an offer search.
+func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error) {
+	p := params{v}
+	c := d.Catalog
+	var s OfferSearch
+	cur, err := d.currency(p)
+	if err != nil {
+		return s, err
+	}
+	q := catalog.OfferQuery{Currency: cur, FX: d.FX, Regions: p.list("region"), Countries: p.list("country"), Residency: p.list("residency")}
+	for _, name := range p.list("provider") {
+		pr, err := c.LookupProvider(name)
+		if err != nil {
+			return s, badRequest("provider", "", "%v", err)
+		}
+		q.Providers = append(q.Providers, pr.ID)
+	}
+	for _, name := range p.list("gpu") {
+		gs, err := c.LookupGPU(name)
+		if err != nil {
+			return s, badRequest("gpu", "", "%v", err)
+		}
+		for _, g := range gs {
+			q.GPUs = append(q.GPUs, g.ID)
+		}
+	}
+	for _, b := range p.list("billing") {
+		if !catalog.ValidBillingFilter(b) {
+			return s, badRequest("billing", "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)
+		}
+		q.Billing = append(q.Billing, b)
+	}
+	for name, dst := range map[string]*decimal.Decimal{"min_gpus": &q.MinGPUs, "min_vram": &q.MinVRAMGB, "max_price": &q.MaxPrice} {
+		if *dst, err = p.dec(name); err != nil {
+			return s, err
+		}
+	}
+	if u := p.str("per"); u != "" {
+		if q.Per, err = catalog.ParsePriceUnit(u); err != nil {
+			return s, badRequest("per", "", "%v", err)
+		}
+	}
+	if k := p.str("sort"); k != "" {
+		if q.Sort, err = catalog.ParseSortKey(k); err != nil {
+			return s, badRequest("sort", "", "%v", err)
+		}
+	}
+	all, err := p.bool("include_retired")
+	if err != nil {
+		return s, err
+	}
+	if all {
+		q.Statuses = []string{catalog.StatusCurrent, catalog.StatusPrevious, catalog.StatusRetired}
+	}
+	if s.OneRegion, err = p.bool("cheapest_region"); err != nil {
+		return s, err
+	}
+	if s.Limit, err = p.int("limit", defLimit, 0, 100000); err != nil {
+		return s, err
+	}
+	if s.PerProvider, err = p.int("per_provider", 0, 0, 100000); err != nil {
+		return s, err
+	}
+	s.Query = q
+	return s, nil
+}
+
+// run executes the search: rows shown and the count before the limit.
+func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
+	rows, err := d.Catalog.QueryOffers(s.Query)
+	if err != nil {
+		return nil, 0, badRequest("", "", "%v", err)
+	}
+	if s.OneRegion {
+		rows = catalog.CheapestRegion(rows)
+	}
+	if s.PerProvider > 0 {
+		rows = catalog.FirstPerProvider(rows, s.PerProvider)
+	}
+	total := len(rows)
+	if s.Limit > 0 && len(rows) > s.Limit {
+		rows = rows[:s.Limit]
+	}
+	return rows, total, nil
+}
+
+func (s *Server) apiOffers(r *http.Request, d *Data) (any, error) {
+	search, err := d.parseOfferSearch(r.URL.Query(), 100)
+	if err != nil {
+		return nil, err
+	}
+	rows, total, err := d.run(search)
+	if err != nil {
+		return nil, err
+	}
+	return document.BuildOffers(rows, total, search.Query.Currency, d.FX), nil
+}
+
+// offerRow prices one offer by ID in cur.
+func (d *Data) offerRow(id, cur string) (catalog.OfferRow, error) {
+	o, ok := d.Catalog.Offer(id)
+	if !ok {
+		_, err := planfile.ResolveOffer(d.Catalog, id)
+		return catalog.OfferRow{}, notFound("%v", err)
+	}
+	rows, err := d.Catalog.QueryOffers(catalog.OfferQuery{Currency: cur, FX: d.FX, Providers: []string{o.Provider},
+		Regions: []string{o.RegionCode}, Statuses: []string{catalog.StatusCurrent, catalog.StatusPrevious, catalog.StatusRetired}})
+	if err != nil {
+		return catalog.OfferRow{}, err
+	}
+	for _, r := range rows {
+		if r.Offer.ID() == id {
+			return r, nil
+		}
+	}
+	return catalog.OfferRow{}, notFound("offer %q cannot be priced in %s", id, cur)
+}
+
+func (s *Server) apiOffer(r *http.Request, d *Data) (any, error) {
+	cur, err := d.currency(params{r.URL.Query()})
+	if err != nil {
+		return nil, err
+	}
+	row, err := d.offerRow(r.PathValue("id"), cur)
+	if err != nil {
+		return nil, err
+	}
+	return document.BuildOffers([]catalog.OfferRow{row}, 1, cur, d.FX), nil
+}
+
+func (s *Server) apiGPUs(r *http.Request, d *Data) (any, error) {
+	list := d.Catalog.GPUs()
+	if names := (params{r.URL.Query()}).list("gpu"); len(names) > 0 {
+		list = nil
+		for _, n := range names {
+			gs, err := d.Catalog.LookupGPU(n)
+			if err != nil {
+				return nil, badRequest("gpu", "", "%v", err)
+			}
+			list = append(list, gs...)
+		}
+	}
+	return document.BuildGPUs(list), nil
+}
+
+func (s *Server) apiInstances(r *http.Request, d *Data) (any, error) {
+	p := params{r.URL.Query()}
+	var prov, gpus []string
+	for _, n := range p.list("provider") {
+		pr, err := d.Catalog.LookupProvider(n)
+		if err != nil {
+			return nil, badRequest("provider", "", "%v", err)
+		}
+		prov = append(prov, pr.ID)
+	}
+	for _, n := range p.list("gpu") {
+		gs, err := d.Catalog.LookupGPU(n)
+		if err != nil {
+			return nil, badRequest("gpu", "", "%v", err)
+		}
+		for _, g := range gs {
+			gpus = append(gpus, g.ID)
+		}
+	}
+	var list []*catalog.InstanceType
+	for _, it := range d.Catalog.Instances() {
+		if (len(prov) == 0 || contains(prov, it.Provider)) && (len(gpus) == 0 || contains(gpus, it.GPUID)) {
+			list = append(list, it)
+		}
+	}
+	return document.BuildInstances(list), nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) apiStats(_ *http.Request, d *Data) (any, error) {
+	return document.BuildCatalogStats(d.Catalog.Stats()), nil
+}
+
+func (s *Server) apiSources(_ *http.Request, d *Data) (any, error) {
+	return document.BuildSources(d.Catalog.Sources()), nil
+}
+
+// TCOInput is a parsed TCO request.
+type TCOInput struct {
+	Offers   []string
+	OnPrem   string
+	Servers  int
+	Months   int
+	Currency string
+	Usage    pricing.Usage
+}
+
+// parseTCO reads offer (repeatable), onprem, servers, months, currency,
+// hours_per_day, utilization, storage_gb and egress_gb.
+func (d *Data) parseTCO(v url.Values) (TCOInput, error) {
+	p := params{v}
+	in := TCOInput{Offers: p.list("offer"), OnPrem: p.str("onprem"), Usage: pricing.DefaultUsage()}
+	var err error
+	if in.Currency, err = d.currency(p); err != nil {
+		return in, err
+	}
+	if in.Months, err = p.int("months", 36, 1, 120); err != nil {
+		return in, err
+	}
+	if in.Servers, err = p.int("servers", 1, 1, 10000); err != nil {
+		return in, err
+	}
+	if in.Usage.Instances, err = p.int("instances", 1, 1, 100000); err != nil {
+		return in, err
+	}
+	for name, dst := range map[string]*decimal.Decimal{"hours_per_day": &in.Usage.HoursPerDay, "utilization": &in.Usage.Utilization,
+		"storage_gb": &in.Usage.StorageGB, "egress_gb": &in.Usage.EgressGB} {
+		if p.str(name) == "" {
+			continue
+		}
+		if *dst, err = p.dec(name); err != nil {
+			return in, err
+		}
+	}
+	in.Usage.Months = in.Months
+	if len(in.Offers) == 0 && in.OnPrem == "" {
+		return in, badRequest("offer", "pass ?offer=provider/instance/region/billing (repeatable) and/or ?onprem=GPU.", "nothing to compare")
+	}
+	if len(in.Offers) > 12 {
+		return in, badRequest("offer", "", "compare at most 12 offers at once (got %d)", len(in.Offers))
+	}
+	return in, nil
+}
+
+// tco prices the comparison.
+func (d *Data) tco(in TCOInput) (*pricing.TCO, error) {
+	var plans []pricing.Plan
+	for _, id := range in.Offers {
+		off, err := planfile.ResolveOffer(d.Catalog, id)
+		if err != nil {
+			return nil, badRequest("offer", "", "%v", err)
+		}
+		plans = append(plans, pricing.Plan{Name: id, Parts: []pricing.Part{{Offer: off, Usage: in.Usage}}})
+	}
+	if in.OnPrem != "" {
+		gs, err := d.Catalog.LookupGPU(in.OnPrem)
+		if err != nil {
+			return nil, badRequest("onprem", "", "%v", err)
+		}
+		op, err := d.Pricing.OnPremDefaults(gs[0].ID, in.Servers)
+		if err != nil {
+			return nil, badRequest("onprem", "the catalog has on-premises figures for a few GPUs (H100, A100 ...); use a plan file with the CLI for others.", "%v", err)
+		}
+		plans = append(plans, pricing.Plan{Name: fmt.Sprintf("buy %d× %s server", in.Servers, gs[0].ID), OnPrem: &op})
+	}
+	res, err := d.Pricing.Compare(plans, in.Months, in.Currency)
+	if err != nil {
+		var fe *pricing.FieldError
+		if errors.As(err, &fe) {
+			return nil, badRequest(fe.Field, "", "%s", fe.Msg)
+		}
+		return nil, badRequest("", "", "%v", err)
+	}
+	return res, nil
+}
+
+func (s *Server) apiTCO(r *http.Request, d *Data) (any, error) {
+	in, err := d.parseTCO(r.URL.Query())
+	if err != nil {
+		return nil, err
+	}
+	res, err := d.tco(in)
+	if err != nil {
+		return nil, err
+	}
+	return document.BuildTCO(res, d.FX)
+}
+
+// recommend runs the advisor on a job description (YAML or JSON, the format
+// of the CLI's recommend -f).
+func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Recommendation, error) {
+	req, err := jobfile.Read(bytes.NewReader(body))
+	if err != nil {
+		return nil, badRequest("job", "see examples/*.yaml for the format.", "%v", err)
+	}
+	e := &recommend.Engine{Catalog: d.Catalog, Perf: d.Perf, Pricing: d.Pricing, FX: d.FX, Now: s.cfg.Now()}
+	res, err := e.Recommend(req, i18n.NewPrinter(lang))
+	if err != nil {
+		var np *recommend.NoPlanError
+		var ie *recommend.InputError
+		switch {
+		case errors.As(err, &np):
+			return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "no_plan", Message: err.Error(), Hint: "relax the constraint named in the message."}
+		case errors.As(err, &ie):
+			return nil, badRequest("job", "", "%v", err)
+		}
+		return nil, err
+	}
+	doc := document.BuildRecommendation(res, req, 200)
+	return &doc, nil
+}
+
+func (s *Server) apiRecommend(w http.ResponseWriter, r *http.Request) {
+	body, err := readBody(w, r, s.cfg.MaxBody)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	doc, err := s.recommend(s.Data(), body, requestLang(r))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, doc)
+}
+
+// readBody reads a request body of at most max bytes.
+func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &apiError{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: fmt.Sprintf("request body over %d bytes", max)}
+		}
+		return nil, badRequest("", "", "reading body: %v", err)
+	}
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return nil, badRequest("job", "POST a job description as YAML or JSON; see examples/*.yaml.", "empty body")
+	}
+	return body, nil
+}
+
+// requestLang picks the language: ?lang=, then the lang cookie, then Accept-Language.
+func requestLang(r *http.Request) i18n.Lang {
+	if l, err := i18n.ParseLang(r.URL.Query().Get("lang")); err == nil && r.URL.Query().Get("lang") != "" {
+		return l
+	}
+	if c, err := r.Cookie("lang"); err == nil {
+		if l, err := i18n.ParseLang(c.Value); err == nil {
+			return l
+		}
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		tag := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
+		switch {
+		case strings.HasPrefix(tag, "zh"):
+			return i18n.ZH
+		case strings.HasPrefix(tag, "en"):
+			return i18n.EN
+		}
+	}
+	return i18n.EN
+}

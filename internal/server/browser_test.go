@@ -1,0 +1,265 @@
+package server_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// browser starts headless Chromium against a test server. Without a
+// Chromium binary the test is skipped locally and fails under CI (CI=true),
+// so the browser tests can never silently stop running there.
+func browser(t *testing.T) (ctx context.Context, base string, problems func() []string) {
+	t.Helper()
+	var bin string
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			bin = p
+			break
+		}
+	}
+	if bin == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI=true but no Chromium binary on PATH: install chromium (apt-get install chromium)")
+		}
+		t.Skip("no Chromium binary; install chromium to run the browser tests")
+	}
+	ts := httptest.NewServer(newServer(t))
+	t.Cleanup(ts.Close)
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1366, 900))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	var mu sync.Mutex
+	var seen []string
+	chromedp.ListenTarget(ctx, func(ev any) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e := ev.(type) {
+		case *runtime.EventExceptionThrown:
+			seen = append(seen, "exception: "+e.ExceptionDetails.Error())
+		case *runtime.EventConsoleAPICalled:
+			if e.Type == runtime.APITypeError {
+				var parts []string
+				for _, a := range e.Args {
+					parts = append(parts, string(a.Value))
+				}
+				seen = append(seen, "console.error: "+strings.Join(parts, " "))
+			}
+		case *log.EventEntryAdded:
+			if e.Entry.Level == log.LevelError {
+				seen = append(seen, "log: "+e.Entry.Text)
+			}
+		}
+	})
+	if err := chromedp.Run(ctx, log.Enable(), runtime.Enable()); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	return ctx, ts.URL, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), seen...)
+	}
+}
+
+// screenshot saves a full-page PNG (quality 100 means PNG) into $GPUSCOUT_SCREENSHOTS when set
+// (docs/screenshots is refreshed this way).
+func screenshot(ctx context.Context, t *testing.T, name string) {
+	dir := os.Getenv("GPUSCOUT_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var buf []byte
+	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&buf, 100)); err != nil {
+		t.Errorf("screenshot %s: %v", name, err)
+		return
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestBrowserOffersToCompare walks the main path: filter offers, see the
+// chart, hide a column, tick two offers, compare them over three years.
+func TestBrowserOffersToCompare(t *testing.T) {
+	ctx, base, problems := browser(t)
+	var rows, hiddenCells int
+	var loc string
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(base+"/offers?gpu=A100,H100&min_gpus=8&billing=on-demand&lang=en"),
+		chromedp.WaitVisible(`.chart[data-rendered="1"] canvas`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll('table.data tbody tr').length`, &rows),
+	)
+	if err != nil {
+		t.Fatalf("offers page: %v (problems: %v)", err, problems())
+	}
+	if rows < 4 {
+		t.Fatalf("only %d offer rows for 8-GPU A100/H100 on demand", rows)
+	}
+	screenshot(ctx, t, "offers")
+	// Hide the SOURCE column with the column chooser.
+	err = chromedp.Run(ctx,
+		chromedp.Click(`details.columns summary`, chromedp.ByQuery),
+		chromedp.Click(`fieldset[data-columns] input[value="source"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('td[data-col="source"]')].filter(td => td.offsetParent === null).length`, &hiddenCells),
+		chromedp.Location(&loc),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hiddenCells != rows {
+		t.Errorf("%d of %d source cells hidden after unticking the column", hiddenCells, rows)
+	}
+	if !strings.Contains(loc, "cols=") || strings.Contains(loc, "source") && strings.Contains(strings.SplitN(loc, "cols=", 2)[1], "source") {
+		t.Errorf("the column choice should be kept in the URL: %s", loc)
+	}
+	// Tick two offers and compare them.
+	var disabled bool
+	var cards int
+	var total string
+	err = chromedp.Run(ctx,
+		chromedp.Click(`table.data tbody tr:nth-child(1) input[name="compare"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('[data-compare-button]').disabled`, &disabled),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !disabled {
+		t.Error("compare should need two offers")
+	}
+	err = chromedp.Run(ctx,
+		chromedp.Click(`table.data tbody tr:nth-child(2) input[name="compare"]`, chromedp.ByQuery),
+		chromedp.Click(`[data-compare-button]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`[data-plans]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.chart[data-rendered="1"] canvas`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll('.card[data-plan]').length`, &cards),
+		chromedp.Text(`.card.best [data-total]`, &total, chromedp.ByQuery),
+		chromedp.Location(&loc),
+	)
+	if err != nil {
+		t.Fatalf("compare: %v (problems: %v)", err, problems())
+	}
+	if cards != 2 || strings.Count(loc, "offer=") != 2 {
+		t.Errorf("compare page has %d plans for %s", cards, loc)
+	}
+	if !strings.HasSuffix(strings.TrimSpace(total), "USD") {
+		t.Errorf("cheapest plan total %q should be in USD", total)
+	}
+	screenshot(ctx, t, "compare")
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported errors: %v", p)
+	}
+}
+
+// TestBrowserFiltersAndLanguage: changing a filter reloads the results
+// without a submit click; the language switch keeps the query and shows
+// Chinese labels and CNY prices.
+func TestBrowserFiltersAndLanguage(t *testing.T) {
+	ctx, base, problems := browser(t)
+	var loc, nav, unit string
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(base+"/offers?gpu=H100&lang=en"),
+		chromedp.WaitVisible(`form.filters`, chromedp.ByQuery),
+		chromedp.SetValue(`select[name="billing"]`, "spot", chromedp.ByQuery),
+		chromedp.Evaluate(`setTimeout(() => document.querySelector('select[name="billing"]').dispatchEvent(new Event('change', {bubbles: true})), 0); true`, nil),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	waitURL(ctx, t, "billing=spot")
+	err = chromedp.Run(ctx,
+		chromedp.WaitVisible(`table.data`, chromedp.ByQuery),
+		chromedp.Click(`[data-lang-switch]`, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	waitURL(ctx, t, "lang=zh")
+	err = chromedp.Run(ctx,
+		chromedp.WaitVisible(`.nav a[aria-current]`, chromedp.ByQuery),
+		chromedp.Text(`.nav a[aria-current]`, &nav, chromedp.ByQuery),
+		chromedp.Text(`[data-count]`, &unit, chromedp.ByQuery),
+		chromedp.Location(&loc),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	if !strings.Contains(loc, "billing=spot") {
+		t.Errorf("the language switch lost the filters: %s", loc)
+	}
+	if nav != "报价" {
+		t.Errorf("nav = %q, want 报价", nav)
+	}
+	// The Chinese page keeps the currency the English page used (USD in its URL).
+	if !strings.Contains(unit, "实例·小时") {
+		t.Errorf("price unit %q not in Chinese", unit)
+	}
+	screenshot(ctx, t, "offers-zh")
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported errors: %v", p)
+	}
+}
+
+// TestBrowserAdvisor loads an example job, runs it and gets ranked plans
+// with reasons and the time/cost chart.
+func TestBrowserAdvisor(t *testing.T) {
+	ctx, base, problems := browser(t)
+	var plans int
+	var reason string
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(base+"/advisor?lang=en"),
+		chromedp.WaitVisible(`textarea#job`, chromedp.ByQuery),
+		chromedp.SetValue(`select[name="example"]`, "spot-experiment", chromedp.ByQuery),
+		chromedp.Evaluate(`setTimeout(() => document.querySelector('select[name="example"]').dispatchEvent(new Event('change', {bubbles: true})), 0); true`, nil),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	waitURL(ctx, t, "example=spot-experiment")
+	err = chromedp.Run(ctx,
+		chromedp.WaitVisible(`textarea#job`, chromedp.ByQuery),
+		chromedp.Click(`form.job button[type="submit"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`ol.plans li.plan`, chromedp.ByQuery),
+		chromedp.WaitVisible(`.chart[data-rendered="1"] canvas`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll('ol.plans li.plan').length`, &plans),
+		chromedp.Text(`ol.plans li.plan .reasons li`, &reason, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	if plans < 1 || reason == "" {
+		t.Errorf("%d plans, first reason %q", plans, reason)
+	}
+	screenshot(ctx, t, "advisor")
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported errors: %v", p)
+	}
+}
+
+// waitURL waits until the page's URL contains want and the new document is
+// ready; the page navigates on its own, so errors while it does are retried.
+func waitURL(ctx context.Context, t *testing.T, want string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		var loc, state string
+		if err := chromedp.Run(ctx, chromedp.Location(&loc), chromedp.Evaluate(`document.readyState`, &state)); err == nil &&
+			strings.Contains(loc, want) && state == "complete" {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("the page never reached a URL with %q", want)
+}

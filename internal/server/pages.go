@@ -1,0 +1,536 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gpuscout/gpuscout/examples"
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/gpuscout/gpuscout/internal/pricing"
+)
+
+// view is what every page template receives.
+type view struct {
+	P          *i18n.Printer
+	Lang       string
+	SwitchLang string // the other language's code
+	SwitchURL  string // this page in the other language
+	Title      string
+	Active     string
+	Currency   string
+	Currencies []string
+	NewestAsOf string
+	Offers     int
+	Error      *apiError
+	Page       any
+}
+
+func (s *Server) view(r *http.Request, d *Data, active string) view {
+	lang := requestLang(r)
+	other := i18n.ZH
+	if lang == i18n.ZH {
+		other = i18n.EN
+	}
+	q := r.URL.Query()
+	q.Set("lang", string(other))
+	cur := strings.ToUpper(q.Get("currency"))
+	if _, ok := d.FX.Rate(cur); !ok {
+		cur = "USD"
+		if lang == i18n.ZH {
+			cur = "CNY"
+		}
+	}
+	st := d.Catalog.Stats()
+	p := i18n.NewPrinter(lang)
+	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
+		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
+		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers}
+}
+
+// render writes a page; ?lang= also sets the language cookie so links keep it.
+func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name string, v view) {
+	if l := r.URL.Query().Get("lang"); l != "" {
+		if lang, err := i18n.ParseLang(l); err == nil {
+			http.SetCookie(w, &http.Cookie{Name: "lang", Value: string(lang), Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode})
+		}
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Language", v.Lang)
+	w.WriteHeader(status)
+	if err := s.pages.Render(w, name, v); err != nil {
+		s.log.Error("render", "page", name, "err", err)
+	}
+}
+
+// withCurrency forces the page's currency into the query (zh defaults to CNY).
+func withCurrency(q url.Values, cur string) url.Values {
+	q = cloneValues(q)
+	q.Set("currency", cur)
+	return q
+}
+
+func cloneValues(q url.Values) url.Values {
+	out := url.Values{}
+	for k, v := range q {
+		out[k] = append([]string(nil), v...)
+	}
+	return out
+}
+
+// option is one choice of a select or checkbox group.
+type option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// column is one column of the offers table.
+type column struct {
+	Key, Label string
+	Num        bool
+	Shown      bool
+}
+
+// offerRowView is one table row.
+type offerRowView struct {
+	ID, Provider, Instance, GPU, Region, Billing, BillingLabel string
+	GPUs, VRAM, VCPU, RAM, Interconnect, Network, RDMA         string
+	Price, PerGPU, Upfront, Source, SourceRef, AsOf, Freshness string
+}
+
+type offersPage struct {
+	Query          url.Values
+	GPU            string
+	GPUFamilies    []string
+	Providers      []option
+	Billing        []option
+	Residency      []option
+	Per            []option
+	Sort           []option
+	MinGPUs        string
+	CheapestRegion bool
+	Columns        []column
+	Rows           []offerRowView
+	Total          int
+	Shown          int
+	PriceUnit      string
+	Chart          map[string]any
+	APIURL         string
+}
+
+var defaultColumns = []string{"provider", "instance", "gpu", "region", "billing", "price", "per_gpu", "source", "as_of"}
+
+func (s *Server) pageOffers(w http.ResponseWriter, r *http.Request) {
+	d := s.Data()
+	v := s.view(r, d, "offers")
+	q := withCurrency(r.URL.Query(), v.Currency)
+	if q.Get("limit") == "" {
+		q.Set("limit", "50")
+	}
+	p := params{q}
+	// The page shows each instance type and billing model once, in its
+	// cheapest region, unless asked for every region.
+	page := &offersPage{Query: q, GPU: p.str("gpu"), MinGPUs: p.str("min_gpus"), CheapestRegion: p.str("cheapest_region") != "false"}
+	q.Set("cheapest_region", fmt.Sprint(page.CheapestRegion))
+	api := cloneValues(q)
+	api.Del("lang")
+	api.Del("col")
+	api.Del("cols")
+	page.APIURL = "/api/v1/offers?" + api.Encode()
+	v.Page = page
+	s.offerChoices(d, v.P, page, p)
+	search, err := d.parseOfferSearch(q, 50)
+	if err != nil {
+		var ae *apiError
+		if errors.As(err, &ae) {
+			v.Error = ae
+			s.render(w, r, http.StatusBadRequest, "offers", v)
+			return
+		}
+		s.writeError(w, r, err)
+		return
+	}
+	rows, total, err := d.run(search)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	page.Total, page.Shown = total, len(rows)
+	page.PriceUnit = v.P.T("web.unit."+string(search.Query.Per), v.Currency)
+	if search.Query.Per == "" {
+		page.PriceUnit = v.P.T("web.unit.instance-hour", v.Currency)
+	}
+	now := s.cfg.Now()
+	for _, row := range rows {
+		o, it := row.Offer, row.Offer.Instance
+		rv := offerRowView{ID: o.ID(), Provider: o.Provider, Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
+			Billing: string(o.Billing), BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
+			GPUs: num(row.Offer.Instance.GPUCount), VRAM: num(it.GPUMemoryGB), VCPU: num(it.VCPU), RAM: num(it.MemoryGiB),
+			Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price), PerGPU: money(row.PerGPUHourly),
+			Source: string(o.Source.Kind), SourceRef: o.Source.Ref, AsOf: o.Source.AsOfString()}
+		if it.NetworkGbps.IsPositive() {
+			rv.Network = num(it.NetworkGbps)
+		}
+		if row.Upfront.IsPositive() {
+			rv.Upfront = money(row.Upfront)
+		}
+		switch age := now.Sub(o.Source.AsOf).Hours() / 24; {
+		case age > 180:
+			rv.Freshness = "stale"
+		case age > 90:
+			rv.Freshness = "aging"
+		default:
+			rv.Freshness = "fresh"
+		}
+		page.Rows = append(page.Rows, rv)
+	}
+	shown := append(p.list("col"), p.list("cols")...)
+	if len(shown) == 0 {
+		shown = defaultColumns
+	}
+	for _, c := range []struct {
+		key string
+		num bool
+	}{{"provider", false}, {"instance", false}, {"gpu", false}, {"gpus", true}, {"vram", true}, {"vcpu", true}, {"ram", true},
+		{"interconnect", false}, {"network", true}, {"rdma", false}, {"region", false}, {"billing", false}, {"price", true},
+		{"per_gpu", true}, {"upfront", true}, {"source", false}, {"as_of", false}} {
+		page.Columns = append(page.Columns, column{Key: c.key, Label: v.P.T("web.col." + c.key), Num: c.num, Shown: contains(shown, c.key)})
+	}
+	page.Chart = offersChart(v, rows)
+	s.render(w, r, http.StatusOK, "offers", v)
+}
+
+// offerChoices fills the filter form's choices.
+func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q params) {
+	fams := map[string]bool{}
+	for _, g := range d.Catalog.GPUs() {
+		fams[g.Family] = true
+	}
+	for f := range fams {
+		if f != "" {
+			page.GPUFamilies = append(page.GPUFamilies, f)
+		}
+	}
+	sort.Strings(page.GPUFamilies)
+	sel := q.list("provider")
+	for _, pr := range d.Catalog.Providers() {
+		name := pr.NameEN
+		if p.Lang() == i18n.ZH && pr.NameZH != "" {
+			name = pr.NameZH
+		}
+		page.Providers = append(page.Providers, option{Value: pr.ID, Label: name, Selected: contains(sel, pr.ID)})
+	}
+	bill := q.str("billing")
+	page.Billing = []option{{Value: "", Label: p.T("web.any"), Selected: bill == ""}}
+	for _, b := range []string{"on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block"} {
+		page.Billing = append(page.Billing, option{Value: b, Label: p.T("billing." + b), Selected: bill == b})
+	}
+	res := q.str("residency")
+	zones := map[string]bool{}
+	for _, r := range d.Catalog.Regions() {
+		if r.Residency != "" {
+			zones[r.Residency] = true
+		}
+	}
+	page.Residency = []option{{Value: "", Label: p.T("web.any"), Selected: res == ""}}
+	var zs []string
+	for z := range zones {
+		zs = append(zs, z)
+	}
+	sort.Strings(zs)
+	for _, z := range zs {
+		page.Residency = append(page.Residency, option{Value: z, Label: z, Selected: res == z})
+	}
+	per := q.str("per")
+	for _, u := range []string{"instance-hour", "gpu-hour", "month"} {
+		page.Per = append(page.Per, option{Value: u, Label: p.T("web.per." + u), Selected: per == u || (per == "" && u == "instance-hour")})
+	}
+	srt := q.str("sort")
+	for _, k := range []string{"price", "gpu-price", "vram", "fp16-tflops-per-dollar"} {
+		page.Sort = append(page.Sort, option{Value: k, Label: p.T("web.sort." + k), Selected: srt == k || (srt == "" && k == "price")})
+	}
+}
+
+// providerColors gives each cloud a stable chart colour.
+var providerColors = map[string]string{"aws": "#ff9900", "azure": "#0078d4", "gcp": "#34a853", "alibaba": "#ff6a00",
+	"tencent": "#006eff", "oci": "#c74634", "lambda": "#7b61ff"}
+
+// offersChart is an ECharts option: price per GPU-hour of the rows shown.
+func offersChart(v view, rows []catalog.OfferRow) map[string]any {
+	if len(rows) == 0 {
+		return nil
+	}
+	n := len(rows)
+	if n > 25 {
+		n = 25
+	}
+	var labels []string
+	var data []map[string]any
+	for _, r := range rows[:n] {
+		labels = append(labels, r.Offer.InstanceName+" · "+r.Offer.RegionCode+" · "+v.P.Billing(string(r.Offer.Billing), r.Offer.Billing.Family()))
+		c := providerColors[r.Offer.Provider]
+		if c == "" {
+			c = "#888888"
+		}
+		data = append(data, map[string]any{"value": r.PerGPUHourly.Round(4).InexactFloat64(), "name": r.Offer.ID(),
+			"itemStyle": map[string]any{"color": c}})
+	}
+	// Reverse so the first row is on top of a horizontal bar chart.
+	for i, j := 0, len(labels)-1; i < j; i, j = i+1, j-1 {
+		labels[i], labels[j] = labels[j], labels[i]
+		data[i], data[j] = data[j], data[i]
+	}
+	return map[string]any{
+		"title":   map[string]any{"text": v.P.T("web.chart.per_gpu", v.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
+		"tooltip": map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}},
+		"grid":    map[string]any{"left": 8, "right": 24, "top": 36, "bottom": 8, "containLabel": true},
+		"xAxis":   map[string]any{"type": "value", "name": v.Currency},
+		"yAxis":   map[string]any{"type": "category", "data": labels, "axisLabel": map[string]any{"fontSize": 11}},
+		"series":  []any{map[string]any{"type": "bar", "data": data, "label": map[string]any{"show": true, "position": "right", "fontSize": 10}}},
+	}
+}
+
+type comparePage struct {
+	Offers    []string
+	Months    int
+	OnPrem    string
+	Servers   int
+	GPUs      []option
+	Doc       *document.TCO
+	Details   []offerRowView
+	Chart     map[string]any
+	APIURL    string
+	Cheapest  string
+	BreakEven []string
+}
+
+func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
+	d := s.Data()
+	v := s.view(r, d, "compare")
+	q := withCurrency(r.URL.Query(), v.Currency)
+	if q.Get("months") == "" {
+		q.Set("months", "36")
+	}
+	page := &comparePage{Offers: params{q}.list("offer"), OnPrem: q.Get("onprem")}
+	v.Page = page
+	for _, f := range d.Catalog.AllOnPrem() {
+		if f.Item == "server-price" && f.GPU != "" && !hasOption(page.GPUs, f.GPU) {
+			page.GPUs = append(page.GPUs, option{Value: f.GPU, Label: f.GPU, Selected: f.GPU == page.OnPrem})
+		}
+	}
+	in, err := d.parseTCO(q)
+	page.Months, page.Servers = in.Months, in.Servers
+	if err == nil {
+		var res *pricing.TCO
+		if res, err = d.tco(in); err == nil {
+			var doc document.TCO
+			if doc, err = document.BuildTCO(res, d.FX); err == nil {
+				page.Doc = &doc
+			}
+		}
+	}
+	if err != nil {
+		var ae *apiError
+		if !errors.As(err, &ae) {
+			s.writeError(w, r, err)
+			return
+		}
+		if len(page.Offers) > 0 || page.OnPrem != "" {
+			v.Error = ae
+		}
+		s.render(w, r, statusFor(v.Error), "compare", v)
+		return
+	}
+	api := cloneValues(q)
+	api.Del("lang")
+	page.APIURL = "/api/v1/tco?" + api.Encode()
+	page.Cheapest = page.Doc.Cheapest
+	for _, b := range page.Doc.BreakEven {
+		page.BreakEven = append(page.BreakEven, b.Text)
+	}
+	for _, id := range in.Offers {
+		if row, err := d.offerRow(id, v.Currency); err == nil {
+			o := row.Offer
+			page.Details = append(page.Details, offerRowView{ID: id, Provider: o.Provider, Instance: o.InstanceName, GPU: o.Instance.GPUID,
+				GPUs: num(o.Instance.GPUCount), Region: o.RegionCode, BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
+				Price: money(row.EffectiveHourly), PerGPU: money(row.PerGPUHourly), Source: string(o.Source.Kind), SourceRef: o.Source.Ref,
+				AsOf: o.Source.AsOfString()})
+		}
+	}
+	page.Chart = tcoChart(v, page.Doc)
+	s.render(w, r, http.StatusOK, "compare", v)
+}
+
+func statusFor(e *apiError) int {
+	if e == nil {
+		return http.StatusOK
+	}
+	return e.Status
+}
+
+func hasOption(list []option, v string) bool {
+	for _, o := range list {
+		if o.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// tcoChart is an ECharts option: cumulative cost of each plan by month.
+func tcoChart(v view, doc *document.TCO) map[string]any {
+	var series []any
+	var names []string
+	for _, p := range doc.Plans {
+		var cum float64
+		var pts []float64
+		for _, m := range p.Monthly {
+			f, _ := m.Amount.Float64()
+			cum += f
+			pts = append(pts, float64(int64(cum*100))/100)
+		}
+		names = append(names, p.Name)
+		series = append(series, map[string]any{"name": p.Name, "type": "line", "data": pts, "showSymbol": false})
+	}
+	months := make([]int, doc.Months)
+	for i := range months {
+		months[i] = i + 1
+	}
+	return map[string]any{
+		"title":   map[string]any{"text": v.P.T("web.chart.cumulative", doc.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
+		"tooltip": map[string]any{"trigger": "axis"},
+		"legend":  map[string]any{"data": names, "bottom": 0, "type": "scroll"},
+		"grid":    map[string]any{"left": 8, "right": 24, "top": 40, "bottom": 40, "containLabel": true},
+		"xAxis":   map[string]any{"type": "category", "data": months, "name": v.P.T("web.month")},
+		"yAxis":   map[string]any{"type": "value", "name": doc.Currency},
+		"series":  series,
+	}
+}
+
+type advisorPage struct {
+	Job      string
+	Examples []examples.Job
+	Example  string
+	Doc      *document.Recommendation
+	Chart    map[string]any
+}
+
+func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
+	d := s.Data()
+	v := s.view(r, d, "advisor")
+	page := &advisorPage{Examples: examples.Jobs()}
+	v.Page = page
+	if r.Method == http.MethodPost {
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+		if err := r.ParseForm(); err != nil {
+			v.Error = badRequest("job", "", "reading the form: %v", err)
+			s.render(w, r, http.StatusBadRequest, "advisor", v)
+			return
+		}
+		page.Job = r.PostForm.Get("job")
+	} else {
+		page.Example = r.URL.Query().Get("example")
+		if page.Example == "" && len(page.Examples) > 0 {
+			page.Example = page.Examples[0].Name
+		}
+		for _, e := range page.Examples {
+			if e.Name == page.Example {
+				page.Job = e.YAML
+			}
+		}
+	}
+	if strings.TrimSpace(page.Job) == "" {
+		s.render(w, r, http.StatusOK, "advisor", v)
+		return
+	}
+	doc, err := s.recommend(d, []byte(page.Job), i18n.Lang(v.Lang))
+	if err != nil {
+		var ae *apiError
+		if !errors.As(err, &ae) {
+			s.writeError(w, r, err)
+			return
+		}
+		v.Error = ae
+		s.render(w, r, ae.Status, "advisor", v)
+		return
+	}
+	page.Doc = doc
+	page.Chart = advisorChart(v, doc)
+	s.render(w, r, http.StatusOK, "advisor", v)
+}
+
+// advisorChart is an ECharts option: cost against time of the ranked plans
+// and the Pareto front.
+func advisorChart(v view, doc *document.Recommendation) map[string]any {
+	var ranked, front []any
+	for _, list := range []struct {
+		plans []document.RecPlan
+		dst   *[]any
+	}{{doc.Plans, &ranked}, {doc.Pareto, &front}} {
+		for _, p := range list.plans {
+			if p.Time == nil {
+				continue
+			}
+			h, _ := p.Time.Hours.Float64()
+			c, _ := p.Cost.Total.Float64()
+			*list.dst = append(*list.dst, map[string]any{"value": []float64{h, c}, "name": fmt.Sprintf("#%d %d× %s %s", p.Rank, p.Count, p.InstanceType, p.Billing)})
+		}
+	}
+	if len(ranked) == 0 && len(front) == 0 {
+		return nil
+	}
+	return map[string]any{
+		"title":   map[string]any{"text": v.P.T("web.chart.time_cost"), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
+		"tooltip": map[string]any{"trigger": "item"},
+		"legend":  map[string]any{"bottom": 0},
+		"grid":    map[string]any{"left": 8, "right": 24, "top": 40, "bottom": 40, "containLabel": true},
+		"xAxis":   map[string]any{"type": "value", "name": v.P.T("web.hours"), "scale": true},
+		"yAxis":   map[string]any{"type": "value", "name": doc.Currency, "scale": true},
+		"series": []any{
+			map[string]any{"name": v.P.T("web.pareto"), "type": "scatter", "data": front, "symbolSize": 10},
+			map[string]any{"name": v.P.T("web.ranked"), "type": "scatter", "data": ranked, "symbolSize": 16, "symbol": "diamond"},
+		},
+	}
+}
+
+type gpusPage struct {
+	Doc document.GPUs
+}
+
+func (s *Server) pageGPUs(w http.ResponseWriter, r *http.Request) {
+	d := s.Data()
+	v := s.view(r, d, "gpus")
+	v.Page = &gpusPage{Doc: document.BuildGPUs(d.Catalog.GPUs())}
+	s.render(w, r, http.StatusOK, "gpus", v)
+}
+
+type aboutPage struct {
+	Stats   document.CatalogStats
+	Sources document.Sources
+}
+
+func (s *Server) pageAbout(w http.ResponseWriter, r *http.Request) {
+	d := s.Data()
+	v := s.view(r, d, "about")
+	v.Page = &aboutPage{Stats: document.BuildCatalogStats(d.Catalog.Stats()), Sources: document.BuildSources(d.Catalog.Sources())}
+	s.render(w, r, http.StatusOK, "about", v)
+}
+
+func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {
+	d := s.Data()
+	v := s.view(r, d, "notfound")
+	v.Error = &apiError{Status: http.StatusNotFound, Code: "not_found", Message: v.P.T("web.notfound", r.URL.Path)}
+	s.render(w, r, http.StatusNotFound, "notfound", v)
+}
+
+func money(d decimal.Decimal) string { return output.Money(d) }
+
+func num(d decimal.Decimal) string { return output.Qty(d) }

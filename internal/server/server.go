@@ -1,0 +1,145 @@
+// Package server is gpuscout's HTTP face: a versioned JSON API under /api/v1
+// that returns the same documents as the CLI's -o json, and the web UI pages
+// rendered from templates parsed at start-up. It uses only net/http.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/perf"
+	"github.com/gpuscout/gpuscout/internal/pricing"
+	"github.com/gpuscout/gpuscout/internal/web"
+)
+
+// Data is everything a request reads: one consistent catalog with its FX
+// table, cost engine and performance model. A reload swaps it whole, so a
+// request never sees half of an import.
+type Data struct {
+	Catalog *catalog.Catalog
+	FX      *fx.Table
+	Pricing *pricing.Engine
+	Perf    *perf.Model
+	// Imported is the number of offers that came from imported snapshots.
+	Imported int
+	// Loaded is when this data was loaded.
+	Loaded time.Time
+}
+
+// Loader loads fresh Data (the embedded catalog overlaid with imports).
+type Loader func(ctx context.Context) (*Data, error)
+
+// Config configures a Server.
+type Config struct {
+	// Load loads the data at start and on every Reload.
+	Load Loader
+	// Logger receives the access log and errors; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock (tests pin it); nil means time.Now.
+	Now func() time.Time
+	// MaxBody caps request bodies, bytes (default 1 MiB).
+	MaxBody int64
+}
+
+// Server serves the API and the web UI.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	data    atomic.Pointer[Data]
+	reload  sync.Mutex
+	pages   *web.Pages
+	metrics *metrics
+	handler http.Handler
+}
+
+// New loads the data once and parses the templates; it fails if either fails.
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	if cfg.Load == nil {
+		return nil, errors.New("server: no data loader")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = 1 << 20
+	}
+	pages, err := web.Parse()
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	s := &Server{cfg: cfg, log: cfg.Logger, pages: pages, metrics: newMetrics()}
+	if err := s.Reload(ctx); err != nil {
+		return nil, err
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Reload loads the data again and swaps it in; on error the old data stays.
+func (s *Server) Reload(ctx context.Context) error {
+	s.reload.Lock()
+	defer s.reload.Unlock()
+	d, err := s.cfg.Load(ctx)
+	if err != nil {
+		return fmt.Errorf("server: load data: %w", err)
+	}
+	if d.Loaded.IsZero() {
+		d.Loaded = s.cfg.Now()
+	}
+	s.data.Store(d)
+	s.metrics.reloads.Add(1)
+	return nil
+}
+
+// Data returns the data requests currently read.
+func (s *Server) Data() *Data { return s.data.Load() }
+
+// ServeHTTP serves one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// ListenAndServe serves on addr until ctx ends, then shuts down gracefully,
+// letting requests in flight finish for up to ten seconds. ready, when not
+// nil, receives the bound address (useful with port 0).
+func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}

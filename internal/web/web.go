@@ -1,0 +1,143 @@
+// Package web holds gpuscout's web UI: HTML templates, parsed once at
+// start-up, and the static assets (the script and stylesheet bundled from
+// web/ by `make assets`), embedded in the binary so the UI works offline.
+package web
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"net/http"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gpuscout/gpuscout/internal/output"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Pages are the parsed page templates.
+type Pages struct {
+	pages map[string]*template.Template
+}
+
+// Funcs are the helpers templates may call.
+func funcs() template.FuncMap {
+	return template.FuncMap{
+		// json renders v as JSON for a <script type="application/json"> block.
+		"json": func(v any) (template.JS, error) {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return "", err
+			}
+			return template.JS(b), nil
+		},
+		"join": strings.Join,
+		// money renders an amount with thousands separators and sensible decimals.
+		"money": func(n json.Number) string {
+			d, err := decimal.NewFromString(n.String())
+			if err != nil {
+				return n.String()
+			}
+			return output.Money(d)
+		},
+		// hours renders a duration given in hours: 14 min, 5.2 h, 3.1 days.
+		"hours": func(n json.Number) string {
+			h, err := n.Float64()
+			if err != nil {
+				return n.String()
+			}
+			switch {
+			case h < 1:
+				return fmt.Sprintf("%.0f min", h*60)
+			case h < 48:
+				return fmt.Sprintf("%.1f h", h)
+			}
+			return fmt.Sprintf("%.1f days", h/24)
+		},
+		// opt renders an optional number, "–" when absent.
+		"opt": func(n *json.Number) string {
+			if n == nil {
+				return "–"
+			}
+			return n.String()
+		},
+		"add":  func(a, b int) int { return a + b },
+		"has": func(list []string, s string) bool {
+			for _, x := range list {
+				if x == s {
+					return true
+				}
+			}
+			return false
+		},
+	}
+}
+
+// Parse parses every page with the shared layout.
+func Parse() (*Pages, error) {
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	p := &Pages{pages: map[string]*template.Template{}}
+	for _, n := range names {
+		base := strings.TrimSuffix(strings.TrimPrefix(n, "templates/"), ".html")
+		if base == "layout" {
+			continue
+		}
+		t, err := template.New("layout.html").Funcs(funcs()).ParseFS(templateFS, "templates/layout.html", n)
+		if err != nil {
+			return nil, fmt.Errorf("template %s: %w", n, err)
+		}
+		p.pages[base] = t
+	}
+	return p, nil
+}
+
+// Render writes page name with data; it renders into a buffer first so a
+// template error never leaves half a page.
+func (p *Pages) Render(w io.Writer, name string, data any) error {
+	t, ok := p.pages[name]
+	if !ok {
+		return fmt.Errorf("no page %q", name)
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		return fmt.Errorf("page %s: %w", name, err)
+	}
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+// Static serves the embedded assets with a one-hour cache.
+func Static() http.Handler {
+	sub, err := fs.Sub(staticFS, "static")
+	if err != nil {
+		panic(err) // the embed pattern guarantees the directory
+	}
+	fsrv := http.FileServerFS(sub)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		fsrv.ServeHTTP(w, r)
+	})
+}
+
+// HasAssets reports whether the bundled script and stylesheet are embedded.
+func HasAssets() bool {
+	for _, n := range []string{"static/app.js", "static/app.css"} {
+		if _, err := fs.Stat(staticFS, n); err != nil {
+			return false
+		}
+	}
+	return true
+}
