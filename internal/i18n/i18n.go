@@ -56,15 +56,9 @@ func (p *Printer) Lang() Lang { return p.lang }
 // T renders the message key with fmt-style args. An unknown key renders as
 // the key itself, so a missing translation is visible, never fatal.
 func (p *Printer) T(key string, args ...any) string {
-	msg, ok := messages[p.lang][key]
+	msg, ok := lookup(p.lang, key)
 	if !ok {
-		msg, ok = webMessages[p.lang][key]
-	}
-	if !ok {
-		msg, ok = messages[EN][key]
-	}
-	if !ok {
-		msg, ok = webMessages[EN][key]
+		msg, ok = lookup(EN, key)
 	}
 	if !ok {
 		msg = key
@@ -81,8 +75,25 @@ func Keys(l Lang) []string {
 	for k := range messages[l] {
 		out = append(out, k)
 	}
-	for k := range webMessages[l] {
-		out = append(out, k)
+	for _, t := range webTables {
+		for k := range t[l] {
+			out = append(out, k)
+		}
 	}
 	return out
+}
+
+// webTables are the web UI's message tables, one per area of the UI.
+var webTables = []map[Lang]map[string]string{webMessages, webCatalogMessages, webJobMessages}
+
+func lookup(l Lang, key string) (string, bool) {
+	if m, ok := messages[l][key]; ok {
+		return m, true
+	}
+	for _, t := range webTables {
+		if m, ok := t[l][key]; ok {
+			return m, true
+		}
+	}
+	return "", false
 }

@@ -30,6 +30,8 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /api/v1/catalog/sources", s.api(s.apiSources))
 	mux.HandleFunc("GET /api/v1/tco", s.api(s.apiTCO))
 	mux.HandleFunc("POST /api/v1/recommend", s.apiRecommend)
+	s.catalogRoutes(mux)
+	s.jobRoutes(mux)
 	mux.HandleFunc("GET /api/v1/openapi.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Write(OpenAPI)

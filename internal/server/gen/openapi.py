@@ -71,4 +71,15 @@ spec={"openapi":"3.0.3","info":{"title":"gpuscout API","version":"1.0.0","descri
    "responses":{"200":resp("Recommendation","Ranked plans, the Pareto front and the rejected candidates."),"400":resp("Error","The job description is invalid; error.field and error.message say where."),"413":resp("Error","Body over 1 MiB."),"422":resp("Error","No offer satisfies the constraints; the message names the one that eliminated the last candidates.")}}},
  },
  "components":{"schemas":{"Source":src,"FX":fx,"GPURef":gpuref,"Offer":offer,"Offers":offers,"GPU":gpu,"GPUs":gpus,"Instance":inst,"Instances":insts,"CatalogStats":stats,"Sources":sources,"MonthAmount":month,"CostComponent":comp,"BreakEven":be,"Cost":cost,"TCO":tco,"Plan":plan,"Recommendation":rec,"Error":err}}}
+# Fragments gen/extra_*.json add paths and component schemas.
+import glob, os
+for frag in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "extra_*.json"))):
+    with open(frag) as f:
+        extra = json.load(f)
+    for k, v in extra.get("paths", {}).items():
+        assert k not in spec["paths"], frag + ": duplicate path " + k
+        spec["paths"][k] = v
+    for k, v in extra.get("schemas", {}).items():
+        assert k not in spec["components"]["schemas"], frag + ": duplicate schema " + k
+        spec["components"]["schemas"][k] = v
 open(__import__("os").path.join(__import__("os").path.dirname(__import__("os").path.abspath(__file__)),"..","openapi.json"),"w").write(json.dumps(spec,indent=2,ensure_ascii=False)+"\n")
