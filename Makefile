@@ -5,13 +5,22 @@ GO      ?= go
 BIN     := bin/gpuscout
 PKGS    := ./...
 
-.PHONY: run test build vet fmt fuzz bench bench-cli golden clean assets assets-check serve
+.PHONY: run demo test build vet fmt fuzz bench bench-cli golden clean assets assets-check serve
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/gpuscout
 
-## run: the cheapest 8-GPU A100 and H100 offers of each cloud, then the catalog summary
-run: build
+## run: bundle the web assets (when npm is present) and serve the UI and API on the embedded catalog
+run:
+	@if command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory assets || echo "could not rebuild the web bundle; serving the committed one"; \
+	 else echo "npm not found: serving the web bundle committed in internal/web/static"; fi
+	@$(MAKE) --no-print-directory build
+	$(BIN) serve --addr $(ADDR)
+
+ADDR ?= 127.0.0.1:8080
+
+## demo: a tour of the CLI — advisor, offers, catalog summary, TCO, estimate
+demo: build
 	@echo "== The advisor: 13B pretraining in two weeks on NVSwitch nodes with RDMA (examples/distributed-training.yaml) =="
 	@$(BIN) recommend -f examples/distributed-training.yaml --limit 3
 	@echo

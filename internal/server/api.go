@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -144,13 +145,30 @@ func (d *Data) currency(p params) (string, error) {
 	return cur, nil
 }
 
-// OfferSearch is a parsed offers query.
+// OfferSearch is a parsed offers query: the catalog query plus the
+// server's own filters and orders, applied before the limit.
 type OfferSearch struct {
 	Query       catalog.OfferQuery
 	Limit       int
 	PerProvider int
 	OneRegion   bool
+	// Interconnect keeps instances whose GPU link contains it (nvlink,
+	// nvswitch, pcie ...); RDMA keeps instances with an RDMA fabric.
+	Interconnect string
+	RDMA         bool
+	// MinPrice drops offers below it, in the query's unit.
+	MinPrice decimal.Decimal
+	// Order sorts by a column (see orderKeys); Desc reverses it.
+	Order string
+	Desc  bool
+	// Scale multiplies prices for the day and year units (24, 8760).
+	Scale decimal.Decimal
+	// Unit is the unit as asked: instance-hour, day, month, year, gpu-hour.
+	Unit string
 }
+
+// orderKeys are the columns offers can be ordered by.
+var orderKeys = []string{"provider", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "region", "billing", "price", "per_gpu", "upfront", "as_of", "network"}
 
 // parseOfferSearch turns query parameters into an offer search.
 func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error) {
@@ -189,10 +207,39 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 			return s, err
 		}
 	}
+	s.Unit, s.Scale = "instance-hour", decimal.NewFromInt(1)
 	if u := p.str("per"); u != "" {
-		if q.Per, err = catalog.ParsePriceUnit(u); err != nil {
-			return s, badRequest("per", "", "%v", err)
+		s.Unit = u
+		switch u {
+		case "day", "instance-day":
+			s.Unit, s.Scale = "day", decimal.NewFromInt(24)
+		case "year", "instance-year":
+			s.Unit, s.Scale = "year", decimal.NewFromInt(8760)
+		default:
+			if q.Per, err = catalog.ParsePriceUnit(u); err != nil {
+				return s, badRequest("per", "instance-hour, gpu-hour, day, month or year", "%v", err)
+			}
 		}
+	}
+	if !s.Scale.Equal(decimal.NewFromInt(1)) && q.MaxPrice.IsPositive() {
+		q.MaxPrice = q.MaxPrice.Div(s.Scale)
+	}
+	if s.MinPrice, err = p.dec("min_price"); err != nil {
+		return s, err
+	}
+	s.MinPrice = s.MinPrice.Div(s.Scale)
+	s.Interconnect = strings.ToLower(p.str("interconnect"))
+	if s.RDMA, err = p.bool("rdma"); err != nil {
+		return s, err
+	}
+	if o := p.str("order"); o != "" {
+		if !contains(orderKeys, o) {
+			return s, badRequest("order", "one of "+strings.Join(orderKeys, ", "), "cannot order by %q", o)
+		}
+		s.Order = o
+	}
+	if s.Desc, err = p.bool("desc"); err != nil {
+		return s, err
 	}
 	if k := p.str("sort"); k != "" {
 		if q.Sort, err = catalog.ParseSortKey(k); err != nil {
@@ -225,6 +272,26 @@ func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
 	if err != nil {
 		return nil, 0, badRequest("", "", "%v", err)
 	}
+	if s.Interconnect != "" || s.RDMA || s.MinPrice.IsPositive() {
+		kept := rows[:0]
+		for _, r := range rows {
+			it := r.Offer.Instance
+			if s.Interconnect != "" && !strings.Contains(strings.ToLower(it.GPUInterconnect), s.Interconnect) {
+				continue
+			}
+			if s.RDMA && (it.RDMA == "" || strings.EqualFold(it.RDMA, "none")) {
+				continue
+			}
+			if s.MinPrice.IsPositive() && r.Price.LessThan(s.MinPrice) {
+				continue
+			}
+			kept = append(kept, r)
+		}
+		rows = kept
+	}
+	if s.Order != "" {
+		sortRows(rows, s.Order, s.Desc)
+	}
 	if s.OneRegion {
 		rows = catalog.CheapestRegion(rows)
 	}
@@ -248,6 +315,50 @@ func (s *Server) apiOffers(r *http.Request, d *Data) (any, error) {
 		return nil, err
 	}
 	return document.BuildOffers(rows, total, search.Query.Currency, d.FX), nil
+}
+
+// sortRows orders rows by a column, stably, so ties keep the price order.
+func sortRows(rows []catalog.OfferRow, key string, desc bool) {
+	cmpDec := func(a, b decimal.Decimal) int { return a.Cmp(b) }
+	less := func(a, b catalog.OfferRow) int {
+		ia, ib := a.Offer.Instance, b.Offer.Instance
+		switch key {
+		case "provider":
+			return strings.Compare(a.Offer.Provider, b.Offer.Provider)
+		case "instance":
+			return strings.Compare(ia.Name, ib.Name)
+		case "gpu":
+			return strings.Compare(ia.GPUID, ib.GPUID)
+		case "gpus":
+			return cmpDec(ia.GPUCount, ib.GPUCount)
+		case "vram":
+			return cmpDec(ia.GPUMemoryGB, ib.GPUMemoryGB)
+		case "vcpu":
+			return cmpDec(ia.VCPU, ib.VCPU)
+		case "ram":
+			return cmpDec(ia.MemoryGiB, ib.MemoryGiB)
+		case "network":
+			return cmpDec(ia.NetworkGbps, ib.NetworkGbps)
+		case "region":
+			return strings.Compare(a.Offer.RegionCode, b.Offer.RegionCode)
+		case "billing":
+			return strings.Compare(string(a.Offer.Billing), string(b.Offer.Billing))
+		case "per_gpu":
+			return cmpDec(a.PerGPUHourly, b.PerGPUHourly)
+		case "upfront":
+			return cmpDec(a.Upfront, b.Upfront)
+		case "as_of":
+			return a.Offer.Source.AsOf.Compare(b.Offer.Source.AsOf)
+		}
+		return cmpDec(a.Price, b.Price)
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		c := less(rows[i], rows[j])
+		if desc {
+			return c > 0
+		}
+		return c < 0
+	})
 }
 
 // offerRow prices one offer by ID in cur.

@@ -2,10 +2,13 @@ package server_test
 
 import (
 	"context"
+	"encoding/csv"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -262,4 +265,85 @@ func waitURL(ctx context.Context, t *testing.T, want string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("the page never reached a URL with %q", want)
+}
+
+// TestBrowserSortExportAndShare: clicking a column header orders the table;
+// the CSV export holds exactly the rows and columns on screen; opening the
+// page's URL afresh gives the same view.
+func TestBrowserSortExportAndShare(t *testing.T) {
+	ctx, base, problems := browser(t)
+	var vram []string
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(base+"/offers?gpu=A100,H100,H200,B200&per_provider=0&lang=en&cols=provider,instance,vram,region,billing,price"),
+		chromedp.WaitVisible(`table.data`, chromedp.ByQuery),
+		chromedp.Click(`th[data-col="vram"] a`, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	waitURL(ctx, t, "order=vram")
+	err = chromedp.Run(ctx,
+		chromedp.WaitVisible(`th[data-col="vram"][aria-sort="ascending"]`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('tbody td[data-col="vram"]')].map(td => td.textContent.trim())`, &vram),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	for i := 1; i < len(vram); i++ {
+		if atof(vram[i]) < atof(vram[i-1]) {
+			t.Fatalf("GPU memory column not ascending after the click: %v", vram)
+		}
+	}
+	// The table as shown, and the CSV export fetched from the page's link.
+	var table [][]string
+	var csvText, shared string
+	err = chromedp.Run(ctx,
+		chromedp.Evaluate(`[...document.querySelectorAll('tbody tr')].map(tr => [...tr.querySelectorAll('td[data-col]')].filter(td => !td.hidden).map(td => td.textContent.trim()))`, &table),
+		chromedp.Evaluate(`fetch(document.querySelector('a[data-export="csv"]').href).then(r => r.text())`, &csvText, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+		chromedp.Location(&shared),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
+	if err != nil {
+		t.Fatalf("CSV export does not parse: %v\n%s", err, csvText)
+	}
+	if len(recs)-1 != len(table) {
+		t.Fatalf("CSV has %d rows, the table %d", len(recs)-1, len(table))
+	}
+	for i, row := range table {
+		got := recs[i+1][:len(recs[i+1])-1] // the last CSV column is the offer ID
+		if len(got) != len(row) {
+			t.Fatalf("row %d: CSV %v vs table %v", i, got, row)
+		}
+		for j := range row {
+			if strings.ReplaceAll(row[j], ",", "") != got[j] {
+				t.Fatalf("row %d col %d: CSV %q vs table %q", i, j, got[j], row[j])
+			}
+		}
+	}
+	// A fresh browser tab on the same URL shows the same rows.
+	tab, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	var again [][]string
+	err = chromedp.Run(tab,
+		chromedp.Navigate(shared),
+		chromedp.WaitVisible(`table.data`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('tbody tr')].map(tr => [...tr.querySelectorAll('td[data-col]')].filter(td => !td.hidden).map(td => td.textContent.trim()))`, &again),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(again) != fmt.Sprint(table) {
+		t.Errorf("the shared URL shows a different view:\n%v\n%v", again, table)
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported errors: %v", p)
+	}
+}
+
+func atof(s string) float64 {
+	f, _ := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+	return f
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/pricing"
+	"github.com/gpuscout/gpuscout/internal/web"
 )
 
 // view is what every page template receives.
@@ -32,6 +34,8 @@ type view struct {
 	Offers     int
 	Error      *apiError
 	Page       any
+	// Assets is false in a build without the bundled script and stylesheet.
+	Assets bool
 }
 
 func (s *Server) view(r *http.Request, d *Data, active string) view {
@@ -53,7 +57,7 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 	p := i18n.NewPrinter(lang)
 	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
-		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers}
+		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, Assets: web.HasAssets()}
 }
 
 // render writes a page; ?lang= also sets the language cookie so links keep it.
@@ -92,18 +96,52 @@ type option struct {
 	Selected     bool
 }
 
-// column is one column of the offers table.
-type column struct {
-	Key, Label string
-	Num        bool
-	Shown      bool
-}
-
 // offerRowView is one table row.
 type offerRowView struct {
 	ID, Provider, Instance, GPU, Region, Billing, BillingLabel string
 	GPUs, VRAM, VCPU, RAM, Interconnect, Network, RDMA         string
 	Price, PerGPU, Upfront, Source, SourceRef, AsOf, Freshness string
+}
+
+// cell is a row's text for a column key (the table and the CSV agree).
+func (r offerRowView) cell(key string) string {
+	switch key {
+	case "provider":
+		return r.Provider
+	case "instance":
+		return r.Instance
+	case "gpu":
+		return r.GPUs + "× " + r.GPU
+	case "gpus":
+		return r.GPUs
+	case "vram":
+		return r.VRAM
+	case "vcpu":
+		return r.VCPU
+	case "ram":
+		return r.RAM
+	case "interconnect":
+		return r.Interconnect
+	case "network":
+		return r.Network
+	case "rdma":
+		return r.RDMA
+	case "region":
+		return r.Region
+	case "billing":
+		return r.BillingLabel
+	case "price":
+		return r.Price
+	case "per_gpu":
+		return r.PerGPU
+	case "upfront":
+		return r.Upfront
+	case "source":
+		return r.Source
+	case "as_of":
+		return r.AsOf
+	}
+	return ""
 }
 
 type offersPage struct {
@@ -113,24 +151,49 @@ type offersPage struct {
 	Providers      []option
 	Billing        []option
 	Residency      []option
+	Interconnect   []option
 	Per            []option
 	Sort           []option
 	MinGPUs        string
+	MinVRAM        string
+	MinPrice       string
+	MaxPrice       string
+	Region         string
+	Country        string
+	RDMA           bool
 	CheapestRegion bool
 	Columns        []column
 	Rows           []offerRowView
 	Total          int
 	Shown          int
 	PriceUnit      string
+	FXNote         string
 	Chart          map[string]any
 	APIURL         string
+	CSVURL         string
+}
+
+// column is one column of the offers table.
+type column struct {
+	Key, Label string
+	Num        bool
+	Shown      bool
+	SortURL    string
+	Sorted     string // "", "asc" or "desc"
 }
 
 var defaultColumns = []string{"provider", "instance", "gpu", "region", "billing", "price", "per_gpu", "source", "as_of"}
 
-func (s *Server) pageOffers(w http.ResponseWriter, r *http.Request) {
-	d := s.Data()
-	v := s.view(r, d, "offers")
+var allColumns = []struct {
+	key string
+	num bool
+}{{"provider", false}, {"instance", false}, {"gpu", false}, {"gpus", true}, {"vram", true}, {"vcpu", true}, {"ram", true},
+	{"interconnect", false}, {"network", true}, {"rdma", false}, {"region", false}, {"billing", false}, {"price", true},
+	{"per_gpu", true}, {"upfront", true}, {"source", false}, {"as_of", false}}
+
+// offersData runs the page's search; a parameter error comes back as
+// *apiError for the page to show.
+func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, error) {
 	q := withCurrency(r.URL.Query(), v.Currency)
 	if q.Get("limit") == "" {
 		q.Set("limit", "50")
@@ -138,35 +201,39 @@ func (s *Server) pageOffers(w http.ResponseWriter, r *http.Request) {
 	p := params{q}
 	// The page shows each instance type and billing model once, in its
 	// cheapest region, unless asked for every region.
-	page := &offersPage{Query: q, GPU: p.str("gpu"), MinGPUs: p.str("min_gpus"), CheapestRegion: p.str("cheapest_region") != "false"}
+	page := &offersPage{Query: q, GPU: p.str("gpu"), MinGPUs: p.str("min_gpus"), MinVRAM: p.str("min_vram"), MinPrice: p.str("min_price"),
+		MaxPrice: p.str("max_price"), Region: p.str("region"), Country: p.str("country"), CheapestRegion: p.str("cheapest_region") != "false"}
+	page.RDMA, _ = p.bool("rdma")
 	q.Set("cheapest_region", fmt.Sprint(page.CheapestRegion))
 	api := cloneValues(q)
 	api.Del("lang")
 	api.Del("col")
 	api.Del("cols")
 	page.APIURL = "/api/v1/offers?" + api.Encode()
+	csv := cloneValues(q)
+	if cols := append(p.list("col"), p.list("cols")...); len(cols) > 0 {
+		csv.Del("col")
+		csv.Set("cols", strings.Join(cols, ","))
+	}
+	page.CSVURL = "/offers.csv?" + csv.Encode()
 	v.Page = page
 	s.offerChoices(d, v.P, page, p)
 	search, err := d.parseOfferSearch(q, 50)
 	if err != nil {
-		var ae *apiError
-		if errors.As(err, &ae) {
-			v.Error = ae
-			s.render(w, r, http.StatusBadRequest, "offers", v)
-			return
-		}
-		s.writeError(w, r, err)
-		return
+		return page, err
 	}
 	rows, total, err := d.run(search)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return page, err
 	}
 	page.Total, page.Shown = total, len(rows)
-	page.PriceUnit = v.P.T("web.unit."+string(search.Query.Per), v.Currency)
-	if search.Query.Per == "" {
-		page.PriceUnit = v.P.T("web.unit.instance-hour", v.Currency)
+	unit := search.Unit
+	if unit == "" {
+		unit = "instance-hour"
+	}
+	page.PriceUnit = v.P.T("web.unit."+unit, v.Currency)
+	if r, ok := d.FX.Rate(v.Currency); ok && v.Currency != "USD" {
+		page.FXNote = v.P.T("web.fx", r.PerUSD.String(), v.Currency, r.Source, r.AsOf.Format(catalog.DateLayout))
 	}
 	now := s.cfg.Now()
 	for _, row := range rows {
@@ -174,7 +241,7 @@ func (s *Server) pageOffers(w http.ResponseWriter, r *http.Request) {
 		rv := offerRowView{ID: o.ID(), Provider: o.Provider, Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
 			Billing: string(o.Billing), BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
 			GPUs: num(row.Offer.Instance.GPUCount), VRAM: num(it.GPUMemoryGB), VCPU: num(it.VCPU), RAM: num(it.MemoryGiB),
-			Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price), PerGPU: money(row.PerGPUHourly),
+			Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price.Mul(search.Scale)), PerGPU: money(row.PerGPUHourly),
 			Source: string(o.Source.Kind), SourceRef: o.Source.Ref, AsOf: o.Source.AsOfString()}
 		if it.NetworkGbps.IsPositive() {
 			rv.Network = num(it.NetworkGbps)
@@ -196,16 +263,83 @@ func (s *Server) pageOffers(w http.ResponseWriter, r *http.Request) {
 	if len(shown) == 0 {
 		shown = defaultColumns
 	}
-	for _, c := range []struct {
-		key string
-		num bool
-	}{{"provider", false}, {"instance", false}, {"gpu", false}, {"gpus", true}, {"vram", true}, {"vcpu", true}, {"ram", true},
-		{"interconnect", false}, {"network", true}, {"rdma", false}, {"region", false}, {"billing", false}, {"price", true},
-		{"per_gpu", true}, {"upfront", true}, {"source", false}, {"as_of", false}} {
-		page.Columns = append(page.Columns, column{Key: c.key, Label: v.P.T("web.col." + c.key), Num: c.num, Shown: contains(shown, c.key)})
+	for _, c := range allColumns {
+		col := column{Key: c.key, Label: v.P.T("web.col." + c.key), Num: c.num, Shown: contains(shown, c.key)}
+		if contains(orderKeys, c.key) {
+			su := cloneValues(q)
+			su.Set("order", c.key)
+			su.Del("desc")
+			if search.Order == c.key {
+				col.Sorted = "asc"
+				if search.Desc {
+					col.Sorted = "desc"
+				} else {
+					su.Set("desc", "true")
+				}
+			}
+			col.SortURL = "/offers?" + su.Encode()
+		}
+		page.Columns = append(page.Columns, col)
 	}
-	page.Chart = offersChart(v, rows)
+	page.Chart = offersChart(*v, rows)
+	return page, nil
+}
+
+func (s *Server) pageOffers(w http.ResponseWriter, r *http.Request) {
+	d := s.Data()
+	v := s.view(r, d, "offers")
+	_, err := s.offersData(r, d, &v)
+	if err != nil {
+		var ae *apiError
+		if !errors.As(err, &ae) {
+			s.writeError(w, r, err)
+			return
+		}
+		v.Error = ae
+		s.render(w, r, ae.Status, "offers", v)
+		return
+	}
 	s.render(w, r, http.StatusOK, "offers", v)
+}
+
+// offersCSV exports exactly the rows and columns the page shows.
+func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
+	d := s.Data()
+	v := s.view(r, d, "offers")
+	page, err := s.offersData(r, d, &v)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="gpuscout-offers.csv"`)
+	cw := csv.NewWriter(w)
+	var head []string
+	for _, c := range page.Columns {
+		if c.Shown {
+			label := c.Label
+			if c.Key == "price" {
+				label += " (" + page.PriceUnit + ")"
+			}
+			head = append(head, label)
+		}
+	}
+	head = append(head, "id")
+	cw.Write(head)
+	for _, row := range page.Rows {
+		var rec []string
+		for _, c := range page.Columns {
+			if c.Shown {
+				cell := row.cell(c.Key)
+				if c.Num { // plain numbers for spreadsheets
+					cell = strings.ReplaceAll(cell, ",", "")
+				}
+				rec = append(rec, cell)
+			}
+		}
+		cw.Write(append(rec, row.ID))
+	}
+	cw.Flush()
 }
 
 // offerChoices fills the filter form's choices.
@@ -249,8 +383,13 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 	for _, z := range zs {
 		page.Residency = append(page.Residency, option{Value: z, Label: z, Selected: res == z})
 	}
+	ic := q.str("interconnect")
+	page.Interconnect = []option{{Value: "", Label: p.T("web.any"), Selected: ic == ""}}
+	for _, k := range []string{"nvswitch", "nvlink", "pcie"} {
+		page.Interconnect = append(page.Interconnect, option{Value: k, Label: k, Selected: strings.EqualFold(ic, k)})
+	}
 	per := q.str("per")
-	for _, u := range []string{"instance-hour", "gpu-hour", "month"} {
+	for _, u := range []string{"instance-hour", "gpu-hour", "day", "month", "year"} {
 		page.Per = append(page.Per, option{Value: u, Label: p.T("web.per." + u), Selected: per == u || (per == "" && u == "instance-hour")})
 	}
 	srt := q.str("sort")

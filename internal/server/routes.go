@@ -50,6 +50,7 @@ func (s *Server) routes() http.Handler {
 	})
 	mux.HandleFunc("GET /{$}", s.pageOffers)
 	mux.HandleFunc("GET /offers", s.pageOffers)
+	mux.HandleFunc("GET /offers.csv", s.offersCSV)
 	mux.HandleFunc("GET /compare", s.pageCompare)
 	mux.HandleFunc("GET /advisor", s.pageAdvisor)
 	mux.HandleFunc("POST /advisor", s.pageAdvisor)
@@ -144,7 +145,7 @@ func routeOf(path string) string {
 		return "/static"
 	}
 	for _, p := range []string{"/api/v1/offers", "/api/v1/gpus", "/api/v1/instances", "/api/v1/catalog/stats", "/api/v1/catalog/sources",
-		"/api/v1/tco", "/api/v1/recommend", "/api/v1/openapi.json", "/healthz", "/metrics", "/", "/offers", "/compare", "/advisor", "/gpus", "/about"} {
+		"/api/v1/tco", "/api/v1/recommend", "/api/v1/openapi.json", "/healthz", "/metrics", "/", "/offers", "/offers.csv", "/compare", "/advisor", "/gpus", "/about"} {
 		if path == p {
 			return p
 		}

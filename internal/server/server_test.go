@@ -89,6 +89,8 @@ func apiCases(t *testing.T) []apiCase {
 		{"offers filtered", "GET", "/api/v1/offers?gpu=A100,H100&min_gpus=8&billing=on-demand&per=gpu-hour&sort=gpu-price&limit=5&currency=CNY", nil, 200},
 		{"offers repeated params", "GET", "/api/v1/offers?gpu=A100&gpu=H100&provider=aws&provider=gcp&cheapest_region=true", nil, 200},
 		{"offers china residency", "GET", "/api/v1/offers?residency=cn-mainland&per_provider=2", nil, 200},
+		{"offers fabric and order", "GET", "/api/v1/offers?interconnect=nvswitch&rdma=true&order=vram&desc=true&per=year&min_price=1000", nil, 200},
+		{"offers bad order", "GET", "/api/v1/offers?order=colour", nil, 400},
 		{"offers none", "GET", "/api/v1/offers?gpu=H100&max_price=0.0001", nil, 200},
 		{"offer by id", "GET", "/api/v1/offers/aws/p5.48xlarge/us-east-1/on-demand?currency=EUR", nil, 200},
 		{"gpus", "GET", "/api/v1/gpus", nil, 200},
