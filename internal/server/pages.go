@@ -438,6 +438,8 @@ func offersChart(v view, rows []catalog.OfferRow) map[string]any {
 }
 
 type comparePage struct {
+	Usage     url.Values
+	Breakdown map[string]any
 	Offers    []string
 	Months    int
 	OnPrem    string
@@ -458,7 +460,7 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	if q.Get("months") == "" {
 		q.Set("months", "36")
 	}
-	page := &comparePage{Offers: params{q}.list("offer"), OnPrem: q.Get("onprem")}
+	page := &comparePage{Offers: params{q}.list("offer"), OnPrem: q.Get("onprem"), Usage: q}
 	v.Page = page
 	for _, f := range d.Catalog.AllOnPrem() {
 		if f.Item == "server-price" && f.GPU != "" && !hasOption(page.GPUs, f.GPU) {
@@ -505,6 +507,7 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	page.Chart = tcoChart(v, page.Doc)
+	page.Breakdown = breakdownChart(v, page.Doc)
 	s.render(w, r, http.StatusOK, "compare", v)
 }
 
@@ -543,6 +546,21 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 	for i := range months {
 		months[i] = i + 1
 	}
+	// Mark the months where buying pays back against renting.
+	var marks []any
+	for _, b := range doc.BreakEven {
+		if b.Kind != "buy-vs-rent" || !b.Found {
+			continue
+		}
+		if m, err := b.Value.Int64(); err == nil && m >= 1 && int(m) <= doc.Months {
+			marks = append(marks, map[string]any{"xAxis": int(m) - 1, "name": v.P.T("web.breakeven.month", m),
+				"label": map[string]any{"formatter": v.P.T("web.breakeven.month", m)}})
+		}
+	}
+	if len(marks) > 0 && len(series) > 0 {
+		series[0].(map[string]any)["markLine"] = map[string]any{"symbol": "none", "data": marks,
+			"lineStyle": map[string]any{"type": "dashed", "color": "#c0392b"}}
+	}
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.cumulative", doc.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "axis"},
@@ -555,6 +573,7 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 }
 
 type advisorPage struct {
+	ShareURL string
 	Job      string
 	Examples []examples.Job
 	Example  string
@@ -575,6 +594,8 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		page.Job = r.PostForm.Get("job")
+	} else if job := r.URL.Query().Get("job"); job != "" {
+		page.Job = job // a shared link carries the job itself
 	} else {
 		page.Example = r.URL.Query().Get("example")
 		if page.Example == "" && len(page.Examples) > 0 {
@@ -603,6 +624,7 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 	}
 	page.Doc = doc
 	page.Chart = advisorChart(v, doc)
+	page.ShareURL = "/advisor?" + url.Values{"lang": {v.Lang}, "job": {page.Job}}.Encode()
 	s.render(w, r, http.StatusOK, "advisor", v)
 }
 
@@ -673,3 +695,41 @@ func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {
 func money(d decimal.Decimal) string { return output.Money(d) }
 
 func num(d decimal.Decimal) string { return output.Qty(d) }
+
+// breakdownChart is an ECharts option: each plan's total split into its
+// cost components (stacked bars; a resale credit shows below zero).
+func breakdownChart(v view, doc *document.TCO) map[string]any {
+	var plans []string
+	order := []string{}
+	vals := map[string][]float64{}
+	for i, p := range doc.Plans {
+		plans = append(plans, p.Name)
+		for _, part := range p.Parts {
+			for _, c := range part.Components {
+				if _, ok := vals[c.Name]; !ok {
+					order = append(order, c.Name)
+					vals[c.Name] = make([]float64, len(doc.Plans))
+				}
+				f, _ := c.Total.Float64()
+				vals[c.Name][i] += f
+			}
+		}
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	var series []any
+	for _, name := range order {
+		series = append(series, map[string]any{"name": name, "type": "bar", "stack": "total", "data": vals[name],
+			"emphasis": map[string]any{"focus": "series"}})
+	}
+	return map[string]any{
+		"title":   map[string]any{"text": v.P.T("web.chart.breakdown", doc.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
+		"tooltip": map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}},
+		"legend":  map[string]any{"bottom": 0, "type": "scroll"},
+		"grid":    map[string]any{"left": 8, "right": 24, "top": 40, "bottom": 48, "containLabel": true},
+		"xAxis":   map[string]any{"type": "value", "name": doc.Currency},
+		"yAxis":   map[string]any{"type": "category", "data": plans, "axisLabel": map[string]any{"fontSize": 11, "width": 220, "overflow": "truncate"}},
+		"series":  series,
+	}
+}

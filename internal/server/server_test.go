@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -384,6 +385,15 @@ func TestAdvisorPageRunsAPostedJob(t *testing.T) {
 		if len(parts) != 4 || !(parts[0] == "alibaba" || parts[0] == "tencent" || strings.HasPrefix(parts[2], "cn-")) {
 			t.Errorf("an inference service restricted to mainland China got plan %s", m[1])
 		}
+	}
+	// The share link reproduces the plans with a GET.
+	share := regexp.MustCompile(`href="(/advisor\?[^"]+)" data-share`).FindStringSubmatch(body)
+	if share == nil {
+		t.Fatal("no share link")
+	}
+	again := get(t, srv, html.UnescapeString(share[1]))
+	if again.Code != 200 || regexp.MustCompile(`data-plan="([^"]+)"`).FindString(again.Body.String()) != regexp.MustCompile(`data-plan="([^"]+)"`).FindString(body) {
+		t.Errorf("the shared advisor link shows different plans (status %d)", again.Code)
 	}
 	form = url.Values{"job": {"workload: {job: {kind: transformer-train, params: -5}}"}}
 	req = httptest.NewRequest("POST", "/advisor", strings.NewReader(form.Encode()))
