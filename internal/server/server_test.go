@@ -305,7 +305,7 @@ func TestSecurityHeadersAndLimits(t *testing.T) {
 func TestPagesRenderInBothLanguages(t *testing.T) {
 	srv := newServer(t)
 	pages := map[string][2]string{
-		"/offers?gpu=H100&min_gpus=8": {"GPU offers across clouds", "各云厂商 GPU 报价"},
+		"/offers?gpu=H100&min_gpus=8":                                    {"GPU offers across clouds", "各云厂商 GPU 报价"},
 		"/compare?offer=aws/p5.48xlarge/us-east-1/on-demand&onprem=H100": {"Total cost over time", "总拥有成本"},
 		"/advisor?example=distributed-training":                          {"Ranked plans", "推荐方案"},
 		"/gpus":                                                          {"GPU models", "GPU 型号"},

@@ -71,7 +71,7 @@ func funcs() template.FuncMap {
 			}
 			return n.String()
 		},
-		"add":  func(a, b int) int { return a + b },
+		"add": func(a, b int) int { return a + b },
 		"has": func(list []string, s string) bool {
 			for _, x := range list {
 				if x == s {
