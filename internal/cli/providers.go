@@ -24,29 +24,17 @@ func (a *app) providersCmd() *cobra.Command {
 				return err
 			}
 			c := ds.Catalog
-			type fact struct {
-				Provider string          `json:"provider"`
-				Category string          `json:"category"`
-				Key      string          `json:"key"`
-				Value    string          `json:"value"`
-				ValueZH  string          `json:"value_zh"`
-				Source   document.Source `json:"source"`
-			}
-			var facts []fact
+			doc := document.BuildProviders(c.Ecosystem(), category)
+			facts := doc.Facts
 			cats := map[string]bool{}
-			for _, f := range c.Ecosystem() {
-				if category != "" && f.Category != category {
-					continue
-				}
+			for _, f := range facts {
 				cats[f.Category] = true
-				facts = append(facts, fact{f.Provider, f.Category, f.Key, f.ValueEN, f.ValueZH,
-					document.Source{Kind: string(f.Source.Kind), Ref: f.Source.Ref, AsOf: f.Source.AsOfString()}})
 			}
 			if category != "" && len(facts) == 0 {
 				return usagef("categories: ml-platform, kubernetes, acceleration, windows, wechat, console-language, support, compliance, free-trial, user-regions.", "no facts in category %q", category)
 			}
 			if a.out == output.JSON {
-				return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/providers@v1", "facts": facts})
+				return output.WriteJSON(a.io.Out, doc)
 			}
 			var catList []string
 			for k := range cats {
