@@ -151,9 +151,9 @@ func (a *app) runCost(cmd *cobra.Command, o *costOptions) error {
 	if o.offer == "" {
 		return usagef("pick one with gpuscout offers; its ID is provider/instance_type/region/billing.", "--offer is required")
 	}
-	off, err := planfile.ResolveOffer(ds.Catalog, o.offer)
+	off, err := document.ResolveOffer(ds.Catalog, o.offer)
 	if err != nil {
-		return err
+		return jobInputError(err)
 	}
 	u := pricing.DefaultUsage()
 	if o.usage.file != "" {
@@ -173,27 +173,24 @@ func (a *app) runCost(cmd *cobra.Command, o *costOptions) error {
 	if err := o.usage.apply(cmd.Flags(), &u); err != nil {
 		return err
 	}
-	e := a.engine(ds.Catalog)
-	b, err := e.Cost(off, u)
+	doc, err := document.AnswerCost(a.engine(ds.Catalog), a.rates, document.CostRequest{Offer: off, Usage: u, Currency: a.cur})
 	if err != nil {
 		return inputError(err, "")
-	}
-	be, ok, err := e.UtilizationBreakEven(off)
-	if err != nil {
-		return err
-	}
-	var bep *pricing.BreakEven
-	if ok {
-		bep = &be
-	}
-	doc, err := document.BuildCost(b, bep, a.cur, a.rates)
-	if err != nil {
-		return err
 	}
 	if a.out == output.JSON {
 		return output.WriteJSON(a.io.Out, doc)
 	}
 	return a.writeCost(doc)
+}
+
+// jobInputError turns the shared answers' input errors into usage errors
+// (exit 2) with their hints; other errors pass through.
+func jobInputError(err error) error {
+	var ie *document.InputError
+	if errors.As(err, &ie) {
+		return &usageError{err: err, hint: ie.Hint}
+	}
+	return err
 }
 
 // writeCost renders a cost document as a table with a summary.

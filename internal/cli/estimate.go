@@ -4,14 +4,11 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/perf"
-	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
-	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
 )
 
@@ -99,95 +96,16 @@ func (a *app) runEstimate(o *estimateOptions) error {
 		return err
 	}
 	c := ds.Catalog
-	if o.benchmark == "" && o.workload == "" {
-		return usagef("pick one with gpuscout perf benchmarks, or size a job with --workload.", "--benchmark or --workload is required")
-	}
-	if o.count < 1 || o.instances < 1 || o.nodes < 0 {
-		return usagef("", "--count and --instances must be at least 1, --nodes at least 0")
-	}
 	m, err := a.perfModel(c)
 	if err != nil {
 		return err
 	}
-	q := perf.Query{Benchmark: o.benchmark, Count: o.count, Nodes: o.nodes}
-	if o.precision != "" {
-		if q.Precision, err = perf.ParsePrecision(o.precision); err != nil {
-			return usagef("", "%v", err)
-		}
-	}
-	var off *catalog.Offer
-	switch {
-	case o.offer != "":
-		if off, err = planfile.ResolveOffer(c, o.offer); err != nil {
-			return err
-		}
-		it := off.Instance
-		if !it.GPUCount.Equal(it.GPUCount.Truncate(0)) {
-			return usagef("", "%s has a fraction of a GPU; estimates need whole GPUs", it.ID())
-		}
-		per := int(it.GPUCount.IntPart())
-		q.GPU, q.Count, q.Nodes, q.GPUsPerNode = it.GPUID, per*o.instances, o.instances, per
-		q.Fabric = perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA, Instance: true}
-	case o.gpu != "":
-		gs, err := c.LookupGPU(o.gpu)
-		if err != nil {
-			return err
-		}
-		if len(gs) > 1 {
-			var ids []string
-			for _, g := range gs {
-				ids = append(ids, g.ID)
-			}
-			return usagef("name one variant.", "--gpu %s matches %s", o.gpu, strings.Join(ids, ", "))
-		}
-		q.GPU = gs[0].ID
-	default:
-		return usagef("", "--gpu or --offer is required")
-	}
-	var est *perf.Estimate
-	if o.workload != "" {
-		j := perf.Job{Kind: perf.JobKind(o.workload), Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs,
-			GFLOPs: o.gflops, FLOPs: o.flops, Precision: q.Precision}
-		if err := j.Validate(); err != nil {
-			return usagef("see gpuscout estimate --help for the size flags of each workload.", "%v", err)
-		}
-		est, err = m.EstimateJob(j, q)
-	} else {
-		est, err = m.Estimate(q)
-		if err == nil && o.samples > 0 {
-			if est.Throughput <= 0 {
-				return usagef("", "--samples applies to throughput benchmarks; %s is a time-to-train benchmark", o.benchmark)
-			}
-			f := est.High / est.Throughput
-			est.Minutes = o.samples / est.Throughput / 60
-			est.MinutesLow, est.MinutesHigh = est.Minutes/f, est.Minutes*f
-		}
-	}
+	doc, est, err := document.AnswerEstimate(c, m, a.engine(c), a.rates, document.EstimateRequest{
+		Benchmark: o.benchmark, Workload: o.workload, GPU: o.gpu, Offer: o.offer, Count: o.count, Nodes: o.nodes, Instances: o.instances,
+		Precision: o.precision, Samples: o.samples, Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs,
+		GFLOPsPerImage: o.gflops, FLOPs: o.flops, Currency: a.cur})
 	if err != nil {
-		var ub *perf.ErrUnknownBenchmark
-		if asErr(err, &ub) {
-			return usagef("list them with gpuscout perf benchmarks.", "%v", err)
-		}
-		return usagef("", "%v", err)
-	}
-	var cost *document.Cost
-	if off != nil && est.Minutes > 0 {
-		hours := decimal.NewFromFloat(est.Minutes / 60)
-		b, err := a.engine(c).JobCost(off, o.instances, hours)
-		if err != nil {
-			return err
-		}
-		d, err := document.BuildCost(b, nil, a.cur, a.rates)
-		if err != nil {
-			return err
-		}
-		cost = &d
-	}
-	doc := document.BuildEstimate(est, cost)
-	if off != nil {
-		doc.Offer = &document.CostOffer{ID: off.ID(), Provider: off.Provider, InstanceType: off.InstanceName, Region: off.RegionCode,
-			Billing: string(off.Billing), OriginalCurrency: off.Price.Currency}
-		doc.Instances = o.instances
+		return jobInputError(err)
 	}
 	if a.out == output.JSON {
 		return output.WriteJSON(a.io.Out, doc)

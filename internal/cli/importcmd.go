@@ -8,15 +8,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/fx"
 	"github.com/gpuscout/gpuscout/internal/importer"
@@ -27,6 +30,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/skypilot"
 	"github.com/gpuscout/gpuscout/internal/importer/tencent"
 	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/gpuscout/gpuscout/internal/server"
 	"github.com/gpuscout/gpuscout/internal/sqlite"
 	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
@@ -189,44 +193,20 @@ func (a *app) catalogHistoryCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			db, err := a.openDB(cmd.Context(), false)
+			doc, err := a.priceHistory(cmd.Context(), ds.curatedOffer, offer)
 			if err != nil {
-				return err
+				return jobInputError(err)
 			}
-			var points []sqlite.HistoryPoint
-			if db != nil {
-				defer db.Close()
-				if points, err = db.History(cmd.Context(), offer); err != nil {
-					return usagef("", "%v", err)
-				}
-			}
-			type row struct {
-				Snapshot  int64       `json:"snapshot"`
-				FetchedAt string      `json:"fetched_at,omitempty"`
-				AsOf      string      `json:"as_of"`
-				Effective json.Number `json:"effective_hourly"`
-				Currency  string      `json:"currency"`
-				Source    string      `json:"source"`
-			}
-			var rows []row
-			cur, ok := ds.curatedOffer(offer)
-			if ok {
-				rows = append(rows, row{0, "", cur.Source.AsOfString(), document.Num(cur.EffectiveHourly()), cur.Price.Currency, "curated: " + cur.Source.Ref})
-			}
-			for _, p := range points {
-				rows = append(rows, row{p.Snapshot, p.FetchedAt.Format(time.RFC3339), p.Offer.Source.AsOfString(), document.Num(p.Offer.EffectiveHourly()),
-					p.Offer.Price.Currency, p.Offer.Source.Ref})
-			}
-			if len(rows) == 0 {
+			if len(doc.Points) == 0 {
 				return usagef("check the ID with gpuscout offers -o json.", "no price history for %s", offer)
 			}
 			if a.out == output.JSON {
-				return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/price-history@v1", "offer": offer, "points": rows})
+				return output.WriteJSON(a.io.Out, doc)
 			}
 			g := &output.Grid{Headers: []string{"SNAPSHOT", a.printer.T("col.as_of"), "FETCHED", a.printer.T("col.price"), a.printer.T("col.source")},
 				Align: []output.Align{output.Right, output.Left, output.Left, output.Right, output.Left}}
 			var vals []decimal.Decimal
-			for _, r := range rows {
+			for _, r := range doc.Points {
 				snap := "curated"
 				if r.Snapshot > 0 {
 					snap = strconv.FormatInt(r.Snapshot, 10)
@@ -251,6 +231,83 @@ func (a *app) catalogHistoryCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&offer, "offer", "", "offer ID")
 	return cmd
+}
+
+// priceHistory is an offer's price in the curated catalog (looked up with
+// curated) and in every imported snapshot of the database, if there is one.
+// No price at all is an empty document, not an error.
+func (a *app) priceHistory(ctx context.Context, curated func(string) (*catalog.Offer, bool), offer string) (document.PriceHistory, error) {
+	db, err := a.openDB(ctx, false)
+	if err != nil {
+		return document.PriceHistory{}, err
+	}
+	var records []document.PriceRecord
+	if db != nil {
+		defer db.Close()
+		points, err := db.History(ctx, offer)
+		if err != nil {
+			return document.PriceHistory{}, &document.InputError{Field: "offer", Err: err}
+		}
+		for _, p := range points {
+			records = append(records, document.PriceRecord{Snapshot: p.Snapshot, FetchedAt: p.FetchedAt, Offer: p.Offer})
+		}
+	}
+	cur, _ := curated(offer)
+	return document.BuildPriceHistory(offer, cur, records), nil
+}
+
+// historySource answers the server's price-history questions as catalog
+// history does: from the curated catalog (loaded once, on the first
+// question) and the database, opened for each question so that snapshots
+// imported while serving are seen. It shares nothing mutable with the
+// server's reloads.
+func (a *app) historySource() server.HistorySource {
+	var once sync.Once
+	var curatedOffers map[string]*catalog.Offer
+	var loadErr error
+	return server.HistoryFunc(func(ctx context.Context, offer string) (document.PriceHistory, error) {
+		once.Do(func() { curatedOffers, loadErr = a.curatedOffers() })
+		if loadErr != nil {
+			return document.PriceHistory{}, loadErr
+		}
+		return a.priceHistory(ctx, func(id string) (*catalog.Offer, bool) { o, ok := curatedOffers[id]; return o, ok }, offer)
+	})
+}
+
+// curatedOffers loads the curated catalog (embedded, overlaid with --catalog)
+// by offer ID, without imports.
+func (a *app) curatedOffers() (map[string]*catalog.Offer, error) {
+	var over fs.FS
+	if a.catalog != "" {
+		over = os.DirFS(a.catalog)
+	}
+	d, _, err := curated.LoadData(a.env.Catalog, over)
+	if err != nil {
+		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
+	}
+	out := make(map[string]*catalog.Offer, len(d.Offers))
+	for _, o := range d.Offers {
+		out[o.ID()] = o
+	}
+	return out, nil
+}
+
+// PriceHistorySource is the price history gpuscout serve answers from, for
+// a database at db (and the curated catalog of env, overlaid with the
+// catalog directory when not empty): the same answers as gpuscout catalog
+// history --db db -o json.
+func PriceHistorySource(env Env, db, catalogDir string) server.HistorySource {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	if env.Catalog == nil {
+		env.Catalog = curated.Embedded()
+	}
+	a := &app{env: env, db: db, catalog: catalogDir}
+	return a.historySource()
 }
 
 func (a *app) catalogDiffCmd() *cobra.Command {

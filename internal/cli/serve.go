@@ -91,7 +91,7 @@ func (a *app) runServe(ctx context.Context, o *serveOptions) error {
 		h = slog.NewJSONHandler(a.io.Err, &slog.HandlerOptions{Level: level})
 	}
 	logger := slog.New(h)
-	srv, err := server.New(ctx, server.Config{Load: a.loadServerData, Logger: logger, Now: a.env.Now})
+	srv, err := server.New(ctx, server.Config{Load: a.loadServerData, Logger: logger, Now: a.env.Now, History: a.historySource()})
 	if err != nil {
 		return err
 	}

@@ -4,11 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/output"
-	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
-	"github.com/gpuscout/gpuscout/internal/spot"
 	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
 )
@@ -61,86 +58,17 @@ of the same instance type and region.`,
 	return cmd
 }
 
-// spotPair finds the spot and on-demand offers of an offer's instance and region.
-func spotPair(c *catalog.Catalog, o *catalog.Offer) (sp, od *catalog.Offer, err error) {
-	base := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/"
-	sp, _ = c.Offer(base + string(catalog.Spot))
-	od, _ = c.Offer(base + string(catalog.OnDemand))
-	if sp == nil {
-		var ids []string
-		for _, x := range c.Offers() {
-			if x.Billing == catalog.Spot && x.Provider == o.Provider && x.InstanceName == o.InstanceName {
-				ids = append(ids, x.ID())
-			}
-		}
-		hint := "list spot offers with gpuscout offers --billing spot."
-		if len(ids) > 0 {
-			hint = fmt.Sprintf("this instance type has spot offers in other regions: %v", ids)
-		}
-		return nil, nil, usagef(hint, "the catalog has no spot price for %s in %s", o.InstanceName, o.RegionCode)
-	}
-	if od == nil {
-		return nil, nil, usagef("spot economics compare with on-demand in the same region.", "the catalog has no on-demand price for %s in %s", o.InstanceName, o.RegionCode)
-	}
-	return sp, od, nil
-}
-
 func (a *app) runSpot(o *spotOptions) error {
 	ds, err := a.data()
 	if err != nil {
 		return err
 	}
-	c := ds.Catalog
-	if o.offer == "" {
-		return usagef("pick one with gpuscout offers --billing spot.", "--offer is required")
-	}
-	for name, v := range map[string]float64{"work-hours": o.work, "checkpoint-minutes": o.checkpoint, "restart-minutes": o.restart,
-		"deadline-hours": o.deadline, "mtbi": o.mtbi} {
-		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return usagef("", "--%s must not be negative", name)
-		}
-	}
-	if o.trials < 1 || o.trials > 10_000_000 {
-		return usagef("", "--trials must be between 1 and 10,000,000")
-	}
-	if o.weibull <= 0 {
-		return usagef("", "--weibull must be positive")
-	}
-	off, err := planfile.ResolveOffer(c, o.offer)
+	ans, err := document.AnswerSpot(ds.Catalog, a.rates, document.SpotRequest{Offer: o.offer, WorkHours: o.work, CheckpointMinutes: o.checkpoint,
+		RestartMinutes: o.restart, DeadlineHours: o.deadline, MTBI: o.mtbi, Trials: o.trials, Seed: o.seed, Weibull: o.weibull, Currency: a.cur})
 	if err != nil {
-		return err
+		return jobInputError(err)
 	}
-	sp, od, err := spotPair(c, off)
-	if err != nil {
-		return err
-	}
-	conv := func(x *catalog.Offer) (float64, error) {
-		v, err := a.rates.Convert(x.EffectiveHourly(), x.Price.Currency, a.cur)
-		return v.InexactFloat64(), err
-	}
-	spPrice, err := conv(sp)
-	if err != nil {
-		return err
-	}
-	odPrice, err := conv(od)
-	if err != nil {
-		return err
-	}
-	j := spot.Job{Work: o.work, Checkpoint: o.checkpoint / 60, Restart: o.restart / 60, Deadline: o.deadline}
-	r := spot.RiskFor(c, sp, o.mtbi)
-	r.WeibullK = o.weibull
-	var assumptions []string
-	if r.Assumed {
-		assumptions = append(assumptions, r.Source)
-	}
-	assumptions = append(assumptions, "interruption notice: "+r.NoticeNote,
-		fmt.Sprintf("spot price %s %s/h as of %s (%s); prices are taken as constant over the job", decimal.NewFromFloat(spPrice).Round(4), a.cur, sp.Source.AsOfString(), sp.Source.Kind),
-		"all wall time on spot is billed, restarts included (conservative)")
-	if o.weibull != 1 {
-		assumptions = append(assumptions, fmt.Sprintf("Weibull inter-arrival times, shape %.3g: the analytic expectation assumes exponential and differs from the simulation", o.weibull))
-	}
-	d := spot.Decide(j, r, spPrice, odPrice, a.cur, spot.SimConfig{Trials: o.trials, Seed: o.seed})
-	doc := document.BuildSpot(sp.ID(), od.ID(), a.cur, j, r, d, o.trials, o.seed, spPrice, odPrice, assumptions)
+	doc, j, r, d, assumptions := ans.Doc, ans.Job, ans.Risk, ans.Decision, ans.Assumptions
 	if a.out == output.JSON {
 		return output.WriteJSON(a.io.Out, doc)
 	}

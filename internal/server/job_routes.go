@@ -3,4 +3,14 @@ package server
 import "net/http"
 
 // jobRoutes registers the cost, estimate, spot and price-history endpoints and pages.
-func (s *Server) jobRoutes(mux *http.ServeMux) {}
+func (s *Server) jobRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/cost", s.api(s.apiCost))
+	mux.HandleFunc("GET /api/v1/estimate", s.api(s.apiEstimate))
+	mux.HandleFunc("GET /api/v1/spot", s.api(s.apiSpot))
+	mux.Handle("GET /api/v1/history", s.PriceHistoryHandler(s.historySource()))
+	mux.HandleFunc("GET /spot", s.pageSpot)
+}
+
+// historySource is where price history comes from: Config.History (the
+// database of imported snapshots); nil makes /api/v1/history answer 404.
+func (s *Server) historySource() HistorySource { return s.cfg.History }

@@ -149,7 +149,7 @@ func routeOf(path string) string {
 		return "/instances/{provider}/{name}"
 	}
 	for _, p := range []string{"/api/v1/offers", "/api/v1/gpus", "/api/v1/instances", "/api/v1/catalog/stats", "/api/v1/catalog/sources",
-		"/api/v1/tco", "/api/v1/recommend", "/api/v1/providers", "/api/v1/regions", "/providers", "/api/v1/openapi.json", "/healthz", "/metrics", "/", "/offers", "/offers.csv", "/compare", "/advisor", "/gpus", "/about"} {
+		"/api/v1/tco", "/api/v1/recommend", "/api/v1/providers", "/api/v1/regions", "/providers", "/api/v1/cost", "/api/v1/estimate", "/api/v1/spot", "/api/v1/history", "/spot", "/api/v1/openapi.json", "/healthz", "/metrics", "/", "/offers", "/offers.csv", "/compare", "/advisor", "/gpus", "/about"} {
 		if path == p {
 			return p
 		}

@@ -48,6 +48,8 @@ type Config struct {
 	Now func() time.Time
 	// MaxBody caps request bodies, bytes (default 1 MiB).
 	MaxBody int64
+	// History answers /api/v1/history; nil (no database) answers 404.
+	History HistorySource
 }
 
 // Server serves the API and the web UI.
