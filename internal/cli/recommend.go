@@ -17,6 +17,7 @@ import (
 
 // recommendOptions are the flags of `gpuscout recommend`.
 type recommendOptions struct {
+	exportTo                                                      string
 	file, benchmark, workload, priority, interconnect, gpuHoursOn string
 	size, gpuHours, params, tokens, images, epochs, flops, tps    float64
 	minVRAM, deadline, utilization                                float64
@@ -67,6 +68,7 @@ examples/*.yaml and docs/advisor.md.`,
 	f.Float64Var(&o.epochs, "epochs", 0, "epochs (cnn-train)")
 	f.Float64Var(&o.flops, "flops", 0, "FLOPs (flops jobs)")
 	f.StringVar(&o.precision, "precision", "", "fp32, tf32, fp16, bf16, fp8, int8")
+	f.StringVar(&o.exportTo, "export", "", "write the top plan as deployment configuration instead of the report: terraform, skypilot or dstack")
 	f.Float64Var(&o.gpuHours, "gpu-hours", 0, "the job as GPU-hours")
 	f.StringVar(&o.gpuHoursOn, "gpu-hours-on", "", "the GPU model the GPU-hours were measured on (others are scaled by FP16 peak)")
 	f.Float64Var(&o.tps, "tokens-per-second", 0, "with --params: an inference service target (output tokens per second)")
@@ -225,6 +227,9 @@ func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
 			return usagef("", "%v", err)
 		}
 		return err
+	}
+	if o.exportTo != "" {
+		return a.exportRecommended(res.Plans, o.exportTo)
 	}
 	doc := document.BuildRecommendation(res, r, 200)
 	switch a.out {

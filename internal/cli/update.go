@@ -57,6 +57,7 @@ func (a *app) awsJobs(ctx context.Context, regions []string) ([]fetchJob, error)
 
 func (a *app) catalogUpdateCmd() *cobra.Command {
 	var providers, regions []string
+	var watchFile string
 	var timeout time.Duration
 	cmd := &cobra.Command{
 		Use:   "update [--provider P ...]",
@@ -120,11 +121,12 @@ others still land.`,
 			if len(failed) > 0 {
 				return fmt.Errorf("%d source(s) failed: %s", len(failed), strings.Join(failed, "; "))
 			}
-			return nil
+			return a.watchAfterUpdate(ctx, watchFile)
 		},
 	}
 	cmd.Flags().StringSliceVar(&providers, "provider", nil, "providers to update: aws, azure, gcp, alibaba, tencent, skypilot (default aws, azure, skypilot)")
 	cmd.Flags().StringSliceVar(&regions, "region", []string{"us-east-1"}, "AWS regions whose offer files to fetch (each is hundreds of MB)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Minute, "time limit per source")
+	cmd.Flags().StringVar(&watchFile, "watch", "", "after a successful update, check the price alert rules of this file (see gpuscout watch)")
 	return cmd
 }

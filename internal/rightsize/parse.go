@@ -1,0 +1,334 @@
+package rightsize
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// Format is a metrics log format.
+type Format string
+
+// The formats Parse reads.
+const (
+	FormatAuto   Format = ""
+	FormatNVSMI  Format = "nvidia-smi-csv"
+	FormatDCGM   Format = "dcgm-prometheus"
+	maxBadReport        = 5
+)
+
+// ParseFormat parses a --format value.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "auto":
+		return FormatAuto, nil
+	case "nvidia-smi", "nvidia-smi-csv", "csv", "nvsmi":
+		return FormatNVSMI, nil
+	case "dcgm", "dcgm-prometheus", "prometheus", "dcgm-exporter":
+		return FormatDCGM, nil
+	}
+	return "", fmt.Errorf("unknown metrics format %q (use auto, nvidia-smi or dcgm)", s)
+}
+
+// Which fields a sample carries.
+const (
+	HasTime uint8 = 1 << iota
+	HasUtil
+	HasMemUtil
+	HasMemUsed
+	HasMemTotal
+)
+
+// Sample is one reading of one GPU.
+type Sample struct {
+	GPU int // index into ParseReport.GPUs
+	// TimeMs is milliseconds since 1970-01-01 as written in the log: UTC
+	// for DCGM timestamps, the wall clock of the machine for nvidia-smi.
+	TimeMs int64
+	// Seq numbers the samples of one GPU from 0 (a time for logs without
+	// timestamps).
+	Seq         int64
+	Util        float64 // GPU utilisation, percent
+	MemUtil     float64 // memory-controller (copy) utilisation, percent
+	MemUsedMiB  float64
+	MemTotalMiB float64
+	Has         uint8
+}
+
+// GPUInfo identifies one GPU seen in a log.
+type GPUInfo struct {
+	Key   string // what tells GPUs apart: the UUID, host/index, or index
+	Index int    // the GPU's index on its host; -1 when unknown
+	UUID  string
+	Host  string
+	Model string // as the log names it ("NVIDIA H100 80GB HBM3")
+}
+
+// Label is how a GPU is named in tables: its index, with the host when the
+// log spans hosts.
+func (g GPUInfo) Label(multiHost bool) string {
+	idx := g.Key
+	if g.Index >= 0 {
+		idx = fmt.Sprint(g.Index)
+	}
+	if multiHost && g.Host != "" {
+		return g.Host + "/" + idx
+	}
+	return idx
+}
+
+// BadLine is a line that could not be read.
+type BadLine struct {
+	Line   int
+	Reason string
+	Text   string // the start of the line
+}
+
+// ParseReport says what a parse read and skipped.
+type ParseReport struct {
+	File   string
+	Format Format
+	Gzip   bool
+	Bytes  int64 // bytes read from the file (compressed size for gzip)
+	// DataBytes is the size of the text parsed (uncompressed).
+	DataBytes int64
+	Lines     int
+	Samples   int64
+	// Skipped lines were malformed; Bad holds the first few of them.
+	Skipped int
+	Bad     []BadLine
+	// Ignored lines are well formed but carry nothing used (comments,
+	// headers, other metrics, blank lines).
+	Ignored int
+	GPUs    []GPUInfo
+	// Timestamps reports whether samples carry times.
+	Timestamps bool
+	// Columns are the CSV columns used (nvidia-smi).
+	Columns []string
+	Notes   []string
+}
+
+func (r *ParseReport) bad(line int, text []byte, format string, args ...any) {
+	r.Skipped++
+	if len(r.Bad) < maxBadReport {
+		r.Bad = append(r.Bad, BadLine{Line: line, Reason: fmt.Sprintf(format, args...), Text: truncate(text, 80)})
+	}
+}
+
+// NoDataError is returned when nothing in a file could be read.
+type NoDataError struct {
+	File   string
+	Format Format
+	Lines  int
+	First  *BadLine
+	Detail string
+}
+
+func (e *NoDataError) Error() string {
+	name := e.File
+	if name == "" {
+		name = "metrics"
+	}
+	switch {
+	case e.First != nil:
+		return fmt.Sprintf("%s: no GPU samples could be read (%s, %d lines); first bad line %d: %s", name, formatName(e.Format), e.Lines, e.First.Line, e.First.Reason)
+	case e.Detail != "":
+		return fmt.Sprintf("%s: no GPU samples could be read: %s", name, e.Detail)
+	}
+	return fmt.Sprintf("%s: no GPU samples could be read (%s, %d lines)", name, formatName(e.Format), e.Lines)
+}
+
+func formatName(f Format) string {
+	switch f {
+	case FormatNVSMI:
+		return "nvidia-smi CSV"
+	case FormatDCGM:
+		return "DCGM exporter metrics"
+	}
+	return "unknown format"
+}
+
+// FormatName is the human name of a format.
+func FormatName(f Format) string { return formatName(f) }
+
+// Options tune a parse.
+type Options struct {
+	Format Format
+	// Columns name the fields of a CSV without a header line, in order
+	// (nvidia-smi --query-gpu names). Default: timestamp, index,
+	// utilization.gpu, utilization.memory, memory.used, memory.total.
+	Columns []string
+}
+
+// ErrNoSink is returned by Parse without a sample function.
+var ErrNoSink = errors.New("rightsize: Parse needs a sample function")
+
+// Parse reads a metrics log from r — nvidia-smi CSV or DCGM exporter text,
+// gzip-compressed or not, detected unless opt.Format says — and calls fn
+// for every sample, in file order. The *Sample is reused between calls.
+// Malformed lines are skipped and counted; Parse fails only when the
+// stream cannot be read or holds no sample at all (*NoDataError).
+func Parse(r io.Reader, name string, opt Options, fn func(*Sample)) (*ParseReport, error) {
+	if fn == nil {
+		return nil, ErrNoSink
+	}
+	rep := &ParseReport{File: name}
+	cr := &countingReader{r: r}
+	// Read in a goroutine of its own: reading the file (and decompressing
+	// it) overlaps with parsing.
+	raw := newReadAhead(cr)
+	defer raw.Close()
+	br := bufio.NewReaderSize(raw, 64<<10)
+	src, gz, err := decompress(br)
+	rep.Gzip = gz
+	if err != nil {
+		return rep, fmt.Errorf("%s: gzip: %w", name, err)
+	}
+	dc := cr
+	if gz {
+		ra := newReadAhead(src)
+		defer ra.Close()
+		dc = &countingReader{r: ra}
+		br = bufio.NewReaderSize(dc, 64<<10)
+	}
+	format := opt.Format
+	if format == FormatAuto {
+		head, _ := br.Peek(16 << 10)
+		format = detect(head)
+		if format == FormatAuto {
+			if len(bytes.TrimSpace(head)) == 0 {
+				return rep, &NoDataError{File: name, Detail: "the file is empty"}
+			}
+			line, _, _ := bytes.Cut(head, []byte("\n"))
+			return rep, &NoDataError{File: name, Detail: fmt.Sprintf("not nvidia-smi CSV nor DCGM exporter metrics (line 1: %q); pass --format", truncate(line, 60))}
+		}
+	}
+	rep.Format = format
+	lr := newLineReader(br)
+	switch format {
+	case FormatNVSMI:
+		err = parseNVSMI(lr, rep, opt.Columns, fn)
+	case FormatDCGM:
+		err = parseDCGM(lr, rep, fn)
+	default:
+		return rep, fmt.Errorf("rightsize: unknown format %q", format)
+	}
+	rep.Lines = lr.n
+	rep.Bytes, rep.DataBytes = cr.n, dc.n
+	if err == nil {
+		err = lr.err()
+	}
+	if err != nil {
+		if rep.Samples == 0 {
+			return rep, fmt.Errorf("%s: line %d: %w", name, lr.n, err)
+		}
+		// A truncated or damaged file (a gzip cut short, a log still being
+		// written): keep what was read.
+		rep.Notes = append(rep.Notes, fmt.Sprintf("reading stopped after line %d: %v; the %d samples before it are used", lr.n, err, rep.Samples))
+	}
+	if rep.Samples == 0 {
+		e := &NoDataError{File: name, Format: format, Lines: rep.Lines}
+		if len(rep.Bad) > 0 {
+			e.First = &rep.Bad[0]
+		} else if format == FormatDCGM {
+			e.Detail = "no DCGM_FI_DEV_GPU_UTIL, DCGM_FI_PROF_GR_ENGINE_ACTIVE or DCGM_FI_DEV_FB_USED samples"
+		}
+		return rep, e
+	}
+	return rep, nil
+}
+
+// detect guesses the format from the start of a file: nvidia-smi CSV has
+// its column names or commas on the first line; DCGM exporter text names
+// DCGM_ fields or starts with Prometheus comments.
+func detect(head []byte) Format {
+	rest := head
+	for len(rest) > 0 {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		line = trimSpace(dropCR(line))
+		if len(line) == 0 {
+			continue
+		}
+		switch {
+		case bytes.Contains(line, []byte("utilization.gpu")) || bytes.Contains(line, []byte("memory.used")):
+			return FormatNVSMI
+		case bytes.Contains(head, []byte("DCGM_")) && (line[0] == '#' || isMetricName(line)):
+			return FormatDCGM
+		case line[0] == '#':
+			return FormatDCGM
+		case bytes.IndexByte(line, ',') >= 0 && !isMetricName(line):
+			return FormatNVSMI
+		}
+		return FormatAuto
+	}
+	return FormatAuto
+}
+
+// isMetricName reports whether line starts like a Prometheus sample.
+func isMetricName(line []byte) bool {
+	n := metricNameLen(line)
+	return n > 0 && n < len(line) && (line[n] == '{' || line[n] == ' ' || line[n] == '\t')
+}
+
+// parseTimestamp reads "2026/11/30 10:00:00.123" (nvidia-smi), also with
+// dashes, a T, and a trailing Z or ±hh:mm offset, as milliseconds since
+// 1970 in the clock written.
+func parseTimestamp(b []byte) (int64, bool) {
+	if len(b) < 19 {
+		return 0, false
+	}
+	y, ok1 := parseInt(b[0:4])
+	mo, ok2 := parseInt(b[5:7])
+	d, ok3 := parseInt(b[8:10])
+	h, ok4 := parseInt(b[11:13])
+	mi, ok5 := parseInt(b[14:16])
+	s, ok6 := parseInt(b[17:19])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || (b[4] != '/' && b[4] != '-') || b[7] != b[4] ||
+		(b[10] != ' ' && b[10] != 'T') || b[13] != ':' || b[16] != ':' {
+		return slowTimestamp(b)
+	}
+	if mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60 {
+		return 0, false
+	}
+	ms := int64(0)
+	rest := b[19:]
+	if len(rest) > 0 && rest[0] == '.' {
+		i := 1
+		scale := int64(100)
+		for ; i < len(rest) && rest[i] >= '0' && rest[i] <= '9'; i++ {
+			ms += int64(rest[i]-'0') * scale
+			scale /= 10
+		}
+		if i == 1 {
+			return 0, false
+		}
+		rest = rest[i:]
+	}
+	switch {
+	case len(rest) == 0:
+	case len(rest) == 1 && rest[0] == 'Z':
+	default:
+		return slowTimestamp(b)
+	}
+	return (daysFromCivil(y, mo, d)*86400+h*3600+mi*60+s)*1000 + ms, true
+}
+
+var timestampLayouts = []string{time.RFC3339Nano, "2006/01/02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999 -0700"}
+
+func slowTimestamp(b []byte) (int64, bool) {
+	s := string(b)
+	for _, l := range timestampLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			// Keep the wall clock as written: the hour-of-day profile is in
+			// the log's own time.
+			_, off := t.Zone()
+			return t.UnixMilli() + int64(off)*1000, true
+		}
+	}
+	return 0, false
+}
