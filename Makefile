@@ -58,6 +58,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadOffers -fuzztime $(FUZZTIME) ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzReadUsage -fuzztime $(FUZZTIME) ./internal/pricing/planfile
 	$(GO) test -run '^$$' -fuzz FuzzParseBenchmarks -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz FuzzNVSMI -fuzztime $(FUZZTIME) ./internal/rightsize
+	$(GO) test -run '^$$' -fuzz FuzzDCGM -fuzztime $(FUZZTIME) ./internal/rightsize
+	$(GO) test -run '^$$' -fuzz FuzzDetect -fuzztime $(FUZZTIME) ./internal/rightsize
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:
