@@ -430,9 +430,9 @@ func offersChart(v view, rows []catalog.OfferRow) map[string]any {
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.per_gpu", v.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}},
-		"grid":    map[string]any{"left": 8, "right": 24, "top": 36, "bottom": 8, "containLabel": true},
+		"grid":    map[string]any{"left": 250, "right": 56, "top": 36, "bottom": 24},
 		"xAxis":   map[string]any{"type": "value", "name": v.Currency},
-		"yAxis":   map[string]any{"type": "category", "data": labels, "axisLabel": map[string]any{"fontSize": 11}},
+		"yAxis":   map[string]any{"type": "category", "data": labels, "axisLabel": map[string]any{"fontSize": 11, "width": 240, "overflow": "truncate"}},
 		"series":  []any{map[string]any{"type": "bar", "data": data, "label": map[string]any{"show": true, "position": "right", "fontSize": 10}}},
 	}
 }
@@ -565,7 +565,7 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 		"title":   map[string]any{"text": v.P.T("web.chart.cumulative", doc.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "axis"},
 		"legend":  map[string]any{"data": names, "bottom": 0, "type": "scroll"},
-		"grid":    map[string]any{"left": 8, "right": 24, "top": 40, "bottom": 40, "containLabel": true},
+		"grid":    map[string]any{"left": 88, "right": 56, "top": 40, "bottom": 48},
 		"xAxis":   map[string]any{"type": "category", "data": months, "name": v.P.T("web.month")},
 		"yAxis":   map[string]any{"type": "value", "name": doc.Currency},
 		"series":  series,
@@ -652,7 +652,7 @@ func advisorChart(v view, doc *document.Recommendation) map[string]any {
 		"title":   map[string]any{"text": v.P.T("web.chart.time_cost"), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "item"},
 		"legend":  map[string]any{"bottom": 0},
-		"grid":    map[string]any{"left": 8, "right": 24, "top": 40, "bottom": 40, "containLabel": true},
+		"grid":    map[string]any{"left": 88, "right": 56, "top": 40, "bottom": 48},
 		"xAxis":   map[string]any{"type": "value", "name": v.P.T("web.hours"), "scale": true},
 		"yAxis":   map[string]any{"type": "value", "name": doc.Currency, "scale": true},
 		"series": []any{
@@ -727,9 +727,9 @@ func breakdownChart(v view, doc *document.TCO) map[string]any {
 		"title":   map[string]any{"text": v.P.T("web.chart.breakdown", doc.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}},
 		"legend":  map[string]any{"bottom": 0, "type": "scroll"},
-		"grid":    map[string]any{"left": 8, "right": 24, "top": 40, "bottom": 48, "containLabel": true},
+		"grid":    map[string]any{"left": 250, "right": 56, "top": 40, "bottom": 56},
 		"xAxis":   map[string]any{"type": "value", "name": doc.Currency},
-		"yAxis":   map[string]any{"type": "category", "data": plans, "axisLabel": map[string]any{"fontSize": 11, "width": 220, "overflow": "truncate"}},
+		"yAxis":   map[string]any{"type": "category", "data": plans, "axisLabel": map[string]any{"fontSize": 11, "width": 240, "overflow": "truncate"}},
 		"series":  series,
 	}
 }
