@@ -4,11 +4,11 @@ import "net/http"
 
 // jobRoutes registers the cost, estimate, spot and price-history endpoints and pages.
 func (s *Server) jobRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/cost", s.api(s.apiCost))
-	mux.HandleFunc("GET /api/v1/estimate", s.api(s.apiEstimate))
-	mux.HandleFunc("GET /api/v1/spot", s.api(s.apiSpot))
+	mux.HandleFunc("GET /api/v1/cost", s.cached(s.api(s.apiCost)))
+	mux.HandleFunc("GET /api/v1/estimate", s.cached(s.api(s.apiEstimate)))
+	mux.HandleFunc("GET /api/v1/spot", s.cached(s.api(s.apiSpot)))
 	mux.Handle("GET /api/v1/history", s.PriceHistoryHandler(s.historySource()))
-	mux.HandleFunc("GET /spot", s.pageSpot)
+	mux.HandleFunc("GET /spot", s.cached(s.pageSpot))
 }
 
 // historySource is where price history comes from: Config.History (the

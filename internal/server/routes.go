@@ -22,13 +22,13 @@ var OpenAPI []byte
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	// API
-	mux.HandleFunc("GET /api/v1/offers", s.api(s.apiOffers))
-	mux.HandleFunc("GET /api/v1/offers/{id...}", s.api(s.apiOffer))
-	mux.HandleFunc("GET /api/v1/gpus", s.api(s.apiGPUs))
-	mux.HandleFunc("GET /api/v1/instances", s.api(s.apiInstances))
-	mux.HandleFunc("GET /api/v1/catalog/stats", s.api(s.apiStats))
-	mux.HandleFunc("GET /api/v1/catalog/sources", s.api(s.apiSources))
-	mux.HandleFunc("GET /api/v1/tco", s.api(s.apiTCO))
+	mux.HandleFunc("GET /api/v1/offers", s.cached(s.api(s.apiOffers)))
+	mux.HandleFunc("GET /api/v1/offers/{id...}", s.cached(s.api(s.apiOffer)))
+	mux.HandleFunc("GET /api/v1/gpus", s.cached(s.api(s.apiGPUs)))
+	mux.HandleFunc("GET /api/v1/instances", s.cached(s.api(s.apiInstances)))
+	mux.HandleFunc("GET /api/v1/catalog/stats", s.cached(s.api(s.apiStats)))
+	mux.HandleFunc("GET /api/v1/catalog/sources", s.cached(s.api(s.apiSources)))
+	mux.HandleFunc("GET /api/v1/tco", s.cached(s.api(s.apiTCO)))
 	mux.HandleFunc("POST /api/v1/recommend", s.apiRecommend)
 	s.catalogRoutes(mux)
 	s.jobRoutes(mux)
@@ -48,14 +48,14 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
 	})
-	mux.HandleFunc("GET /{$}", s.pageOffers)
-	mux.HandleFunc("GET /offers", s.pageOffers)
-	mux.HandleFunc("GET /offers.csv", s.offersCSV)
-	mux.HandleFunc("GET /compare", s.pageCompare)
-	mux.HandleFunc("GET /advisor", s.pageAdvisor)
+	mux.HandleFunc("GET /{$}", s.cached(s.pageOffers))
+	mux.HandleFunc("GET /offers", s.cached(s.pageOffers))
+	mux.HandleFunc("GET /offers.csv", s.cached(s.offersCSV))
+	mux.HandleFunc("GET /compare", s.cached(s.pageCompare))
+	mux.HandleFunc("GET /advisor", s.cached(s.pageAdvisor))
 	mux.HandleFunc("POST /advisor", s.pageAdvisor)
-	mux.HandleFunc("GET /gpus", s.pageGPUs)
-	mux.HandleFunc("GET /about", s.pageAbout)
+	mux.HandleFunc("GET /gpus", s.cached(s.pageGPUs))
+	mux.HandleFunc("GET /about", s.cached(s.pageAbout))
 	mux.HandleFunc("/", s.pageNotFound)
 	return s.recoverer(s.headers(s.accessLog(mux)))
 }
@@ -160,10 +160,12 @@ func routeOf(path string) string {
 // metrics counts requests by route and status class, and their total time,
 // in the Prometheus text format.
 type metrics struct {
-	mu       sync.Mutex
-	requests map[[2]string]uint64
-	seconds  map[string]float64
-	reloads  atomic.Uint64
+	// cacheHits and cacheMisses read the response cache's counters.
+	cacheHits, cacheMisses func() uint64
+	mu                     sync.Mutex
+	requests               map[[2]string]uint64
+	seconds                map[string]float64
+	reloads                atomic.Uint64
 }
 
 func newMetrics() *metrics {
@@ -201,6 +203,10 @@ func (m *metrics) serve(w http.ResponseWriter, _ *http.Request) {
 	for _, r := range routes {
 		fmt.Fprintf(w, "gpuscout_http_request_seconds_total{route=%q} %g\n", r, m.seconds[r])
 	}
+	fmt.Fprintln(w, "# HELP gpuscout_response_cache_total Cacheable GET requests, by result (hit or miss).")
+	fmt.Fprintln(w, "# TYPE gpuscout_response_cache_total counter")
+	fmt.Fprintf(w, "gpuscout_response_cache_total{result=\"hit\"} %d\n", m.cacheHits())
+	fmt.Fprintf(w, "gpuscout_response_cache_total{result=\"miss\"} %d\n", m.cacheMisses())
 	fmt.Fprintln(w, "# HELP gpuscout_catalog_reloads_total Catalog loads since start.")
 	fmt.Fprintln(w, "# TYPE gpuscout_catalog_reloads_total counter")
 	fmt.Fprintf(w, "gpuscout_catalog_reloads_total %d\n", m.reloads.Load())

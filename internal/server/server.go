@@ -60,6 +60,7 @@ type Server struct {
 	reload  sync.Mutex
 	pages   *web.Pages
 	metrics *metrics
+	cache   *responseCache
 	handler http.Handler
 }
 
@@ -81,7 +82,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, pages: pages, metrics: newMetrics()}
+	s := &Server{cfg: cfg, log: cfg.Logger, pages: pages, metrics: newMetrics(), cache: newResponseCache(2048, 4<<20)}
+	s.metrics.cacheHits, s.metrics.cacheMisses = s.cache.hits.Load, s.cache.misses.Load
 	if err := s.Reload(ctx); err != nil {
 		return nil, err
 	}
@@ -101,6 +103,7 @@ func (s *Server) Reload(ctx context.Context) error {
 		d.Loaded = s.cfg.Now()
 	}
 	s.data.Store(d)
+	s.cache.clear()
 	s.metrics.reloads.Add(1)
 	return nil
 }

@@ -499,3 +499,38 @@ func TestListenAndServeShutsDownGracefully(t *testing.T) {
 		t.Fatal("server still answers after shutdown")
 	}
 }
+
+// TestResponseCache: a repeated GET is replayed from the cache with the same
+// body; the language is part of the key; a reload empties the cache.
+func TestResponseCache(t *testing.T) {
+	srv, err := server.New(context.Background(), server.Config{Load: loadEmbedded, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := "/api/v1/offers?gpu=L40S&limit=3"
+	first := get(t, srv, target)
+	second := get(t, srv, target)
+	if first.Header().Get("X-Cache") != "" || second.Header().Get("X-Cache") != "hit" {
+		t.Fatalf("X-Cache: first %q, second %q", first.Header().Get("X-Cache"), second.Header().Get("X-Cache"))
+	}
+	if first.Body.String() != second.Body.String() || second.Header().Get("Content-Type") != first.Header().Get("Content-Type") {
+		t.Fatal("the cached response differs from the first")
+	}
+	en := get(t, srv, "/gpus", "Accept-Language", "en")
+	zh := get(t, srv, "/gpus", "Accept-Language", "zh-CN")
+	if zh.Header().Get("X-Cache") == "hit" || !strings.Contains(zh.Body.String(), "GPU 型号") || strings.Contains(en.Body.String(), "GPU 型号") {
+		t.Fatal("a page cached in one language was served in another")
+	}
+	if bad := get(t, srv, "/api/v1/offers?gpu=H1000"); get(t, srv, "/api/v1/offers?gpu=H1000").Header().Get("X-Cache") == "hit" || bad.Code != 400 {
+		t.Fatal("errors must not be cached")
+	}
+	if err := srv.Reload(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if get(t, srv, target).Header().Get("X-Cache") == "hit" {
+		t.Fatal("a reload must empty the cache")
+	}
+	if m := get(t, srv, "/metrics").Body.String(); !strings.Contains(m, `gpuscout_response_cache_total{result="hit"} 1`) {
+		t.Errorf("metrics should count one cache hit:\n%s", m)
+	}
+}

@@ -1,0 +1,116 @@
+package server
+
+import (
+	"bytes"
+	"net/http"
+	"sync"
+	"sync/atomic"
+)
+
+// responseCache keeps whole responses of idempotent GETs. Every answer the
+// server gives is a pure function of the request URL, the language, the
+// date and the loaded data, so a response can be replayed until the data is
+// reloaded (Reload clears the cache). Entries are evicted oldest first.
+type responseCache struct {
+	mu      sync.Mutex
+	max     int
+	maxBody int
+	entries map[string]*cachedResponse
+	order   []string // insertion order, for eviction
+	hits    atomic.Uint64
+	misses  atomic.Uint64
+}
+
+type cachedResponse struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func newResponseCache(maxEntries, maxBody int) *responseCache {
+	return &responseCache{max: maxEntries, maxBody: maxBody, entries: map[string]*cachedResponse{}}
+}
+
+func (c *responseCache) get(key string) (*cachedResponse, bool) {
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok {
+		c.hits.Add(1)
+	} else {
+		c.misses.Add(1)
+	}
+	return e, ok
+}
+
+func (c *responseCache) put(key string, e *cachedResponse) {
+	if len(e.body) > c.maxBody {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[key]; ok {
+		return
+	}
+	for len(c.order) >= c.max {
+		delete(c.entries, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.entries[key] = e
+	c.order = append(c.order, key)
+}
+
+// clear drops every entry (after a reload).
+func (c *responseCache) clear() {
+	c.mu.Lock()
+	c.entries = map[string]*cachedResponse{}
+	c.order = nil
+	c.mu.Unlock()
+}
+
+// recorder captures a response while passing it through.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	header http.Header
+	body   bytes.Buffer
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+		r.header = r.ResponseWriter.Header().Clone()
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.WriteHeader(http.StatusOK)
+	}
+	r.body.Write(b)
+	return r.ResponseWriter.Write(b)
+}
+
+// cached serves a GET handler through the response cache. The key holds
+// the request URI, the language the request resolves to and the day (pages
+// mark prices by age); only 200 responses are kept.
+func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		key := r.URL.RequestURI() + "\x00" + string(requestLang(r)) + "\x00" + s.cfg.Now().UTC().Format("2006-01-02")
+		if e, ok := s.cache.get(key); ok {
+			for k, v := range e.header {
+				w.Header()[k] = v
+			}
+			w.Header().Set("X-Cache", "hit")
+			w.WriteHeader(e.status)
+			w.Write(e.body)
+			return
+		}
+		rec := &recorder{ResponseWriter: w}
+		h(rec, r)
+		if rec.status == http.StatusOK {
+			s.cache.put(key, &cachedResponse{status: rec.status, header: rec.header, body: bytes.Clone(rec.body.Bytes())})
+		}
+	}
+}
