@@ -50,19 +50,24 @@ func funcs() template.FuncMap {
 			}
 			return output.Money(d)
 		},
-		// hours renders a duration given in hours: 14 min, 5.2 h, 3.1 days.
-		"hours": func(n json.Number) string {
+		// hours renders a duration given in hours in the page's language:
+		// 14 min, 5.2 h, 3.1 days (14 分钟, 5.2 小时, 3.1 天).
+		"hours": func(n json.Number, lang string) string {
 			h, err := n.Float64()
 			if err != nil {
 				return n.String()
 			}
+			units := [3]string{"min", "h", "days"}
+			if lang == "zh" {
+				units = [3]string{"分钟", "小时", "天"}
+			}
 			switch {
 			case h < 1:
-				return fmt.Sprintf("%.0f min", h*60)
+				return fmt.Sprintf("%.0f %s", h*60, units[0])
 			case h < 48:
-				return fmt.Sprintf("%.1f h", h)
+				return fmt.Sprintf("%.1f %s", h, units[1])
 			}
-			return fmt.Sprintf("%.1f days", h/24)
+			return fmt.Sprintf("%.1f %s", h/24, units[2])
 		},
 		// opt renders an optional number, "–" when absent.
 		"opt": func(n *json.Number) string {
