@@ -297,7 +297,7 @@ func TestHistoryAPIWithASource(t *testing.T) {
 		if status != want {
 			t.Errorf("%s: status %d, want %d: %s", target, status, want, trim(body))
 		}
-		if status == 200 && !strings.Contains(string(body), `"effective_hourly": 49.5`) {
+		if status == 200 && !regexp.MustCompile(`"effective_hourly":\s*49.5`).Match(body) {
 			t.Errorf("%s: %s", target, body)
 		}
 	}

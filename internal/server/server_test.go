@@ -534,3 +534,23 @@ func TestResponseCache(t *testing.T) {
 		t.Errorf("metrics should count one cache hit:\n%s", m)
 	}
 }
+
+// TestPrettyJSON: API documents are compact unless ?pretty asks for the
+// indented form the CLI prints; both parse to the same document.
+func TestPrettyJSON(t *testing.T) {
+	srv := newServer(t)
+	compact := get(t, srv, "/api/v1/offers?gpu=T4&limit=2").Body.Bytes()
+	pretty := get(t, srv, "/api/v1/offers?gpu=T4&limit=2&pretty").Body.Bytes()
+	if bytes.Contains(compact, []byte("\n  ")) || !bytes.Contains(pretty, []byte("\n  \"schema\"")) {
+		t.Fatalf("compact %q…, pretty %q…", trim(compact), trim(pretty))
+	}
+	var a, b any
+	if json.Unmarshal(compact, &a) != nil || json.Unmarshal(pretty, &b) != nil {
+		t.Fatal("not JSON")
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if !bytes.Equal(ja, jb) {
+		t.Fatal("?pretty changed the document")
+	}
+}
