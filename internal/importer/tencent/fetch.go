@@ -335,25 +335,8 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region stri
 	return body, now, nil
 }
 
-// snippet is the start of a non-JSON error body, on one line.
-func snippet(b []byte) string {
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) > 200 {
-		s = s[:200] + "..."
-	}
-	return s
-}
+func snippet(b []byte) string { return importer.Snippet(b) }
 
-func (i *Importer) redactString(s string) string {
-	if i.SecretKey != "" {
-		s = strings.ReplaceAll(s, i.SecretKey, "[redacted]")
-	}
-	return s
-}
+func (i *Importer) redactString(s string) string { return importer.RedactString(s, i.SecretKey) }
 
-func (i *Importer) redact(err error) error {
-	if i.SecretKey == "" || !strings.Contains(err.Error(), i.SecretKey) {
-		return err
-	}
-	return errors.New(i.redactString(err.Error()))
-}
+func (i *Importer) redact(err error) error { return importer.RedactError(err, i.SecretKey) }
