@@ -3,10 +3,11 @@ package catalog
 // EcosystemFact is one fact about a provider's services around its GPUs:
 // its managed ML platform, Kubernetes service, acceleration libraries,
 // Windows images, WeChat integration, console languages, support plans,
-// compliance certifications, free trials and where its regions are.
+// compliance certifications, free trials, where its regions are, and whether it
+// is a marketplace of independent hosts (category marketplace).
 type EcosystemFact struct {
 	Provider string
-	Category string // ml-platform, kubernetes, acceleration, windows, wechat, console-language, support, compliance, free-trial, user-regions
+	Category string // ml-platform, kubernetes, acceleration, windows, wechat, console-language, support, compliance, free-trial, user-regions, marketplace
 	Key      string
 	ValueEN  string
 	ValueZH  string
@@ -25,6 +26,17 @@ func (c *Catalog) HasEcosystem(provider, category string) bool {
 		}
 	}
 	return false
+}
+
+// CategoryMarketplace marks a provider that is a marketplace: independent
+// hosts list offers at their own prices, so its offers are snapshots of
+// asking prices rather than list prices, with no platform-wide SLA.
+const CategoryMarketplace = "marketplace"
+
+// IsMarketplace reports whether a provider is a marketplace of independent
+// hosts (it has a fact in the marketplace category).
+func (c *Catalog) IsMarketplace(provider string) bool {
+	return c.HasEcosystem(provider, CategoryMarketplace)
 }
 
 // EcosystemOf returns a provider's facts in a category.

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
@@ -58,7 +59,7 @@ values of one filter with OR.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runOffers(o) },
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&o.providers, "provider", nil, "providers (aws, azure, gcp, alibaba, tencent, oci, lambda); repeatable or comma-separated")
+	f.StringSliceVar(&o.providers, "provider", nil, "providers (aws, azure, gcp, alibaba, tencent, oci, lambda, runpod, nebius, coreweave, vast, hyperstack, verda, digitalocean, crusoe, huawei, volcengine, baidu; gpuscout catalog stats lists them); repeatable or comma-separated")
 	f.StringSliceVar(&o.gpus, "gpu", nil, "GPU models or families (A100, H100-SXM-80GB, T4 ...); repeatable or comma-separated")
 	f.Float64Var(&o.minGPUs, "min-gpus", 0, "minimum GPUs per instance")
 	f.Float64Var(&o.minVRAM, "min-vram", 0, "minimum memory per GPU, GB")
@@ -189,7 +190,25 @@ func (a *app) runOffers(o *offersOptions) error {
 	if nStale > 0 {
 		fmt.Fprintln(a.io.Out, p.T("note.stale", nStale, staleMonths))
 	}
+	if m := marketplaces(c, rows); len(m) > 0 {
+		fmt.Fprintln(a.io.Out, p.T("note.marketplace", strings.Join(m, ", ")))
+	}
 	return nil
+}
+
+// marketplaces lists, once each and in order of appearance, the providers
+// of rows that are marketplaces (their prices are hosts' asking prices).
+func marketplaces(c *catalog.Catalog, rows []catalog.OfferRow) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rows {
+		pv := r.Offer.Provider
+		if !seen[pv] && c.IsMarketplace(pv) {
+			out = append(out, pv)
+		}
+		seen[pv] = true
+	}
+	return out
 }
 
 // resolveProviders resolves --provider values to provider IDs.

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"sort"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/document"
@@ -12,11 +14,13 @@ import (
 
 func (a *app) providersCmd() *cobra.Command {
 	var category string
+	var only []string
 	cmd := &cobra.Command{
 		Use:   "providers",
 		Short: "Compare the providers' services: ML platforms, Kubernetes, acceleration, support, compliance, regions",
 		Example: `  gpuscout providers
-  gpuscout providers --category support --lang zh`,
+  gpuscout providers --category support --lang zh
+  gpuscout providers --provider vast,runpod,huawei`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ds, err := a.data()
@@ -24,14 +28,21 @@ func (a *app) providersCmd() *cobra.Command {
 				return err
 			}
 			c := ds.Catalog
+			ids, err := resolveProviders(c, only)
+			if err != nil {
+				return err
+			}
 			doc := document.BuildProviders(c.Ecosystem(), category)
+			if len(ids) > 0 {
+				doc.Facts = keepProviders(doc.Facts, ids)
+			}
 			facts := doc.Facts
 			cats := map[string]bool{}
 			for _, f := range facts {
 				cats[f.Category] = true
 			}
 			if category != "" && len(facts) == 0 {
-				return usagef("categories: ml-platform, kubernetes, acceleration, windows, wechat, console-language, support, compliance, free-trial, user-regions.", "no facts in category %q", category)
+				return usagef("categories: ml-platform, kubernetes, acceleration, windows, wechat, console-language, support, compliance, free-trial, user-regions, marketplace.", "no facts in category %q", category)
 			}
 			if a.out == output.JSON {
 				return output.WriteJSON(a.io.Out, doc)
@@ -43,7 +54,9 @@ func (a *app) providersCmd() *cobra.Command {
 			sort.Strings(catList)
 			var provs []string
 			for _, p := range c.Providers() {
-				provs = append(provs, p.ID)
+				if len(ids) == 0 || contains(ids, p.ID) {
+					provs = append(provs, p.ID)
+				}
 			}
 			g := &output.Grid{Headers: append([]string{a.printer.T("perf.class")}, provs...)}
 			zh := a.printer.Lang() == i18n.ZH
@@ -54,7 +67,7 @@ func (a *app) providersCmd() *cobra.Command {
 					for _, f := range facts {
 						if f.Provider == pv && f.Category == cat {
 							v := f.Key
-							if v == "" || cat == "windows" || cat == "wechat" || cat == "user-regions" || cat == "free-trial" {
+							if v == "" || cat == "windows" || cat == "wechat" || cat == "user-regions" || cat == "free-trial" || cat == catalog.CategoryMarketplace {
 								v = f.Value
 								if zh && f.ValueZH != "" {
 									v = f.ValueZH
@@ -77,5 +90,17 @@ func (a *app) providersCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&category, "category", "", "only this category")
+	cmd.Flags().StringSliceVar(&only, "provider", nil, "only these providers (columns); repeatable or comma-separated")
 	return cmd
+}
+
+// keepProviders keeps the facts of the given providers.
+func keepProviders(facts []document.ProviderFact, ids []string) []document.ProviderFact {
+	out := []document.ProviderFact{}
+	for _, f := range facts {
+		if contains(ids, f.Provider) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -1,0 +1,146 @@
+package curated_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+)
+
+// newProviders are the GPU clouds added beside the hyperscalers and the
+// Chinese clouds beyond Alibaba and Tencent (docs/catalog-coverage.md).
+var newProviders = []string{"runpod", "nebius", "coreweave", "vast", "hyperstack", "verda", "digitalocean", "crusoe", "huawei", "volcengine", "baidu"}
+
+// TestProviderBreadth checks that the catalog covers at least 15 providers,
+// at least 3 of them with regions in mainland China, and that every added
+// provider has regions with a residency, instance types and a regions fact
+// in both languages.
+func TestProviderBreadth(t *testing.T) {
+	c := load(t)
+	if n := len(c.Providers()); n < 15 {
+		t.Errorf("%d providers, want at least 15", n)
+	}
+	mainland := map[string]bool{}
+	regions := map[string]int{}
+	for _, r := range c.Regions() {
+		regions[r.Provider]++
+		if r.Residency == "cn-mainland" {
+			mainland[r.Provider] = true
+		}
+	}
+	if len(mainland) < 3 {
+		t.Errorf("providers serving mainland China: %v, want at least 3", mainland)
+	}
+	for _, p := range []string{"huawei", "volcengine", "baidu"} {
+		if !mainland[p] {
+			t.Errorf("%s has no mainland-China (cn-mainland) region", p)
+		}
+	}
+	instances := map[string]int{}
+	for _, it := range c.Instances() {
+		instances[it.Provider]++
+	}
+	for _, p := range newProviders {
+		pr, err := c.LookupProvider(p)
+		if err != nil {
+			t.Errorf("provider %s: %v", p, err)
+			continue
+		}
+		if pr.NameEN == "" || pr.NameZH == "" || pr.PricingPage == "" {
+			t.Errorf("%s: names and pricing page required, got %+v", p, pr)
+		}
+		if regions[p] == 0 || instances[p] == 0 {
+			t.Errorf("%s: %d regions, %d instance types; want at least one of each", p, regions[p], instances[p])
+		}
+		facts := c.EcosystemOf(p, "user-regions")
+		if len(facts) == 0 {
+			t.Errorf("%s: no user-regions fact", p)
+		}
+		for _, f := range facts {
+			if f.ValueEN == "" || f.ValueZH == "" {
+				t.Errorf("%s: user-regions fact needs English and Chinese, got %q / %q", p, f.ValueEN, f.ValueZH)
+			}
+		}
+	}
+}
+
+// TestNewProviderOffersAreSourced checks that every offer of an added
+// provider has a source kind, a reference, and an as-of date that is not in
+// the future, and that providers without any offer say why in their
+// instance notes ("no public price").
+func TestNewProviderOffersAreSourced(t *testing.T) {
+	c := load(t)
+	isNew := map[string]bool{}
+	for _, p := range newProviders {
+		isNew[p] = true
+	}
+	offers := map[string]int{}
+	for _, o := range c.Offers() {
+		if !isNew[o.Provider] {
+			continue
+		}
+		offers[o.Provider]++
+		s := o.Source
+		if !s.Kind.Valid() || strings.TrimSpace(s.Ref) == "" || s.AsOf.IsZero() {
+			t.Errorf("%s: source %+v lacks kind, reference or as-of date", o.ID(), s)
+		}
+		if s.AsOf.After(time.Now()) {
+			t.Errorf("%s: as-of %s is in the future", o.ID(), s.AsOfString())
+		}
+		if !o.Price.Hourly.IsPositive() {
+			t.Errorf("%s: no hourly price", o.ID())
+		}
+	}
+	for _, p := range []string{"runpod", "nebius", "coreweave", "vast", "hyperstack", "verda", "digitalocean", "crusoe"} {
+		if offers[p] == 0 {
+			t.Errorf("%s publishes prices but has no offer", p)
+		}
+	}
+	for _, it := range c.Instances() {
+		if isNew[it.Provider] && offers[it.Provider] == 0 && !strings.Contains(it.Notes, "NO PUBLIC PRICE") {
+			t.Errorf("%s has no offers; its notes must state the missing price, got %q", it.ID(), it.Notes)
+		}
+	}
+}
+
+// TestVastIsAMarketplace checks that Vast.ai is modelled as a marketplace:
+// a marketplace fact and a no-SLA fact in both languages, and every offer
+// noted as a host's asking price with the range across hosts.
+func TestVastIsAMarketplace(t *testing.T) {
+	c := load(t)
+	if !c.IsMarketplace("vast") {
+		t.Fatal("vast is not marked as a marketplace")
+	}
+	for _, p := range c.Providers() {
+		if p.ID != "vast" && c.IsMarketplace(p.ID) {
+			t.Errorf("%s is marked as a marketplace", p.ID)
+		}
+	}
+	facts := c.EcosystemOf("vast", catalog.CategoryMarketplace)
+	var sla bool
+	for _, f := range facts {
+		if f.ValueZH == "" {
+			t.Errorf("marketplace fact %q has no Chinese text", f.Key)
+		}
+		if strings.Contains(f.ValueEN, "No platform-wide SLA") && strings.Contains(f.ValueZH, "无平台级 SLA") {
+			sla = true
+		}
+	}
+	if !sla {
+		t.Error("vast: no fact says there is no SLA (in English and Chinese)")
+	}
+	n := 0
+	for _, o := range c.Offers() {
+		if o.Provider != "vast" {
+			continue
+		}
+		n++
+		if !strings.HasPrefix(o.Notes, "MARKETPLACE:") || !strings.Contains(o.Notes, "USD per GPU-hour") || !strings.Contains(o.Notes, "no SLA") {
+			t.Errorf("%s: notes must say marketplace, range and no SLA, got %q", o.ID(), o.Notes)
+		}
+	}
+	if n == 0 {
+		t.Error("vast has no offers")
+	}
+}

@@ -1,0 +1,96 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestProvidersListsNewClouds checks that `providers` lists the GPU clouds
+// and Chinese clouds added to the catalog, in both languages, that
+// --provider limits the columns, and that `catalog stats` counts at least 15
+// providers.
+func TestProvidersListsNewClouds(t *testing.T) {
+	clouds := []string{"runpod", "nebius", "coreweave", "vast", "hyperstack", "verda", "digitalocean", "crusoe", "huawei", "volcengine", "baidu"}
+	out, errOut, code := exec(t, true, nil, "providers", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Facts []struct {
+			Provider string `json:"provider"`
+			Category string `json:"category"`
+			Value    string `json:"value"`
+			ValueZH  string `json:"value_zh"`
+		} `json:"facts"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	has := map[string]bool{}
+	for _, f := range doc.Facts {
+		has[f.Provider] = true
+	}
+	for _, p := range clouds {
+		if !has[p] {
+			t.Errorf("providers -o json has no facts for %s", p)
+		}
+	}
+
+	out, errOut, code = exec(t, true, nil, "providers", "--provider", "vast,huawei,baidu,volcengine")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	header := strings.Fields(strings.SplitN(out, "\n", 2)[0])
+	if strings.Join(header[1:], " ") != "baidu huawei vast volcengine" {
+		t.Errorf("columns %v, want only baidu huawei vast volcengine (catalog order)", header)
+	}
+	if !strings.Contains(out, "marketplace") || !strings.Contains(out, "Marketplace: hosts") {
+		t.Errorf("vast's marketplace fact missing:\n%s", out)
+	}
+
+	out, _, code = exec(t, true, nil, "providers", "--provider", "vast", "--category", "marketplace", "--lang", "zh")
+	if code != 0 || !strings.Contains(out, "GPU 租赁市场") || !strings.Contains(out, "无平台级 SLA") {
+		t.Errorf("Chinese marketplace facts missing (exit %d):\n%s", code, out)
+	}
+
+	_, errOut, code = exec(t, true, nil, "providers", "--provider", "nosuchcloud")
+	if code != 2 || errOut == "" {
+		t.Errorf("unknown provider: exit %d, stderr %q; want a usage error", code, errOut)
+	}
+
+	out, _, code = exec(t, true, nil, "catalog", "stats", "-o", "json")
+	var stats struct {
+		Providers int `json:"providers"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &stats) != nil || stats.Providers < 15 {
+		t.Errorf("catalog stats: %d providers (exit %d), want at least 15", stats.Providers, code)
+	}
+	out, _, _ = exec(t, true, nil, "catalog", "stats")
+	for _, p := range clouds {
+		if !strings.Contains(out, "\n"+p+" ") {
+			t.Errorf("catalog stats table has no row for %s", p)
+		}
+	}
+}
+
+// TestOffersMarkMarketplace checks that offers from a marketplace carry a
+// note, in English and Chinese, that prices are hosts' asking prices with no
+// SLA, and that other providers' offers do not.
+func TestOffersMarkMarketplace(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "offers", "--provider", "vast", "--limit", "5")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(out, "vast: a marketplace") || !strings.Contains(out, "no SLA") {
+		t.Errorf("English marketplace note missing:\n%s", out)
+	}
+	out, _, code = exec(t, true, nil, "offers", "--provider", "vast", "--limit", "5", "--lang", "zh")
+	if code != 0 || !strings.Contains(out, "vast 为 GPU 租赁市场") || !strings.Contains(out, "无 SLA") {
+		t.Errorf("Chinese marketplace note missing (exit %d):\n%s", code, out)
+	}
+	out, _, code = exec(t, true, nil, "offers", "--provider", "nebius", "--limit", "5")
+	if code != 0 || strings.Contains(out, "marketplace") {
+		t.Errorf("nebius offers must not carry the marketplace note (exit %d):\n%s", code, out)
+	}
+}
