@@ -75,6 +75,9 @@ func Render(target string, off *catalog.Offer, opt Options) ([]byte, error) {
 var providerNames = map[string]string{
 	"aws": "AWS", "azure": "Azure", "gcp": "Google Cloud", "alibaba": "Alibaba Cloud",
 	"tencent": "Tencent Cloud", "oci": "OCI", "lambda": "Lambda",
+	"runpod": "RunPod", "nebius": "Nebius", "coreweave": "CoreWeave", "vast": "Vast.ai", "hyperstack": "Hyperstack",
+	"verda": "Verda", "digitalocean": "DigitalOcean", "crusoe": "Crusoe", "huawei": "Huawei Cloud",
+	"volcengine": "Volcano Engine", "baidu": "Baidu AI Cloud",
 }
 
 func providerName(id string) string {

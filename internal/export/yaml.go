@@ -10,8 +10,13 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// skyPilotClouds maps gpuscout provider IDs to SkyPilot cloud names.
-var skyPilotClouds = map[string]string{"aws": "aws", "azure": "azure", "gcp": "gcp", "oci": "oci", "lambda": "lambda"}
+// skyPilotClouds maps gpuscout provider IDs to SkyPilot cloud names. The
+// added providers' instance types and region codes come from SkyPilot's own
+// catalogs, so they pass through; DigitalOcean's Paperspace machines are
+// SkyPilot's paperspace cloud (skyPilotCloud) and RunPod's data centers are
+// SkyPilot zones of a country region (skyPilotPlacement).
+var skyPilotClouds = map[string]string{"aws": "aws", "azure": "azure", "gcp": "gcp", "oci": "oci", "lambda": "lambda",
+	"runpod": "runpod", "nebius": "nebius", "hyperstack": "hyperstack", "verda": "verda", "digitalocean": "do"}
 
 // dstackBackends maps gpuscout provider IDs to dstack backend types.
 var dstackBackends = map[string]string{"aws": "aws", "azure": "azure", "gcp": "gcp", "oci": "oci", "lambda": "lambda"}
@@ -70,6 +75,30 @@ func gpuMemory(it *catalog.InstanceType) decimal.Decimal {
 	return decimal.Zero
 }
 
+// skyPilotCloud is SkyPilot's cloud for an offer: the provider's, except
+// Paperspace machines (region NY2 of provider digitalocean), which SkyPilot
+// reaches as its paperspace cloud.
+func skyPilotCloud(off *catalog.Offer) (string, bool) {
+	if off.Provider == "digitalocean" && off.Region != nil && strings.HasPrefix(off.Region.NameEN, "Paperspace") {
+		return "paperspace", true
+	}
+	c, ok := skyPilotClouds[off.Provider]
+	return c, ok
+}
+
+// skyPilotPlacement is SkyPilot's region and zone for an offer. RunPod data
+// centers (US-TX-3) are zones of a country region (US) in SkyPilot's catalog;
+// Paperspace's NY2 is the region "East Coast (NY2)".
+func skyPilotPlacement(off *catalog.Offer) (region, zone string) {
+	switch {
+	case off.Provider == "runpod" && off.Region != nil:
+		return off.Region.Country, off.RegionCode
+	case off.Provider == "digitalocean" && off.RegionCode == "NY2":
+		return "East Coast (NY2)", ""
+	}
+	return off.RegionCode, ""
+}
+
 // SkyPilot exports off as a SkyPilot task (YAML): resources with cloud,
 // region, instance_type, accelerators {NAME: count} and use_spot, and
 // num_nodes = opt.Count. Providers SkyPilot does not support return an
@@ -79,9 +108,9 @@ func SkyPilot(off *catalog.Offer, opt Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	cloud, ok := skyPilotClouds[off.Provider]
+	cloud, ok := skyPilotCloud(off)
 	if !ok {
-		return nil, unsupported("SkyPilot supports aws, azure, gcp, oci and lambda offers here; use gpuscout export terraform --offer "+off.ID()+" for "+providerName(off.Provider)+".",
+		return nil, unsupported("SkyPilot supports aws, azure, gcp, oci, lambda, runpod, nebius, hyperstack, verda and digitalocean offers here; use gpuscout export terraform --offer "+off.ID()+" for "+providerName(off.Provider)+".",
 			"SkyPilot does not support provider %s (%s)", off.Provider, providerName(off.Provider))
 	}
 	if spot && noSpot[off.Provider] {
@@ -94,7 +123,11 @@ func SkyPilot(off *catalog.Offer, opt Options) ([]byte, error) {
 	n := opt.count()
 	res := mapping()
 	res.add("cloud", str2(cloud))
-	res.add("region", str2(off.RegionCode))
+	region, zone := skyPilotPlacement(off)
+	res.add("region", str2(region))
+	if zone != "" {
+		res.add("zone", str2(zone))
+	}
 	var count *yaml.Node
 	if isGCPAttachment(it) {
 		_, c := gcpAttachment(it)

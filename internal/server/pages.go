@@ -400,7 +400,9 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 
 // providerColors gives each cloud a stable chart colour.
 var providerColors = map[string]string{"aws": "#ff9900", "azure": "#0078d4", "gcp": "#34a853", "alibaba": "#ff6a00",
-	"tencent": "#006eff", "oci": "#c74634", "lambda": "#7b61ff"}
+	"tencent": "#006eff", "oci": "#c74634", "lambda": "#7b61ff", "runpod": "#673ab7", "nebius": "#d4e157",
+	"coreweave": "#2741e7", "vast": "#1e88e5", "hyperstack": "#00897b", "verda": "#5e35b1", "digitalocean": "#0069ff",
+	"crusoe": "#ef6c00", "huawei": "#c7000b", "volcengine": "#3370ff", "baidu": "#2932e1"}
 
 // offersChart is an ECharts option: price per GPU-hour of the rows shown.
 func offersChart(v view, rows []catalog.OfferRow) map[string]any {
