@@ -2,6 +2,7 @@ package cli
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"strings"
@@ -15,6 +16,7 @@ import (
 func (a *app) providersCmd() *cobra.Command {
 	var category string
 	var only []string
+	var matrix bool
 	cmd := &cobra.Command{
 		Use:   "providers",
 		Short: "Compare the providers' services: ML platforms, Kubernetes, acceleration, support, compliance, regions",
@@ -58,41 +60,65 @@ func (a *app) providersCmd() *cobra.Command {
 					provs = append(provs, p.ID)
 				}
 			}
-			g := &output.Grid{Headers: append([]string{a.printer.T("perf.class")}, provs...)}
 			zh := a.printer.Lang() == i18n.ZH
-			for _, cat := range catList {
-				row := []string{cat}
-				for _, pv := range provs {
-					var vals []string
-					for _, f := range facts {
-						if f.Provider == pv && f.Category == cat {
-							v := f.Key
-							if v == "" || cat == "windows" || cat == "wechat" || cat == "user-regions" || cat == "free-trial" || cat == catalog.CategoryMarketplace {
-								v = f.Value
-								if zh && f.ValueZH != "" {
-									v = f.ValueZH
-								}
+			cellOf := func(pv, cat string) string {
+				var vals []string
+				for _, f := range facts {
+					if f.Provider == pv && f.Category == cat {
+						v := f.Key
+						if v == "" || cat == "windows" || cat == "wechat" || cat == "user-regions" || cat == "free-trial" || cat == catalog.CategoryMarketplace {
+							v = f.Value
+							if zh && f.ValueZH != "" {
+								v = f.ValueZH
 							}
-							vals = append(vals, cell(v, 40))
+						}
+						vals = append(vals, cell(v, 40))
+					}
+				}
+				if len(vals) > 3 && a.out == output.Table {
+					vals = append(vals[:3], "…")
+				}
+				return strings.Join(vals, "; ")
+			}
+			var g *output.Grid
+			if a.out == output.Table && len(provs) > maxProviderColumns && !matrix {
+				// Too many providers for side-by-side columns: one row per
+				// provider and category instead.
+				g = &output.Grid{Headers: []string{a.printer.T("col.provider"), a.printer.T("perf.class"), a.printer.T("col.value")}}
+				for _, pv := range provs {
+					for _, cat := range catList {
+						if v := cellOf(pv, cat); v != "" {
+							g.Add(pv, cat, v)
 						}
 					}
-					if len(vals) == 0 {
-						vals = []string{"-"}
-					}
-					if len(vals) > 3 && a.out == output.Table {
-						vals = append(vals[:3], "…")
-					}
-					row = append(row, strings.Join(vals, "; "))
 				}
-				g.Add(row...)
+			} else {
+				g = &output.Grid{Headers: append([]string{a.printer.T("perf.class")}, provs...)}
+				for _, cat := range catList {
+					row := []string{cat}
+					for _, pv := range provs {
+						v := cellOf(pv, cat)
+						if v == "" {
+							v = "-"
+						}
+						row = append(row, v)
+					}
+					g.Add(row...)
+				}
 			}
 			return output.Write(a.io.Out, a.out, g, a.tty())
 		},
 	}
 	cmd.Flags().StringVar(&category, "category", "", "only this category")
 	cmd.Flags().StringSliceVar(&only, "provider", nil, "only these providers (columns); repeatable or comma-separated")
+	cmd.Flags().BoolVar(&matrix, "matrix", false, "one column per provider even when more than "+strconv.Itoa(maxProviderColumns)+" are shown")
 	return cmd
 }
+
+// maxProviderColumns is the most providers a table shows side by side; with
+// more, the table lists one row per provider and category (--matrix keeps
+// the columns).
+const maxProviderColumns = 6
 
 // keepProviders keeps the facts of the given providers.
 func keepProviders(facts []document.ProviderFact, ids []string) []document.ProviderFact {

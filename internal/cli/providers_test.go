@@ -37,6 +37,33 @@ func TestProvidersListsNewClouds(t *testing.T) {
 		}
 	}
 
+	// All 18 providers: one row per provider and category, not 18 columns.
+	out, errOut, code = exec(t, true, nil, "providers")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if h := strings.Fields(strings.SplitN(out, "\n", 2)[0]); len(h) != 3 || h[0] != "PROVIDER" {
+		t.Errorf("header %v, want PROVIDER, category, VALUE", h)
+	}
+	for _, p := range clouds {
+		if !strings.Contains(out, "\n"+p+" ") {
+			t.Errorf("providers table has no row for %s", p)
+		}
+	}
+	marketRow := false
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "vast" && f[1] == "marketplace" && strings.Contains(line, "No platform-wide SLA") {
+			marketRow = true
+		}
+	}
+	if !marketRow {
+		t.Errorf("no vast marketplace row saying there is no SLA:\n%s", out)
+	}
+	out, _, code = exec(t, true, nil, "providers", "--matrix")
+	if h := strings.Fields(strings.SplitN(out, "\n", 2)[0]); code != 0 || len(h) != 19 {
+		t.Errorf("--matrix header has %d fields (exit %d), want the category and 18 providers", len(h), code)
+	}
+
 	out, errOut, code = exec(t, true, nil, "providers", "--provider", "vast,huawei,baidu,volcengine")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
