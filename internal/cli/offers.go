@@ -170,6 +170,9 @@ func (a *app) runOffers(o *offersOptions) error {
 	}
 	if len(rows) == 0 && a.out == output.Table {
 		fmt.Fprintln(a.io.Out, p.T("note.none"))
+		for _, id := range unpriced(c, q.Providers) {
+			fmt.Fprintln(a.io.Out, p.T("note.no_public_price", id, c.Stats().ByProvider[id].InstanceTypes))
+		}
 		return nil
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
@@ -194,6 +197,19 @@ func (a *app) runOffers(o *offersOptions) error {
 		fmt.Fprintln(a.io.Out, p.T("note.marketplace", strings.Join(m, ", ")))
 	}
 	return nil
+}
+
+// unpriced lists the asked-for providers that have instance types but no
+// offer at all: no public price could be sourced for them.
+func unpriced(c *catalog.Catalog, providers []string) []string {
+	var out []string
+	st := c.Stats()
+	for _, id := range providers {
+		if ps := st.ByProvider[id]; ps != nil && ps.InstanceTypes > 0 && ps.Offers == 0 {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // marketplaces lists, once each and in order of appearance, the providers
