@@ -459,7 +459,7 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
 		}
 		if _, ok := a.ds.Catalog.Provider(cloud); !ok {
-			return nil, true, usagef("providers: aws, azure, gcp, alibaba, tencent, oci, lambda.", "unknown provider %q for --cloud", cloud)
+			return nil, true, usagef("gpuscout catalog stats lists the providers.", "unknown provider %q for --cloud", cloud)
 		}
 		return &skypilot.Importer{Cloud: cloud, File: ref, Now: now}, true, nil
 	}
@@ -527,7 +527,18 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string) ([]fetchJob, e
 		for _, cloud := range []string{"aws", "azure", "gcp", "oci", "lambda"} {
 			jobs = append(jobs, job("skypilot", cloud, &skypilot.Importer{Cloud: cloud, BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now}))
 		}
+		for _, cloud := range skyPilotV8Clouds {
+			jobs = append(jobs, job("skypilot", cloud, &skypilot.Importer{Cloud: cloud, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now}))
+		}
 		return jobs, nil
+	case "nebius", "hyperstack", "verda":
+		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
 	}
-	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, skypilot.", "no live source for %q", provider)
+	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
 }
+
+// skyPilotV8Clouds are the providers whose instance types and region codes
+// in the catalog are those of SkyPilot's v8 catalog files, so SkyPilot's
+// vms.csv refreshes their prices as is. (RunPod's and Vast.ai's files use
+// other region codes; DigitalOcean's cloud is named do.)
+var skyPilotV8Clouds = []string{"nebius", "hyperstack", "verda"}

@@ -2,6 +2,10 @@ package cli_test
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -137,5 +141,61 @@ func TestOffersSayNoPublicPrice(t *testing.T) {
 	out, _, _ = exec(t, true, nil, "offers", "--provider", "aws", "--gpu", "MI300X")
 	if strings.Contains(out, "no public price") {
 		t.Errorf("aws has prices; the note must not appear:\n%s", out)
+	}
+}
+
+// TestUpdateAddedCloudFromSkyPilot checks that `catalog update --provider
+// nebius` reads SkyPilot's v8 nebius/vms.csv (here a test server), stores it
+// as a snapshot, and that offers then show the imported price.
+func TestUpdateAddedCloudFromSkyPilot(t *testing.T) {
+	raw, err := os.ReadFile("testdata/skypilot/v8-nebius-vms.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.URL.Path)
+		if r.URL.Path == "/catalogs/v8/nebius/vms.csv" {
+			w.Write(raw)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "g.db")
+	env := map[string]string{"GPUSCOUT_SKYPILOT_URL": srv.URL}
+	out, errOut, code := exec(t, true, env, "catalog", "update", "--provider", "nebius", "--db", db)
+	if code != 0 || !strings.Contains(out, "Imported skypilot") {
+		t.Fatalf("update: exit %d (paths %v)\n%s%s", code, paths, out, errOut)
+	}
+	out, errOut, code = exec(t, true, env, "offers", "--provider", "nebius", "--gpu", "H100", "--min-gpus", "8", "--region", "eu-north1", "--db", db, "-o", "json")
+	if code != 0 {
+		t.Fatalf("offers: exit %d %s", code, errOut)
+	}
+	var doc struct {
+		Offers []struct {
+			ID     string `json:"id"`
+			Source struct {
+				Ref string `json:"ref"`
+			} `json:"source"`
+			Price struct {
+				Hourly json.Number `json:"hourly"`
+			} `json:"price"`
+		} `json:"offers"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range doc.Offers {
+		got[o.ID] = o.Price.Hourly.String() + " " + o.Source.Ref
+	}
+	od := got["nebius/gpu-h100-sxm_8gpu-128vcpu-1600gb/eu-north1/on-demand"]
+	sp := got["nebius/gpu-h100-sxm_8gpu-128vcpu-1600gb/eu-north1/spot"]
+	if !strings.HasPrefix(od, "22 ") || !strings.Contains(od, "skypilot-catalog") || !strings.HasPrefix(sp, "9.5 ") {
+		t.Errorf("imported offers not used: on-demand %q, spot %q (all %v)", od, sp, got)
+	}
+	if _, errOut, code := exec(t, true, env, "catalog", "update", "--provider", "runpod", "--db", db); code != 2 || !strings.Contains(errOut, "no live source") {
+		t.Errorf("runpod: exit %d %s; want a usage error (no live source)", code, errOut)
 	}
 }
