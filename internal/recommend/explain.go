@@ -121,6 +121,9 @@ func (e *Engine) explain(r Requirements, res *Result, cands []*cand, p *i18n.Pri
 				hrs(pl.Hours), money(pl.Cost, cur))
 		}
 		add("rec.price", o.EffectiveHourly().Round(4), o.Price.Currency, o.Source.Kind, o.Source.AsOfString(), mainComponent(pl.Breakdown))
+		if e.Catalog.IsMarketplace(o.Provider) {
+			add("rec.marketplace", o.Provider)
+		}
 		if pl.Estimate != nil {
 			basis := fmt.Sprintf("%d published result(s)", len(pl.Estimate.Basis))
 			if len(pl.Estimate.Basis) == 0 {
