@@ -91,6 +91,9 @@ type OfferRow struct {
 	PerGPUHourly    decimal.Decimal
 	// Price is the figure in the query's unit (Per).
 	Price decimal.Decimal
+	// Marketplace is set when the provider is a marketplace of independent
+	// hosts: the price is one host's asking price, not a list price.
+	Marketplace bool
 }
 
 // FP16PerDollar is dense FP16 TFLOPS of the instance per currency unit per
@@ -122,6 +125,12 @@ func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
 	statuses := q.Statuses
 	if len(statuses) == 0 {
 		statuses = []string{StatusCurrent, StatusPrevious}
+	}
+	market := map[string]bool{}
+	for _, f := range c.ecosystem {
+		if f.Category == CategoryMarketplace {
+			market[f.Provider] = true
+		}
 	}
 	var rows []OfferRow
 	for _, o := range c.offers {
@@ -163,6 +172,7 @@ func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
 		if q.MaxPrice.IsPositive() && row.Price.GreaterThan(q.MaxPrice) {
 			continue
 		}
+		row.Marketplace = market[o.Provider]
 		rows = append(rows, row)
 	}
 	sortRows(rows, q.Sort)

@@ -124,6 +124,22 @@ func TestOffersMarkMarketplace(t *testing.T) {
 	if code != 0 || strings.Contains(out, "marketplace") {
 		t.Errorf("nebius offers must not carry the marketplace note (exit %d):\n%s", code, out)
 	}
+	// JSON: "marketplace": true on Vast.ai offers only.
+	out, _, code = exec(t, true, nil, "offers", "--provider", "vast,nebius", "--limit", "0", "-o", "json")
+	var doc struct {
+		Offers []struct {
+			Provider    string `json:"provider"`
+			Marketplace *bool  `json:"marketplace"`
+		} `json:"offers"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Offers) == 0 {
+		t.Fatalf("offers -o json: exit %d\n%s", code, out)
+	}
+	for _, o := range doc.Offers {
+		if (o.Provider == "vast") != (o.Marketplace != nil && *o.Marketplace) {
+			t.Errorf("%s offer: marketplace %v", o.Provider, o.Marketplace)
+		}
+	}
 }
 
 // TestOffersSayNoPublicPrice checks that asking for the offers of a

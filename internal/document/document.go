@@ -110,6 +110,9 @@ type Offer struct {
 	MemoryGiB    json.Number `json:"memory_gib"`
 	Price        OfferPrice  `json:"price"`
 	Source       Source      `json:"source"`
+	// Marketplace is true for a marketplace provider's offer (a host's
+	// asking price in a dated snapshot, no SLA); omitted otherwise.
+	Marketplace bool `json:"marketplace,omitempty"`
 }
 
 // Offers is the gpuscout/offers@v1 document.
@@ -135,7 +138,7 @@ func BuildOffers(rows []catalog.OfferRow, total int, currency string, t *fx.Tabl
 			Price: OfferPrice{Hourly: Num(r.Hourly), Upfront: Num(r.Upfront), Monthly: Num(r.Monthly),
 				EffectiveHourly: Num(r.EffectiveHourly), PerGPUHourly: Num(r.PerGPUHourly),
 				Currency: r.Currency, OriginalCurrency: o.Price.Currency},
-			Source: source(o.Source),
+			Source: source(o.Source), Marketplace: r.Marketplace,
 		})
 	}
 	doc.FX = BuildFX(t, from, currency)
