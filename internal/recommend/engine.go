@@ -106,15 +106,15 @@ type Result struct {
 	// Constraints are the hard constraints that removed candidates, with
 	// how many each removed (in the printer's language).
 	Constraints []ConstraintCount
-	Currency     string
-	Plans        []*Plan
-	Pareto       []*Plan
-	Rejected     []Rejection
-	Considered   int // candidates evaluated
-	Feasible     int
-	OldestAsOf   time.Time
-	NewestAsOf   time.Time
-	Notes        []string
+	Currency    string
+	Plans       []*Plan
+	Pareto      []*Plan
+	Rejected    []Rejection
+	Considered  int // candidates evaluated
+	Feasible    int
+	OldestAsOf  time.Time
+	NewestAsOf  time.Time
+	Notes       []string
 }
 
 // ConstraintCount is a hard constraint and the candidates it removed.

@@ -436,4 +436,6 @@ func (x *run) noPlan(stage, constraint, relax string) *NoPlanError {
 		msg: x.p.T("rec.noplan", x.p.T("rec.stage."+stage), constraint) + map[bool]string{true: "", false: x.p.T("rec.noplan_sep") + relax}[relax == ""]}
 }
 
-func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}

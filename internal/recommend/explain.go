@@ -180,7 +180,9 @@ func (x *run) prioName() string {
 	return x.p.T("rec.prio." + pr)
 }
 
-func (x *run) billing(o *catalog.Offer) string { return x.p.Billing(string(o.Billing), o.Billing.Family()) }
+func (x *run) billing(o *catalog.Offer) string {
+	return x.p.Billing(string(o.Billing), o.Billing.Family())
+}
 
 func (x *run) name(pl *Plan) string {
 	return fmt.Sprintf("%s (%s, %s)", pl.Offer.InstanceName, pl.Offer.Provider, x.billing(pl.Offer))

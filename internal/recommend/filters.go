@@ -165,7 +165,7 @@ func (x *run) filters(gpus map[string]bool) []stage {
 			}})
 	}
 	if r.Interconnect != "" {
-		st = append(st, stage{name: "interconnect", describe: p.T("rec.st.interconnect."+r.Interconnect),
+		st = append(st, stage{name: "interconnect", describe: p.T("rec.st.interconnect." + r.Interconnect),
 			reject: func(o *catalog.Offer) string {
 				l := o.Instance.GPUInterconnect
 				if r.Interconnect == "nvswitch" && l != catalog.LinkNVSwitch {

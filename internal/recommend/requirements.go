@@ -99,7 +99,7 @@ type Requirements struct {
 	MinGPUs        int      `json:"min_gpus,omitempty"`
 	MaxGPUs        int      `json:"max_gpus,omitempty"`
 	Interconnect   string   `json:"interconnect,omitempty"` // nvlink (NVLink or NVSwitch) or nvswitch
-	RDMA           bool     `json:"rdma,omitempty"` // any RDMA fabric (the same as Fabric "any")
+	RDMA           bool     `json:"rdma,omitempty"`         // any RDMA fabric (the same as Fabric "any")
 	// Fabric is the RDMA fabric required between nodes: infiniband, efa,
 	// erdma, roce or any.
 	Fabric    string `json:"fabric,omitempty"`
