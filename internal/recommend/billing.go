@@ -14,10 +14,10 @@ type granularity struct {
 // was verified the advisor assumes billing per started hour (the most a
 // short job can cost) and says so in the plan.
 var granularities = map[string]granularity{
-	"aws":     {Step: 1.0 / 3600, Min: 1.0 / 60, Verified: true, Source: "https://aws.amazon.com/ec2/pricing/ (per-second billing, 60-second minimum)"},
-	"gcp":     {Step: 1.0 / 3600, Min: 1.0 / 60, Verified: true, Source: "https://cloud.google.com/compute/vm-instance-pricing (one-second increments, 1-minute minimum)"},
-	"alibaba": {Step: 1.0 / 3600, Min: 0, Verified: true, Source: "https://www.alibabacloud.com/help/en/ecs/user-guide/pay-as-you-go-1 (billed by the second)"},
-	"tencent": {Step: 1.0 / 3600, Min: 0, Verified: true, Source: "https://cloud.tencent.com/document/product/213/2180 (按量计费: billed by the second, settled hourly)"},
+	"aws":     {Step: 1.0 / 3600, Min: 1.0 / 60, Verified: true, Source: "https://aws.amazon.com/ec2/pricing/"},
+	"gcp":     {Step: 1.0 / 3600, Min: 1.0 / 60, Verified: true, Source: "https://cloud.google.com/compute/vm-instance-pricing"},
+	"alibaba": {Step: 1.0 / 3600, Min: 0, Verified: true, Source: "https://www.alibabacloud.com/help/en/ecs/user-guide/pay-as-you-go-1"},
+	"tencent": {Step: 1.0 / 3600, Min: 0, Verified: true, Source: "https://cloud.tencent.com/document/product/213/2180"},
 }
 
 // billedHours rounds a run of h hours up to the provider's billing rule.

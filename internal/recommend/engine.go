@@ -231,12 +231,12 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, st := range []string{"fabric", "precision", "fit", "deadline", "term"} {
+	for _, st := range []string{"rdma", "precision", "fit", "deadline", "term"} {
 		if n := countStage(res.Rejected, st); n > 0 {
 			res.Constraints = append(res.Constraints, ConstraintCount{Stage: st, Constraint: x.evalConstraint(st), Removed: n})
 		}
 	}
-	res.Considered = len(cands) + countStage(res.Rejected, "fit", "deadline", "term", "fabric", "precision")
+	res.Considered = len(cands) + countStage(res.Rejected, "fit", "deadline", "term", "rdma", "precision")
 	if len(cands) == 0 {
 		return nil, x.noFeasible()
 	}
@@ -273,7 +273,7 @@ func (x *run) evalConstraint(stage string) string {
 		return p.T("rec.st.deadline", r.DeadlineHours)
 	case "term":
 		return p.T("rec.st.terms")
-	case "fabric":
+	case "rdma":
 		return p.T("rec.st.multinode_rdma")
 	case "precision":
 		return p.T("rec.st.fp64")

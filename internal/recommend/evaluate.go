@@ -211,7 +211,7 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 	c := &cand{offer: o, instances: n, nodes: n, scaling: 1}
 	c.gpus = int(math.Round(it.GPUCount.InexactFloat64() * float64(n)))
 	if n > 1 && r.training() && !hasRDMA(it) && !r.AllowNoRDMA {
-		return nil, &why{"fabric", "rec.rej.no_rdma_multinode", []any{n, orUnknown(it.RDMA)}}, nil
+		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, orUnknown(it.RDMA)}}, nil
 	}
 	switch w := r.Workload; {
 	case w.GPUHours > 0:
@@ -418,8 +418,8 @@ func (x *run) noFeasible() *NoPlanError {
 		return x.noPlan("deadline", p.T("rec.st.deadline", r.DeadlineHours), relax)
 	case by["term"] > 0 && by["fit"] == 0:
 		return x.noPlan("billing", p.T("rec.st.terms"), p.T("rec.relax.terms"))
-	case by["fabric"] > 0 && by["fit"] == 0:
-		return x.noPlan("fabric", p.T("rec.st.multinode_rdma"), p.T("rec.relax.multinode_rdma"))
+	case by["rdma"] > 0 && by["fit"] == 0:
+		return x.noPlan("rdma", p.T("rec.st.multinode_rdma"), p.T("rec.relax.multinode_rdma"))
 	}
 	sample := ""
 	for _, rj := range res.Rejected {

@@ -242,14 +242,18 @@ func (x *run) explain(cands []*cand) {
 			if c.fp64 > 0 {
 				add("rec.basis_fp64", c.fp64, o.Instance.GPU.FP64TensorTFLOPS.InexactFloat64())
 			}
-			if pl.Nodes > 1 {
+			if pl.Nodes > 1 && r.training() {
 				add("rec.basis_scaling", pct(c.scaling), pl.Nodes, x.fabricName(o.Instance.RDMA))
 			}
 			add("rec.time2", x.hrs(pl.HoursLow), x.hrs(pl.HoursHigh))
 		}
 		if !r.service() && !o.Billing.IsCommitment() {
 			if c.gran.Verified {
-				add("rec.billed", x.hrs(c.billed), startupHours*60, c.gran.Source)
+				rule := x.p.T("rec.gran.second")
+				if c.gran.Min > 0 {
+					rule = x.p.T("rec.gran.second_min", c.gran.Min*3600)
+				}
+				add("rec.billed2", x.hrs(c.billed), startupHours*60, rule, c.gran.Source)
 			} else {
 				add("rec.billed_assumed", x.hrs(c.billed), startupHours*60, o.Provider)
 			}
@@ -358,9 +362,9 @@ func (x *run) whyFirst(pl *Plan, c, cheapest, fastest *cand, cands []*cand) {
 	case isCheapest && isFastest:
 		add("rec.why_both", prio, n)
 	case isCheapest:
-		add("rec.why_cheapest", prio, n)
+		add("rec.why_cheapest2", prio, n)
 	case isFastest && (r.Priority == "time" && r.Weights == nil):
-		add("rec.why_fastest", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur))
+		add("rec.why_fastest2", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur))
 	default:
 		// Which term moved it past the cheapest plan?
 		d := map[string]float64{"time": cheapest.timeTerm - c.timeTerm, "risk": cheapest.riskTerm - c.riskTerm, "near": cheapest.nearTerm - c.nearTerm}
