@@ -85,9 +85,9 @@ type Recommendation struct {
 	// Constraints are the hard constraints that removed candidates.
 	Constraints []recommend.ConstraintCount `json:"constraints"`
 	// NoPlan is set when no plan was feasible (plans is then empty).
-	NoPlan *RecNoPlan `json:"no_plan,omitempty"`
-	Notes        []string       `json:"notes"`
-	DataAsOf     struct {
+	NoPlan   *RecNoPlan `json:"no_plan,omitempty"`
+	Notes    []string   `json:"notes"`
+	DataAsOf struct {
 		Oldest string `json:"oldest"`
 		Newest string `json:"newest"`
 	} `json:"data_as_of"`
@@ -98,7 +98,7 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 	rp := RecPlan{Rank: p.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Count: p.Instances, GPUs: p.GPUs,
 		GPU: o.Instance.GPUID, Billing: string(o.Billing), Region: o.RegionCode, Confidence: string(p.Confidence),
 		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
-		Cost: RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
+		Cost:   RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
 		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Fabric: o.Instance.RDMA,
 		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.GPU.MemoryGB)}
 	if p.BilledHours > 0 {

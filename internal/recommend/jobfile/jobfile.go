@@ -57,7 +57,7 @@ type File struct {
 	OS        string  `yaml:"os"`
 	MTBIHours float64 `yaml:"mtbi_hours"`
 	HA        bool    `yaml:"ha"`
-	Location struct {
+	Location  struct {
 		Regions   []string `yaml:"regions"`
 		Countries []string `yaml:"countries"`
 		Residency []string `yaml:"residency"`
