@@ -4,6 +4,8 @@ package i18n
 // constraint names. Chinese uses the providers' own terms.
 var advisorMessages = map[Lang]map[string]string{
 	EN: {
+		"rec.rej.then":      "%s; more nodes: %s",
+		"rec.link.nvswitch": "NVSwitch", "rec.link.nvlink": "NVLink", "rec.link.pcie": "PCIe", "rec.link.xgmi": "Infinity Fabric (xGMI)", "rec.link.none": "none",
 		"rec.hint_relax":  "relax the constraint named above.",
 		"rec.gran.second": "per second", "rec.gran.second_min": "per second, %.0f s minimum",
 		"rec.billed2":  "Billed %s per instance, including %.0f min start-up (assumed); billing %s (%s).",
@@ -93,9 +95,11 @@ var advisorMessages = map[Lang]map[string]string{
 		"rec.risk_confidence2":       "The time estimate is %s: see gpuscout perf validate for its error.",
 		"rec.risk_no_rdma":           "Several nodes without RDMA: %s slower assumed (allow_no_rdma).",
 		"rec.risk_sharded":           "The model is sharded over groups of %d GPUs (about %.0f GB of training state).",
-		"rec.risk_heads":             "Attention heads not given: 64 assumed (Llama 2/3 70B); the tensor-parallel group %d must divide them.",
+		"rec.risk_heads":             "Attention heads not given: %d assumed (as Llama 2/3 70B); the tensor-parallel group %d must divide them.",
 	},
 	ZH: {
+		"rec.rej.then":      "%s；多节点：%s",
+		"rec.link.nvswitch": "NVSwitch", "rec.link.nvlink": "NVLink", "rec.link.pcie": "PCIe", "rec.link.xgmi": "Infinity Fabric (xGMI)", "rec.link.none": "无",
 		"rec.hint_relax":  "请放宽上面指出的约束。",
 		"rec.gran.second": "按秒计费", "rec.gran.second_min": "按秒计费，最少 %.0f 秒",
 		"rec.billed2":  "每台计费 %s，含 %.0f 分钟启动时间（假设）；%s（%s）。",
@@ -154,7 +158,7 @@ var advisorMessages = map[Lang]map[string]string{
 		"rec.basis_flops":          "时间依据：%.3g 次浮点运算，精度 %s，按每卡 %.0[4]f TFLOPS 峰值的 %[3]s 利用率（%[5]s）。",
 		"rec.basis_bench":          "时间依据：%d 条公开基准结果（%s）。",
 		"rec.basis_fp64":           "FP64：按每卡 %.1f TFLOPS 向量峰值计算（FP64 张量峰值 %.1f TFLOPS，仅矩阵密集型程序能达到）。",
-		"rec.basis_scaling":        "扩展：%[2]d 个节点经 %[3]s 的数据并行效率为 %[1]s（性能模型的 all-reduce 拟合）。",
+		"rec.basis_scaling":        "扩展：%[2]d 个节点经 %[3]s 的数据并行效率为 %[1]s（性能模型的全归约拟合）。",
 		"rec.time2":                "时间范围 %s – %s。",
 		"rec.billed_assumed":       "每台计费 %s，含 %.0f 分钟启动时间（假设）；%s 的计费粒度未经核实，按整小时计。",
 		"rec.inf_sizing":           "张量并行每组 %d 张 GPU，每台 %d 个副本，每台每秒约 %.0f 个输出 token（%s）。",
@@ -185,6 +189,6 @@ var advisorMessages = map[Lang]map[string]string{
 		"rec.risk_confidence2":       "时间估计为%s：误差见 gpuscout perf validate。",
 		"rec.risk_no_rdma":           "多节点无 RDMA：假设慢 %s（allow_no_rdma）。",
 		"rec.risk_sharded":           "模型按每组 %d 张 GPU 分片（训练状态约 %.0f GB）。",
-		"rec.risk_heads":             "未给出注意力头数：假设 64 个（Llama 2/3 70B）；张量并行组 %d 须能整除它。",
+		"rec.risk_heads":             "未给出注意力头数：假设 %d 个（同 Llama 2/3 70B）；张量并行组 %d 须能整除它。",
 	},
 }

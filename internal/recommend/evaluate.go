@@ -129,6 +129,14 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 		if err != nil {
 			return nil, err
 		}
+		if w != nil && w.stage == "rdma" {
+			// More nodes fail the same way: say why one node did not do.
+			if last != nil {
+				w = &why{w.stage, "rec.rej.then", []any{x.p.T(last.key, last.args...), x.p.T(w.key, w.args...)}}
+			}
+			last = w
+			break
+		}
 		if w != nil {
 			last = w
 			continue
@@ -211,7 +219,7 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 	c := &cand{offer: o, instances: n, nodes: n, scaling: 1}
 	c.gpus = int(math.Round(it.GPUCount.InexactFloat64() * float64(n)))
 	if n > 1 && r.training() && !hasRDMA(it) && !r.AllowNoRDMA {
-		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, orUnknown(it.RDMA)}}, nil
+		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
 	}
 	switch w := r.Workload; {
 	case w.GPUHours > 0:

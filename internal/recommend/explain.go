@@ -282,7 +282,11 @@ func (x *run) explain(cands []*cand) {
 		x.whatWouldChange(pl)
 		if c.nearKM >= 0 && len(x.near) > 0 {
 			if c.nearKM >= 0 && o.Region.HasCoords {
-				add("rec.near_km", o.Region.City, c.nearKM)
+				city := o.Region.City
+				if p.Lang() == i18n.ZH && o.Region.NameZH != "" {
+					city = o.Region.NameZH
+				}
+				add("rec.near_km", city, c.nearKM)
 			}
 		}
 		if r.windows() {
@@ -523,5 +527,3 @@ func (x *run) whatWouldChange(pl *Plan) {
 		}
 	}
 }
-
-var _ = i18n.EN

@@ -169,10 +169,10 @@ func (x *run) filters(gpus map[string]bool) []stage {
 			reject: func(o *catalog.Offer) string {
 				l := o.Instance.GPUInterconnect
 				if r.Interconnect == "nvswitch" && l != catalog.LinkNVSwitch {
-					return p.T("rec.rej.not_nvswitch", x.orUnknown(l))
+					return p.T("rec.rej.not_nvswitch", x.linkName(l))
 				}
 				if r.Interconnect == "nvlink" && l != catalog.LinkNVSwitch && l != catalog.LinkNVLink {
-					return p.T("rec.rej.not_nvlink", x.orUnknown(l))
+					return p.T("rec.rej.not_nvlink", x.linkName(l))
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
@@ -302,4 +302,15 @@ func (x *run) locationText() string {
 		parts = append(parts, p.T("rec.st.residency", x.list(r.Residency)))
 	}
 	return x.list(parts)
+}
+
+// linkName is a GPU interconnect's name (NVSwitch, NVLink, PCIe ...).
+func (x *run) linkName(l string) string {
+	if l == "" {
+		return x.p.T("rec.unknown")
+	}
+	if v := x.p.T("rec.link." + l); v != "rec.link."+l {
+		return v
+	}
+	return l
 }

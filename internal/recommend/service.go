@@ -47,7 +47,7 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 			return nil, "rec.rej.cluster_multinode", []any{r.Workload.ClusterGPUs, n}, nil
 		}
 		if n > 1 && !hasRDMA(it) && !r.AllowNoRDMA {
-			return nil, "rec.rej.no_rdma_multinode", []any{n, orUnknown(it.RDMA)}, nil
+			return nil, "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}, nil
 		}
 		c.instances, c.nodes, c.gpus = n, n, n*g
 		return x.priceService(o, c)
@@ -59,8 +59,15 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 		return x.e.Perf.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: inf.Params, Tokens: 1, Precision: inf.Precision}, q)
 	})
 	if err != nil {
-		if est != nil && est.Memory != nil && !est.Memory.Fits {
-			return nil, "rec.rej.memory", []any{est.Memory.NeedGB, g, est.Memory.PerGPUGB}, nil
+		// The model's own memory rule: weights at the precision + 20%.
+		prec := inf.Precision
+		if prec == "" {
+			prec = perf.FP8
+		}
+		need := inf.Params * bytesPerParam(prec) * 1.2 / 1e9
+		usable := it.GPU.MemoryGB.InexactFloat64() * 0.9
+		if need > float64(g)*usable {
+			return nil, "rec.rej.memory", []any{need, g, usable}, nil
 		}
 		return nil, "rec.rej.no_estimate", []any{err.Error()}, nil
 	}
