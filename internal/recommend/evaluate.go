@@ -138,7 +138,11 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 			break
 		}
 		if w != nil {
-			last = w
+			// The smallest count's reason says most, except for the
+			// deadline, where the fastest count's time does.
+			if last == nil || w.stage == "deadline" || last.key == "rec.rej.min_gpus" || last.key == "rec.rej.total_vram" {
+				last = w
+			}
 			continue
 		}
 		ok = append(ok, c)
