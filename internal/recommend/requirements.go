@@ -250,7 +250,12 @@ func (r *Requirements) fabric() string {
 	return ""
 }
 
-func (r *Requirements) windows() bool { return strings.EqualFold(r.OS, "windows") }
+// windows reports whether the job runs on Windows: os: windows, or the
+// windows ecosystem need (which is about the instance, not only the
+// provider).
+func (r *Requirements) windows() bool {
+	return strings.EqualFold(r.OS, "windows") || inFold(r.Ecosystem, "windows")
+}
 
 // training reports whether the workload is a training job whose GPUs
 // exchange gradients (multi-node runs need a fast fabric).

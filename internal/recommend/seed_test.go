@@ -428,3 +428,21 @@ func allAllowed(parts []string, allowed map[string]bool) bool {
 	}
 	return true
 }
+
+// TestWindowsEcosystemIsPerInstance: ecosystem windows keeps only instance
+// types documented to run Windows (not every instance of a provider that
+// has some), as os: windows does.
+func TestWindowsEcosystemIsPerInstance(t *testing.T) {
+	r := recommend.Requirements{Workload: recommend.Workload{GPUHours: 100}, Ecosystem: []string{"windows"}, Providers: []string{"azure"}, Limit: 50}
+	d := seedDoc(t, r, en)
+	for _, p := range d.Plans {
+		if !strings.Contains(p.InstanceType, "_A10_v5") && !strings.Contains(p.InstanceType, "V620") {
+			t.Errorf("%s passes ecosystem windows; the evidence covers NVadsA10 v5 and NGads V620 only", p.Offer)
+		}
+	}
+	for _, rj := range d.Rejected {
+		if strings.Contains(rj.Offer, "NC80adis_H100_v5") && rj.Stage != "os" {
+			t.Errorf("%s rejected at %s, want os", rj.Offer, rj.Stage)
+		}
+	}
+}
