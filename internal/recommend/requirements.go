@@ -6,6 +6,7 @@
 package recommend
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -45,6 +46,26 @@ type Inference struct {
 	TPOTMs          float64        `json:"tpot_ms,omitempty"`           // time-per-output-token budget, ms
 	Heads           int            `json:"attention_heads,omitempty"`   // attention heads (tensor-parallel groups divide them); 0 = 64
 	Precision       perf.Precision `json:"precision,omitempty"`
+}
+
+// MarshalJSON writes the precision as the user wrote it (bf16 stays
+// bf16) in the job or inference target too.
+func (w Workload) MarshalJSON() ([]byte, error) {
+	type plain Workload
+	p := plain(w)
+	if w.Precision != "" {
+		if w.Job != nil {
+			j := *w.Job
+			j.Precision = perf.Precision(w.Precision)
+			p.Job = &j
+		}
+		if w.Inference != nil {
+			i := *w.Inference
+			i.Precision = perf.Precision(w.Precision)
+			p.Inference = &i
+		}
+	}
+	return json.Marshal(p)
 }
 
 // OutputRate is the output tokens per second the target needs.
