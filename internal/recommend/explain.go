@@ -85,9 +85,19 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 func (x *run) basis(c *cand) *Basis {
 	est := c.est
 	r := x.r
-	b := &Basis{Confidence: string(est.Confidence), Scaling: c.scaling, Precision: r.precisionLabel(est.Precision), Sources: []string{}, Assumptions: est.Assumptions}
-	if b.Assumptions == nil {
-		b.Assumptions = []string{}
+	b := &Basis{Confidence: string(est.Confidence), Scaling: c.scaling, Precision: r.precisionLabel(est.Precision), Sources: []string{}, Assumptions: []string{}}
+	for _, a := range est.Assumptions {
+		if c.fp64 > 0 && strings.Contains(a, "FP64") {
+			continue // the advisor sizes FP64 itself (below)
+		}
+		b.Assumptions = append(b.Assumptions, a)
+	}
+	if c.fp64 > 0 {
+		b.Assumptions = append(b.Assumptions, fmt.Sprintf("FP64: the FP32 estimate scaled by the FP64/FP32 vector peak ratio (%.1f / %.1f TFLOPS)",
+			c.fp64, c.offer.Instance.GPU.FP32TFLOPS.InexactFloat64()))
+	}
+	if c.scaling > 0 && c.scaling < 1 {
+		b.Assumptions = append(b.Assumptions, fmt.Sprintf("multi-node data-parallel efficiency %.2f from the model's all-reduce fit on %s", c.scaling, scalingBenchmark))
 	}
 	if j := r.Workload.Job; j != nil {
 		switch j.Kind {
@@ -337,7 +347,7 @@ func (x *run) explain(cands []*cand) {
 			risk("rec.risk_no_rdma", pct(noRDMAPenalty))
 		}
 		if pl.Estimate != nil && pl.Estimate.Memory != nil && pl.Estimate.Memory.Group > 1 && c.inf == nil {
-			risk("rec.risk_sharded", pl.Estimate.Memory.Group, pl.Estimate.Memory.NeedGB)
+			risk("rec.risk_sharded", nextPow2(pl.Estimate.Memory.Group), pl.Estimate.Memory.NeedGB)
 		}
 	}
 	// Popular choices that were rejected.
@@ -526,4 +536,14 @@ func (x *run) whatWouldChange(pl *Plan) {
 			pl.Reasons = append(pl.Reasons, p.T("rec.change_commit_below", be.Value.Mul(decimal.NewFromInt(100)).Round(0)))
 		}
 	}
+}
+
+// nextPow2 is the smallest power of two at least n: shard and tensor
+// groups come in powers of two in practice.
+func nextPow2(n int) int {
+	p := 1
+	for p < n {
+		p *= 2
+	}
+	return p
 }
