@@ -54,6 +54,14 @@ examples/*.yaml and docs/advisor.md.`,
   # Serve a 70B model at 2,000 tokens/s in mainland China for a year
   gpuscout recommend --params 70e9 --tokens-per-second 2000 --residency cn-mainland --horizon-months 12
 
+  # Serve a 70B model at 4 requests/s (1,000 in, 250 out) within 2 s to first token and
+  # 100 ms per output token, N+1, near users in Shanghai
+  gpuscout recommend --params 70e9 --qps 4 --input-tokens 1000 --output-tokens 250 \
+      --ttft-ms 2000 --tpot-ms 100 --ha --near-users Shanghai --horizon-months 12
+
+  # MPI over InfiniBand in double precision
+  gpuscout recommend --workload flops --flops 2e20 --precision fp64 --fabric infiniband --multi-node
+
   # Keep 16 A100/H100 GPUs for three years at 80% utilisation
   gpuscout recommend --cluster-gpus 16 --gpu A100,H100 --horizon-months 36 --utilization 0.8 --multi-node
 

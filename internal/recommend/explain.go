@@ -380,17 +380,7 @@ func (x *run) whyFirst(pl *Plan, c, cheapest, fastest *cand, cands []*cand) {
 	case isFastest && (r.Priority == "time" && r.Weights == nil):
 		add("rec.why_fastest2", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur))
 	default:
-		// Which term moved it past the cheapest plan?
-		d := map[string]float64{"time": cheapest.timeTerm - c.timeTerm, "risk": cheapest.riskTerm - c.riskTerm, "near": cheapest.nearTerm - c.nearTerm}
-		best, bv := "", 0.0
-		for _, k := range []string{"time", "risk", "near"} {
-			if d[k] > bv {
-				best, bv = k, d[k]
-			}
-		}
-		if best == "" {
-			best = "risk"
-		}
+		best := movedBy(c, cheapest)
 		add("rec.why_not_cheapest", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur), p.T("rec.term."+best))
 		if best == "time" && !r.service() {
 			add("rec.why_time_detail", x.hrs(c.hours), x.hrs(cheapest.hours))
@@ -486,7 +476,7 @@ func (x *run) tradeOff(a, b *Plan) string {
 	case !r.service() && dc < 0 && b.Hours > a.Hours:
 		return p.T("rec.runner_cheaper_slower", name, pct(-dc), pct(b.Hours/a.Hours-1))
 	case dc < 0:
-		return p.T("rec.runner_cheaper_riskier", name, pct(-dc))
+		return p.T("rec.runner_cheaper_term", name, pct(-dc), p.T("rec.term."+movedBy(a.cand, b.cand)))
 	case !r.service() && b.Hours < a.Hours:
 		return p.T("rec.runner_faster_dearer", name, pct(1-b.Hours/a.Hours), pct(dc))
 	}
@@ -546,4 +536,17 @@ func nextPow2(n int) int {
 		p *= 2
 	}
 	return p
+}
+
+// movedBy names the score term (time, risk, near) on which the winner
+// beats the other candidate by the most.
+func movedBy(win, other *cand) string {
+	d := map[string]float64{"time": other.timeTerm - win.timeTerm, "risk": other.riskTerm - win.riskTerm, "near": other.nearTerm - win.nearTerm}
+	best, bv := "risk", 0.0
+	for _, k := range []string{"time", "risk", "near"} {
+		if d[k] > bv {
+			best, bv = k, d[k]
+		}
+	}
+	return best
 }

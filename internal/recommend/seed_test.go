@@ -282,6 +282,7 @@ func TestSeedScenarios(t *testing.T) {
 				d := seedDoc(t, tt.req(t), i18n.NewPrinter(lang))
 				tt.chk(t, d, lang)
 				checkTrueCheapest(t, d, lang)
+				checkRunnerUp(t, d, lang)
 				checkPareto(t, d)
 				if lang == i18n.ZH {
 					checkChinese(t, d)
@@ -445,4 +446,39 @@ func TestWindowsEcosystemIsPerInstance(t *testing.T) {
 			t.Errorf("%s rejected at %s, want os", rj.Offer, rj.Stage)
 		}
 	}
+}
+
+// checkRunnerUp: the trade-off sentence about the runner-up is true of it.
+func checkRunnerUp(t *testing.T, d jsonDoc, lang i18n.Lang) {
+	t.Helper()
+	if len(d.Plans) < 2 {
+		return
+	}
+	a, b := d.Plans[0], d.Plans[1]
+	prefix := map[i18n.Lang]string{i18n.EN: "The runner-up", i18n.ZH: "第二名"}[lang]
+	for _, s := range a.Reasons {
+		if !strings.HasPrefix(s, prefix) {
+			continue
+		}
+		cheaper := map[i18n.Lang]string{i18n.EN: "cheaper", i18n.ZH: "便宜"}[lang]
+		dearer := map[i18n.Lang]string{i18n.EN: "more", i18n.ZH: "贵"}[lang]
+		faster := map[i18n.Lang]string{i18n.EN: "faster", i18n.ZH: "快"}[lang]
+		longer := map[i18n.Lang]string{i18n.EN: "longer", i18n.ZH: "耗时多"}[lang]
+		if strings.Contains(s, cheaper) && !(b.Cost.Total < a.Cost.Total) {
+			t.Errorf("%q but %.2f ≥ %.2f", s, b.Cost.Total, a.Cost.Total)
+		}
+		if strings.Contains(s, dearer) && !strings.Contains(s, cheaper) && b.Cost.Total < a.Cost.Total {
+			t.Errorf("%q but %.2f < %.2f", s, b.Cost.Total, a.Cost.Total)
+		}
+		if a.Time != nil && b.Time != nil {
+			if strings.Contains(s, faster) && !(b.Time.Hours < a.Time.Hours) {
+				t.Errorf("%q but %.2f h ≥ %.2f h", s, b.Time.Hours, a.Time.Hours)
+			}
+			if strings.Contains(s, longer) && !(b.Time.Hours > a.Time.Hours) {
+				t.Errorf("%q but %.2f h ≤ %.2f h", s, b.Time.Hours, a.Time.Hours)
+			}
+		}
+		return
+	}
+	t.Errorf("the first plan has no runner-up sentence")
 }
