@@ -4,6 +4,7 @@ package i18n
 // constraint names. Chinese uses the providers' own terms.
 var advisorMessages = map[Lang]map[string]string{
 	EN: {
+		"rec.risk_linear_flops":   "A FLOP-count job is taken to scale linearly over %d nodes: the model has no communication model for MPI codes, so this time is a lower bound.",
 		"rec.runner_cheaper_term": "The runner-up, %s, is %s cheaper; this plan wins on %s.",
 		"rec.rej.then":            "%s; more nodes: %s",
 		"rec.link.nvswitch":       "NVSwitch", "rec.link.nvlink": "NVLink", "rec.link.pcie": "PCIe", "rec.link.xgmi": "Infinity Fabric (xGMI)", "rec.link.none": "none",
@@ -98,6 +99,7 @@ var advisorMessages = map[Lang]map[string]string{
 		"rec.risk_heads":         "Attention heads not given: %d assumed (as Llama 2/3 70B); the tensor-parallel group %d must divide them.",
 	},
 	ZH: {
+		"rec.risk_linear_flops":   "按浮点运算量计的作业假设在 %d 个节点上线性扩展：模型没有 MPI 通信模型，此时间为下限。",
 		"rec.runner_cheaper_term": "第二名 %s 便宜 %s；本方案胜在%s。",
 		"rec.rej.then":            "%s；多节点：%s",
 		"rec.link.nvswitch":       "NVSwitch", "rec.link.nvlink": "NVLink", "rec.link.pcie": "PCIe", "rec.link.xgmi": "Infinity Fabric (xGMI)", "rec.link.none": "无",

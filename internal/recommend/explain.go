@@ -343,6 +343,9 @@ func (x *run) explain(cands []*cand) {
 		if pl.stale {
 			risk("rec.risk_stale", o.Source.AsOfString())
 		}
+		if pl.Nodes > 1 && r.Workload.Job != nil && r.Workload.Job.Kind == perf.FLOPJob {
+			risk("rec.risk_linear_flops", pl.Nodes)
+		}
 		if pl.Nodes > 1 && !hasRDMA(o.Instance) && (r.training() || r.Workload.ClusterGPUs > 0) {
 			risk("rec.risk_no_rdma", pct(noRDMAPenalty))
 		}
