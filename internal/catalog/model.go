@@ -24,6 +24,12 @@ type Region struct {
 	NameEN   string
 	NameZH   string
 	Country  string // ISO 3166-1 alpha-2, upper case
+	// City is the documented location of the region's data centres and
+	// Lat/Lon its public city coordinates (degrees); HasCoords is false
+	// when the catalog has none.
+	City      string
+	Lat, Lon  float64
+	HasCoords bool
 	// Residency is the data-residency zone: cn-mainland, eu, or the
 	// lower-case country code.
 	Residency string
@@ -50,6 +56,11 @@ type GPU struct {
 	FP16TFLOPS decimal.Decimal // FP16/BF16 tensor
 	FP8TFLOPS  decimal.Decimal
 	INT8TOPS   decimal.Decimal
+	// FP64 (double precision) peaks, vector and tensor/matrix, with their
+	// own source (the datasheet line); zero when the vendor publishes none.
+	FP64TFLOPS       decimal.Decimal
+	FP64TensorTFLOPS decimal.Decimal
+	FP64Source       string
 	// Interconnect between GPUs as the vendor specifies it.
 	Interconnect    string
 	InterconnectGBs decimal.Decimal

@@ -275,3 +275,62 @@ func TestNothingPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestRecommendNeeds: the advisor's needs work from flags on the embedded
+// catalog, and a JSON run with no feasible plan still writes the document
+// with its rejections (exit 2).
+func TestRecommendNeeds(t *testing.T) {
+	type plan struct {
+		Offer, Fabric, Billing, Region string
+		Reasons                        []string
+	}
+	type doc struct {
+		Schema      string
+		Plans       []plan
+		NoPlan      *struct{ Stage, Constraint string } `json:"no_plan"`
+		Rejected    []struct{ Offer, Stage, Reason string }
+		Constraints []struct {
+			Stage   string
+			Removed int
+		}
+	}
+	run := func(args ...string) (doc, string, int) {
+		t.Helper()
+		out, errOut, code := exec(t, true, nil, append(args, "-o", "json")...)
+		var d doc
+		if out != "" {
+			if err := json.Unmarshal([]byte(out), &d); err != nil {
+				t.Fatalf("%v: %v\n%s", args, err, out)
+			}
+		}
+		return d, errOut, code
+	}
+	d, errOut, code := run("recommend", "--workload", "flops", "--flops", "1e19", "--precision", "fp64", "--fabric", "infiniband", "--multi-node", "--max-gpus", "64", "--limit", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, p := range d.Plans {
+		if p.Fabric != "infiniband" {
+			t.Errorf("%s: fabric %s", p.Offer, p.Fabric)
+		}
+	}
+	d, _, code = run("recommend", "--params", "7e9", "--qps", "5", "--input-tokens", "500", "--output-tokens", "200", "--tpot-ms", "50",
+		"--near-users", "Shanghai", "--residency", "cn-mainland", "--horizon-months", "6", "--mtbi", "12", "--limit", "2")
+	if code != 0 || len(d.Plans) == 0 || !strings.Contains(d.Plans[0].Region, "shanghai") {
+		t.Errorf("exit %d; plans %+v: want Shanghai first", code, d.Plans)
+	}
+	d, errOut, code = run("recommend", "--workload", "transformer-train", "--params", "1e9", "--tokens", "1e12", "--deadline-hours", "1")
+	if code != 2 {
+		t.Errorf("no plan: exit %d, want 2", code)
+	}
+	if d.Schema != "gpuscout/recommendation@v1" || d.NoPlan == nil || d.NoPlan.Stage != "deadline" || len(d.Rejected) == 0 || len(d.Plans) != 0 {
+		t.Errorf("no-plan document: %+v", d)
+	}
+	if !strings.Contains(errOut, "deadline") {
+		t.Errorf("stderr: %s", errOut)
+	}
+	_, errOut, code = exec(t, true, nil, "recommend", "--gpu-hours", "10", "--fabric", "myrinet")
+	if code != 2 || !strings.Contains(errOut, `fabric: "myrinet"`) {
+		t.Errorf("bad fabric: exit %d: %s", code, errOut)
+	}
+}

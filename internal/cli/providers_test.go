@@ -117,7 +117,7 @@ func TestOffersMarkMarketplace(t *testing.T) {
 		t.Errorf("English marketplace note missing:\n%s", out)
 	}
 	out, _, code = exec(t, true, nil, "offers", "--provider", "vast", "--limit", "5", "--lang", "zh")
-	if code != 0 || !strings.Contains(out, "vast 为 GPU 租赁市场") || !strings.Contains(out, "无 SLA") {
+	if code != 0 || !strings.Contains(out, "vast 为 GPU 租赁市场") || !strings.Contains(out, "无服务等级协议") {
 		t.Errorf("Chinese marketplace note missing (exit %d):\n%s", code, out)
 	}
 	out, _, code = exec(t, true, nil, "offers", "--provider", "nebius", "--limit", "5")

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/perf"
@@ -26,6 +27,10 @@ type recommendOptions struct {
 	ecosystem, nearUsers                                          []string
 	interruptible, multiNode, rdma                                bool
 	precision                                                     string
+	fabric, osName                                                string
+	qps, inTok, outTok, ttft, tpot, mtbi                          float64
+	heads                                                         int
+	allowNoRDMA, ha                                               bool
 }
 
 func (a *app) recommendCmd() *cobra.Command {
@@ -49,6 +54,14 @@ examples/*.yaml and docs/advisor.md.`,
   # Serve a 70B model at 2,000 tokens/s in mainland China for a year
   gpuscout recommend --params 70e9 --tokens-per-second 2000 --residency cn-mainland --horizon-months 12
 
+  # Serve a 70B model at 4 requests/s (1,000 in, 250 out) within 2 s to first token and
+  # 100 ms per output token, N+1, near users in Shanghai
+  gpuscout recommend --params 70e9 --qps 4 --input-tokens 1000 --output-tokens 250 \
+      --ttft-ms 2000 --tpot-ms 100 --ha --near-users Shanghai --horizon-months 12
+
+  # MPI over InfiniBand in double precision
+  gpuscout recommend --workload flops --flops 2e20 --precision fp64 --fabric infiniband --multi-node
+
   # Keep 16 A100/H100 GPUs for three years at 80% utilisation
   gpuscout recommend --cluster-gpus 16 --gpu A100,H100 --horizon-months 36 --utilization 0.8 --multi-node
 
@@ -67,24 +80,35 @@ examples/*.yaml and docs/advisor.md.`,
 	f.Float64Var(&o.images, "images", 0, "images (cnn-train)")
 	f.Float64Var(&o.epochs, "epochs", 0, "epochs (cnn-train)")
 	f.Float64Var(&o.flops, "flops", 0, "FLOPs (flops jobs)")
-	f.StringVar(&o.precision, "precision", "", "fp32, tf32, fp16, bf16, fp8, int8")
+	f.StringVar(&o.precision, "precision", "", "fp64 (flops jobs), fp32, tf32, fp16, bf16, fp8, int8")
 	f.StringVar(&o.exportTo, "export", "", "write the top plan as deployment configuration instead of the report: terraform, skypilot or dstack")
 	f.Float64Var(&o.gpuHours, "gpu-hours", 0, "the job as GPU-hours")
 	f.StringVar(&o.gpuHoursOn, "gpu-hours-on", "", "the GPU model the GPU-hours were measured on (others are scaled by FP16 peak)")
 	f.Float64Var(&o.tps, "tokens-per-second", 0, "with --params: an inference service target (output tokens per second)")
+	f.Float64Var(&o.qps, "qps", 0, "with --params: an inference service target in requests per second (with --input-tokens, --output-tokens)")
+	f.Float64Var(&o.inTok, "input-tokens", 0, "with --qps: prompt tokens per request")
+	f.Float64Var(&o.outTok, "output-tokens", 0, "with --qps: generated tokens per request")
+	f.Float64Var(&o.ttft, "ttft-ms", 0, "with --qps: time-to-first-token budget, ms")
+	f.Float64Var(&o.tpot, "tpot-ms", 0, "time-per-output-token budget, ms")
+	f.IntVar(&o.heads, "attention-heads", 0, "the model's attention heads (tensor-parallel groups divide them; default 64)")
 	f.IntVar(&o.clusterGPUs, "cluster-gpus", 0, "keep this many GPUs for --horizon-months (a standing cluster)")
 	f.StringSliceVar(&o.gpus, "gpu", nil, "allowed GPU models or families")
 	f.Float64Var(&o.minVRAM, "min-vram", 0, "minimum memory per GPU, GB")
 	f.IntVar(&o.minGPUs, "min-gpus", 0, "minimum GPUs")
 	f.IntVar(&o.maxGPUs, "max-gpus", 0, "maximum GPUs")
 	f.BoolVar(&o.multiNode, "multi-node", false, "allow several instances (nodes)")
-	f.BoolVar(&o.rdma, "rdma", false, "require an RDMA network (InfiniBand, EFA, RoCE, eRDMA)")
+	f.BoolVar(&o.rdma, "rdma", false, "require an RDMA network of any kind (the same as --fabric any)")
+	f.StringVar(&o.fabric, "fabric", "", "require an RDMA fabric: infiniband, efa, erdma, roce or any")
+	f.BoolVar(&o.allowNoRDMA, "allow-no-rdma", false, "allow multi-node training without an RDMA fabric (with the model's stated penalty)")
+	f.StringVar(&o.osName, "os", "", "operating system: linux (default) or windows (only instance types documented to run it)")
+	f.Float64Var(&o.mtbi, "mtbi", 0, "spot: mean hours between interruptions (overrides the catalog)")
+	f.BoolVar(&o.ha, "ha", false, "services: size with one spare instance (N+1)")
 	f.StringVar(&o.interconnect, "interconnect", "", "require nvlink (NVLink or NVSwitch) or nvswitch")
 	f.Float64Var(&o.deadline, "deadline-hours", 0, "the job must finish within this many hours")
 	f.StringSliceVar(&o.residency, "residency", nil, "data-residency zones (cn-mainland, eu, us ...)")
 	f.StringSliceVar(&o.regions, "region", nil, "allowed region codes")
 	f.StringSliceVar(&o.countries, "country", nil, "allowed countries (ISO codes)")
-	f.StringSliceVar(&o.nearUsers, "near-users", nil, "prefer regions in these countries (ISO codes)")
+	f.StringSliceVar(&o.nearUsers, "near-users", nil, "prefer regions near these users: countries (ISO codes), cities or region codes")
 	f.StringSliceVar(&o.providers, "provider", nil, "allowed providers")
 	f.StringSliceVar(&o.exclude, "exclude-provider", nil, "excluded providers")
 	f.BoolVar(&o.interruptible, "interruptible", false, "the job tolerates interruptions (consider spot)")
@@ -113,10 +137,10 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	fs := cmd.Flags()
 	set := func(name string) bool { return fs.Changed(name) }
 	w := &r.Workload
-	if set("benchmark") || set("workload") || set("gpu-hours") || set("tokens-per-second") || set("cluster-gpus") {
+	if set("benchmark") || set("workload") || set("gpu-hours") || set("tokens-per-second") || set("qps") || set("cluster-gpus") {
 		*w = recommend.Workload{}
 	}
-	p, err := perf.ParsePrecision(o.precision)
+	p, err := recommend.ParsePrecision(o.precision)
 	if o.precision == "" {
 		p, err = "", nil
 	}
@@ -130,13 +154,32 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 		w.Job = &perf.Job{Kind: perf.JobKind(o.workload), Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs, FLOPs: o.flops, Precision: p}
 	case set("gpu-hours"):
 		w.GPUHours, w.GPUHoursOn = o.gpuHours, o.gpuHoursOn
-	case set("tokens-per-second"):
-		w.Inference = &recommend.Inference{Params: o.params, TokensPerSecond: o.tps, Precision: p}
+	case set("tokens-per-second") || set("qps"):
+		w.Inference = &recommend.Inference{Params: o.params, TokensPerSecond: o.tps, QPS: o.qps, InputTokens: o.inTok, OutputTokens: o.outTok,
+			TTFTMs: o.ttft, TPOTMs: o.tpot, Heads: o.heads, Precision: p}
 	case set("cluster-gpus"):
 		w.ClusterGPUs = o.clusterGPUs
 	}
+	if o.precision != "" {
+		w.Precision = strings.ToLower(o.precision)
+	}
 	if set("gpu") {
 		r.GPUs = o.gpus
+	}
+	if set("fabric") {
+		r.Fabric = o.fabric
+	}
+	if set("allow-no-rdma") {
+		r.AllowNoRDMA = o.allowNoRDMA
+	}
+	if set("os") {
+		r.OS = o.osName
+	}
+	if set("mtbi") {
+		r.MTBIHours = o.mtbi
+	}
+	if set("ha") {
+		r.HA = o.ha
 	}
 	for name, dst := range map[string]*[]string{"residency": &r.Residency, "region": &r.Regions, "country": &r.Countries, "near-users": &r.NearUsers,
 		"provider": &r.Providers, "exclude-provider": &r.ExcludeProviders, "ecosystem": &r.Ecosystem} {
@@ -194,7 +237,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 }
 
 func anyWorkloadFlag(fs interface{ Changed(string) bool }) bool {
-	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "cluster-gpus", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority"} {
+	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "qps", "cluster-gpus", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority"} {
 		if fs.Changed(n) {
 			return true
 		}
@@ -222,7 +265,14 @@ func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
 		var ie *recommend.InputError
 		switch {
 		case errors.As(err, &np):
-			return &usageError{err: err, hint: "relax the constraint named above."}
+			if a.out == output.JSON && np.Result != nil {
+				doc := document.BuildRecommendation(np.Result, r, 200)
+				doc.NoPlan = &document.RecNoPlan{Stage: np.Stage, Constraint: np.Constraint, Relaxation: np.Relaxation, Message: np.Error()}
+				if werr := output.WriteJSON(a.io.Out, doc); werr != nil {
+					return werr
+				}
+			}
+			return &usageError{err: err, hint: a.printer.T("rec.hint_relax")}
 		case errors.As(err, &ie):
 			return usagef("", "%v", err)
 		}
@@ -262,12 +312,12 @@ func (a *app) writeRecommend(doc document.Recommendation) error {
 	for _, pl := range doc.Plans {
 		risk := "-"
 		if miss := mustFloat(pl.DeadlineMiss); miss >= 0.005 {
-			risk = fmt.Sprintf("%.0f%% late", 100*miss)
+			risk = p.T("rec.late", fmt.Sprintf("%.0f%%", 100*miss))
 		} else if len(pl.Risks) > 0 {
-			risk = fmt.Sprintf("%d note(s)", len(pl.Risks))
+			risk = p.T("rec.notes", len(pl.Risks))
 		}
 		name := fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU)
-		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, pl.Billing, fmt.Sprint(pl.GPUs), planTime(pl), numMoney(pl.Cost.Total), risk)
+		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, a.billingLabel(pl.Billing), fmt.Sprint(pl.GPUs), planTime(pl), numMoney(pl.Cost.Total), risk)
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err
@@ -286,7 +336,7 @@ func (a *app) writeRecommend(doc document.Recommendation) error {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.T("rec.summary", doc.Feasible, total(doc.RejectedBy), stageList(doc.RejectedBy), doc.DataAsOf.Oldest, doc.DataAsOf.Newest))
+	fmt.Fprintln(w, p.T("rec.summary", doc.Feasible, total(doc.RejectedBy), a.stageList(doc.RejectedBy), doc.DataAsOf.Oldest, doc.DataAsOf.Newest))
 	for _, n := range doc.Notes {
 		fmt.Fprintln(w, "• "+n)
 	}
@@ -301,7 +351,13 @@ func total(m map[string]int) int {
 	return t
 }
 
-func stageList(m map[string]int) string {
+// billingLabel renders a billing code in the report's language.
+func (a *app) billingLabel(code string) string {
+	b := catalog.Billing(code)
+	return a.printer.Billing(code, b.Family())
+}
+
+func (a *app) stageList(m map[string]int) string {
 	var ks []string
 	for k := range m {
 		ks = append(ks, k)
@@ -309,7 +365,7 @@ func stageList(m map[string]int) string {
 	sort.Strings(ks)
 	var parts []string
 	for _, k := range ks {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		parts = append(parts, fmt.Sprintf("%s %d", a.printer.T("rec.stage."+k), m[k]))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -320,7 +376,7 @@ func (a *app) writeRecommendMarkdown(doc document.Recommendation) error {
 	fmt.Fprintf(&b, "# %s\n\n", p.T("rec.report_title"))
 	g := &output.Grid{Headers: []string{"#", p.T("col.plan"), p.T("col.region"), p.T("col.billing"), p.T("est.time"), p.T("col.total") + " " + doc.Currency}}
 	for _, pl := range doc.Plans {
-		g.Add(fmt.Sprint(pl.Rank), fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU), pl.Region, pl.Billing, planTime(pl), numMoney(pl.Cost.Total))
+		g.Add(fmt.Sprint(pl.Rank), fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU), pl.Region, a.billingLabel(pl.Billing), planTime(pl), numMoney(pl.Cost.Total))
 	}
 	if _, err := fmt.Fprint(a.io.Out, b.String()); err != nil {
 		return err
@@ -338,7 +394,7 @@ func (a *app) writeRecommendMarkdown(doc document.Recommendation) error {
 			fmt.Fprintf(&b, "- ⚠ %s\n", s)
 		}
 	}
-	fmt.Fprintf(&b, "\n%s\n", p.T("rec.summary", doc.Feasible, total(doc.RejectedBy), stageList(doc.RejectedBy), doc.DataAsOf.Oldest, doc.DataAsOf.Newest))
+	fmt.Fprintf(&b, "\n%s\n", p.T("rec.summary", doc.Feasible, total(doc.RejectedBy), a.stageList(doc.RejectedBy), doc.DataAsOf.Oldest, doc.DataAsOf.Newest))
 	for _, n := range doc.Notes {
 		fmt.Fprintf(&b, "\n- %s", n)
 	}

@@ -44,6 +44,25 @@ type RecPlan struct {
 	Pareto       bool        `json:"pareto"`
 	Reasons      []string    `json:"reasons"`
 	Risks        []string    `json:"risks"`
+	// Sizing is the rule that chose the count; BilledHours the hours
+	// billed per instance.
+	Sizing      string                `json:"sizing,omitempty"`
+	BilledHours json.Number           `json:"billed_hours_per_instance,omitempty"`
+	Basis       *recommend.Basis      `json:"basis,omitempty"`
+	Spot        *recommend.SpotAdvice `json:"spot,omitempty"`
+	Redundancy  *recommend.Redundancy `json:"redundancy,omitempty"`
+	Fabric      string                `json:"fabric"`
+	Country     string                `json:"country"`
+	Residency   string                `json:"residency"`
+	GPUMemoryGB json.Number           `json:"gpu_memory_gb"`
+}
+
+// RecNoPlan says why no plan was feasible.
+type RecNoPlan struct {
+	Stage      string `json:"stage"`
+	Constraint string `json:"constraint"`
+	Relaxation string `json:"relaxation,omitempty"`
+	Message    string `json:"message"`
 }
 
 // RecRejected is a rejected candidate.
@@ -63,8 +82,12 @@ type Recommendation struct {
 	Rejected     []RecRejected  `json:"rejected"`
 	RejectedBy   map[string]int `json:"rejected_by_stage"`
 	Feasible     int            `json:"feasible"`
-	Notes        []string       `json:"notes"`
-	DataAsOf     struct {
+	// Constraints are the hard constraints that removed candidates.
+	Constraints []recommend.ConstraintCount `json:"constraints"`
+	// NoPlan is set when no plan was feasible (plans is then empty).
+	NoPlan   *RecNoPlan `json:"no_plan,omitempty"`
+	Notes    []string   `json:"notes"`
+	DataAsOf struct {
 		Oldest string `json:"oldest"`
 		Newest string `json:"newest"`
 	} `json:"data_as_of"`
@@ -75,7 +98,12 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 	rp := RecPlan{Rank: p.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Count: p.Instances, GPUs: p.GPUs,
 		GPU: o.Instance.GPUID, Billing: string(o.Billing), Region: o.RegionCode, Confidence: string(p.Confidence),
 		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
-		Cost: RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}}}
+		Cost:   RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
+		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Fabric: o.Instance.RDMA,
+		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.GPU.MemoryGB)}
+	if p.BilledHours > 0 {
+		rp.BilledHours = fnum(p.BilledHours)
+	}
 	if p.Hours > 0 {
 		rp.Time = &RecTime{Hours: fnum(p.Hours), Low: fnum(p.HoursLow), High: fnum(p.HoursHigh)}
 		if p.GPUs > 0 {
@@ -102,7 +130,11 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 // capped at maxRejected (the counts per stage are complete).
 func BuildRecommendation(res *recommend.Result, requirements any, maxRejected int) Recommendation {
 	doc := Recommendation{Schema: SchemaRecommendation, Requirements: requirements, Currency: res.Currency,
-		Plans: []RecPlan{}, Pareto: []RecPlan{}, Rejected: []RecRejected{}, RejectedBy: map[string]int{}, Feasible: res.Feasible, Notes: res.Notes}
+		Plans: []RecPlan{}, Pareto: []RecPlan{}, Rejected: []RecRejected{}, RejectedBy: map[string]int{}, Feasible: res.Feasible, Notes: res.Notes,
+		Constraints: res.Constraints}
+	if doc.Constraints == nil {
+		doc.Constraints = []recommend.ConstraintCount{}
+	}
 	for _, p := range res.Plans {
 		doc.Plans = append(doc.Plans, recPlan(p, true))
 	}

@@ -42,9 +42,52 @@ type Plan struct {
 	Reasons                    []string
 	Estimate                   *perf.Estimate
 	Breakdown                  *pricing.Breakdown
-	spotPlan                   *spot.Plan
-	spotRisk                   *spot.Risk
-	stale                      bool
+	// Basis is what the time rests on (FLOPs, utilisation, scaling and
+	// their sources); nil for services and GPU-hour jobs.
+	Basis *Basis
+	// Spot is the checkpoint advice of a spot plan.
+	Spot *SpotAdvice
+	// Redundant is the N+1 variant of a service plan.
+	Redundant *Redundancy
+	// Sizing names the rule that chose the instance count.
+	Sizing string
+	// BilledHours is the time billed per instance (after the provider's
+	// billing granularity and minimum, with start-up).
+	BilledHours float64
+	spotPlan    *spot.Plan
+	spotRisk    *spot.Risk
+	stale       bool
+	cand        *cand
+}
+
+// Basis is what a job's time estimate rests on.
+type Basis struct {
+	FLOPs       float64  `json:"flops,omitempty"`
+	Precision   string   `json:"precision,omitempty"`
+	Utilization float64  `json:"utilization,omitempty"` // model-FLOPs utilisation or share of peak
+	PeakTFLOPS  float64  `json:"peak_tflops_per_gpu,omitempty"`
+	Scaling     float64  `json:"scaling_efficiency"` // multi-node data-parallel efficiency applied (1 = none)
+	Confidence  string   `json:"confidence"`
+	Sources     []string `json:"sources"`
+	Assumptions []string `json:"assumptions"`
+}
+
+// SpotAdvice is a spot plan's fault-tolerance plan.
+type SpotAdvice struct {
+	MTBIHours       float64 `json:"mtbi_hours"`
+	MTBISource      string  `json:"mtbi_source"`
+	IntervalMinutes float64 `json:"checkpoint_interval_minutes"`
+	Formula         string  `json:"formula"`
+	Overhead        float64 `json:"overhead"`
+	P90Hours        float64 `json:"p90_hours,omitempty"`
+}
+
+// Redundancy is a service plan with one spare instance.
+type Redundancy struct {
+	Instances int     `json:"instances"`
+	Cost      float64 `json:"cost"`
+	Extra     float64 `json:"extra"`
+	Chosen    bool    `json:"chosen"` // the plan itself is N+1 (ha: true)
 }
 
 // ID is "offer × instances".
@@ -60,26 +103,41 @@ type Rejection struct {
 // Result is the advisor's answer.
 type Result struct {
 	Requirements Requirements
-	Currency     string
-	Plans        []*Plan
-	Pareto       []*Plan
-	Rejected     []Rejection
-	Considered   int // candidates evaluated
-	Feasible     int
-	OldestAsOf   time.Time
-	NewestAsOf   time.Time
-	Notes        []string
+	// Constraints are the hard constraints that removed candidates, with
+	// how many each removed (in the printer's language).
+	Constraints []ConstraintCount
+	Currency    string
+	Plans       []*Plan
+	Pareto      []*Plan
+	Rejected    []Rejection
+	Considered  int // candidates evaluated
+	Feasible    int
+	OldestAsOf  time.Time
+	NewestAsOf  time.Time
+	Notes       []string
+}
+
+// ConstraintCount is a hard constraint and the candidates it removed.
+type ConstraintCount struct {
+	Stage      string `json:"stage"`
+	Constraint string `json:"constraint"`
+	Removed    int    `json:"removed"`
 }
 
 // NoPlanError says which constraint emptied the result and what relaxation
-// would give plans.
+// would give plans. Result holds the rejections so far.
 type NoPlanError struct {
 	Stage      string
 	Constraint string
 	Relaxation string
+	Result     *Result
+	msg        string
 }
 
 func (e *NoPlanError) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
 	msg := fmt.Sprintf("no plan meets the requirements: the %s constraint (%s) removed the last candidates", e.Stage, e.Constraint)
 	if e.Relaxation != "" {
 		msg += "; " + e.Relaxation
@@ -98,23 +156,38 @@ const (
 type cand struct {
 	offer     *catalog.Offer
 	instances int
+	base      int // services: instances without the N+1 spare
 	gpus      int
 	nodes     int
 	hours     float64
+	work      float64 // compute hours before spot overhead and start-up
+	billed    float64 // hours billed per instance
+	gran      granularity
 	low, high float64
 	cost      float64
+	unitCost  float64 // services: per instance over the horizon
+	terms     int     // commitments: terms bought over the horizon
 	miss      float64
 	risk      float64
 	score     float64
-	est       *perf.Estimate
-	spotPlan  *spot.Plan
-	spotRisk  *spot.Risk
-	stale     bool
-	pareto    bool
-	nearBonus bool
+	// score terms (weighted), for the reason that names what moved it
+	costTerm, timeTerm, riskTerm, nearTerm float64
+	est                                    *perf.Estimate
+	spotPlan                               *spot.Plan
+	spotRisk                               *spot.Risk
+	stale                                  bool
+	pareto                                 bool
+	nearKM                                 float64
+	nearBonus                              float64
+	scaling                                float64
+	fp64                                   float64
+	sizing                                 string
+	inf                                    *infSizing
 }
 
-// Recommend evaluates every offer against the requirements.
+// Recommend evaluates every offer against the requirements. When no plan
+// is feasible the error is a *NoPlanError whose Result holds the
+// rejections.
 func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
@@ -131,7 +204,11 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	stages := e.filters(r, gpuSet)
+	x := &run{e: e, r: r, p: p, res: res, cur: res.Currency, cache: map[estKey]*perf.Estimate{}, cacheErr: map[estKey]error{}}
+	if x.near, err = e.resolveNear(r.NearUsers); err != nil {
+		return nil, err
+	}
+	stages := x.filters(gpuSet)
 	offers := c.Offers()
 	for _, st := range stages {
 		var kept []*catalog.Offer
@@ -142,42 +219,40 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 			}
 			kept = append(kept, o)
 		}
+		if n := len(offers) - len(kept); n > 0 {
+			res.Constraints = append(res.Constraints, ConstraintCount{Stage: st.name, Constraint: st.describe, Removed: n})
+		}
 		if len(kept) == 0 {
-			return nil, &NoPlanError{Stage: st.name, Constraint: st.describe, Relaxation: st.relax(offers)}
+			return nil, x.noPlan(st.name, st.describe, st.relax(offers))
 		}
 		offers = kept
 	}
-	cands, err := e.evaluate(r, offers, res)
+	cands, err := x.evaluate(offers)
 	if err != nil {
 		return nil, err
 	}
-	res.Considered = len(cands) + countStage(res.Rejected, "fit", "deadline", "term")
+	for _, st := range []string{"rdma", "precision", "fit", "deadline", "term"} {
+		if n := countStage(res.Rejected, st); n > 0 {
+			res.Constraints = append(res.Constraints, ConstraintCount{Stage: st, Constraint: x.evalConstraint(st), Removed: n})
+		}
+	}
+	res.Considered = len(cands) + countStage(res.Rejected, "fit", "deadline", "term", "rdma", "precision")
 	if len(cands) == 0 {
-		return nil, e.noFeasible(r, res)
+		return nil, x.noFeasible()
 	}
 	res.Feasible = len(cands)
 	e.score(r, cands)
 	markPareto(cands)
-	sort.SliceStable(cands, func(i, j int) bool {
-		if cands[i].score != cands[j].score {
-			return cands[i].score < cands[j].score
-		}
-		return cands[i].offer.ID() < cands[j].offer.ID()
-	})
+	sortCands(r, cands)
 	chosen := pick(cands, r.Limit, len(r.Regions) > 0)
-	for i, x := range chosen {
-		pl, err := e.plan(r, x, res.Currency, i+1)
+	for i, cd := range chosen {
+		pl, err := x.plan(cd, i+1)
 		if err != nil {
 			return nil, err
 		}
 		res.Plans = append(res.Plans, pl)
 	}
-	for _, x := range cands {
-		if x.pareto {
-			res.Pareto = append(res.Pareto, e.lightPlan(x, res.Currency))
-		}
-	}
-	sort.SliceStable(res.Pareto, func(i, j int) bool { return res.Pareto[i].Cost < res.Pareto[j].Cost })
+	res.Pareto = e.paretoList(cands, res.Currency)
 	for _, o := range offers {
 		if res.OldestAsOf.IsZero() || o.Source.AsOf.Before(res.OldestAsOf) {
 			res.OldestAsOf = o.Source.AsOf
@@ -186,8 +261,47 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 			res.NewestAsOf = o.Source.AsOf
 		}
 	}
-	e.explain(r, res, cands, p)
+	x.explain(cands)
 	return res, nil
+}
+
+// evalConstraint describes an evaluation stage's constraint.
+func (x *run) evalConstraint(stage string) string {
+	p, r := x.p, x.r
+	switch stage {
+	case "deadline":
+		return p.T("rec.st.deadline", r.DeadlineHours)
+	case "term":
+		return p.T("rec.st.terms")
+	case "rdma":
+		return p.T("rec.st.multinode_rdma")
+	case "precision":
+		return p.T("rec.st.fp64")
+	}
+	return p.T("rec.st.fit")
+}
+
+// sortCands orders candidates for the priority: cost puts the cheapest
+// first and time the fastest (the other terms only break near-ties, within
+// 0.5%); balanced and custom weights order by the blended score.
+func sortCands(r Requirements, cands []*cand) {
+	key := func(x *cand) float64 { return x.score }
+	switch {
+	case r.Weights == nil && r.Priority == "cost":
+		key = func(x *cand) float64 { return x.cost * (1 - x.nearBonus/10) }
+	case r.Weights == nil && r.Priority == "time" && !r.service():
+		key = func(x *cand) float64 { return x.hours }
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := key(cands[i]), key(cands[j])
+		if math.Abs(a-b) > 0.005*math.Max(math.Abs(a), math.Abs(b)) {
+			return a < b
+		}
+		if cands[i].score != cands[j].score {
+			return cands[i].score < cands[j].score
+		}
+		return cands[i].offer.ID() < cands[j].offer.ID()
+	})
 }
 
 func countStage(rs []Rejection, stages ...string) int {
@@ -226,7 +340,7 @@ func pick(cands []*cand, limit int, byRegion bool) []*cand {
 	seen := map[string]bool{}
 	var out []*cand
 	for _, x := range cands {
-		k := x.offer.Provider + "/" + x.offer.InstanceName + "/" + string(x.offer.Billing)
+		k := fmt.Sprintf("%s/%s/%s/%d", x.offer.Provider, x.offer.InstanceName, x.offer.Billing, x.instances)
 		if byRegion {
 			k += "/" + x.offer.RegionCode
 		}
@@ -243,20 +357,46 @@ func pick(cands []*cand, limit int, byRegion bool) []*cand {
 }
 
 // markPareto flags candidates that no other candidate beats on both cost
-// and time (ties broken by risk).
+// and time (services: cost and risk, as they have no finishing time).
 func markPareto(cands []*cand) {
+	second := func(x *cand) float64 {
+		if x.hours > 0 {
+			return x.hours
+		}
+		return x.risk
+	}
 	for _, a := range cands {
 		a.pareto = true
 		for _, b := range cands {
 			if b == a {
 				continue
 			}
-			if b.cost <= a.cost && b.hours <= a.hours && b.risk <= a.risk && (b.cost < a.cost || b.hours < a.hours || b.risk < a.risk) {
+			if b.cost <= a.cost && second(b) <= second(a) && (b.cost < a.cost || second(b) < second(a)) {
 				a.pareto = false
 				break
 			}
 		}
 	}
+}
+
+// paretoList is the cost–time front, one plan per point (the first of
+// equal points, in rank order), cheapest first.
+func (e *Engine) paretoList(cands []*cand, cur string) []*Plan {
+	var out []*Plan
+	seen := map[[2]float64]bool{}
+	for _, x := range cands {
+		if !x.pareto {
+			continue
+		}
+		k := [2]float64{math.Round(x.cost*100) / 100, math.Round(x.hours*1000) / 1000}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, e.lightPlan(x, cur))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Cost < out[j].Cost })
+	return out
 }
 
 // score ranks candidates: weighted cost and time relative to the best, plus
@@ -272,22 +412,20 @@ func (e *Engine) score(r Requirements, cands []*cand) {
 		}
 	}
 	for _, x := range cands {
-		s := w.Cost * x.cost / math.Max(minC, 1e-9)
+		x.costTerm = w.Cost * x.cost / math.Max(minC, 1e-9)
 		if x.hours > 0 && !math.IsInf(minT, 1) {
-			s += w.Time * x.hours / minT
+			x.timeTerm = w.Time * x.hours / minT
 		}
-		s += w.Risk * x.risk
-		if x.nearBonus {
-			s -= 0.1
-		}
-		x.score = s
+		x.riskTerm = w.Risk * x.risk
+		x.nearTerm = -x.nearBonus
+		x.score = x.costTerm + x.timeTerm + x.riskTerm + x.nearTerm
 	}
 }
 
 // lightPlan is a plan without explanations (for the Pareto list).
 func (e *Engine) lightPlan(x *cand, cur string) *Plan {
 	return &Plan{Offer: x.offer, Instances: x.instances, GPUs: x.gpus, Nodes: x.nodes, Hours: x.hours, HoursLow: x.low, HoursHigh: x.high,
-		Cost: x.cost, Currency: cur, DeadlineMiss: x.miss, RiskScore: x.risk, Score: x.score, Pareto: x.pareto, Estimate: x.est}
+		Cost: x.cost, Currency: cur, DeadlineMiss: x.miss, RiskScore: x.risk, Score: x.score, Pareto: x.pareto, Estimate: x.est, BilledHours: x.billed, cand: x}
 }
 
 // toCur converts an amount in a currency into the result's currency.

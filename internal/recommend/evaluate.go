@@ -1,123 +1,237 @@
 package recommend
 
 import (
-	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/spot"
 	"github.com/shopspring/decimal"
 )
 
-// instanceCounts are the instance counts tried for a job.
+// instanceCounts are the instance counts tried for a multi-node job.
 var instanceCounts = []int{1, 2, 4, 8, 16, 32, 64, 128}
+
+// Sizing assumptions, each named in the plans that use them.
+const (
+	// deadlineMargin: a job is sized so that the upper end of its time
+	// band (the estimate's stated uncertainty) still meets the deadline.
+	deadlineMargin = "upper band"
+	// speedGain: with priority time, the count keeps doubling while a
+	// doubling still cuts the wall time by at least this share.
+	speedGain = 0.25
+	// startupHours is the assumed time from launch to work (boot, image
+	// and driver set-up, data staging), billed on every instance.
+	startupHours = 5.0 / 60
+	// noRDMAPenalty is the assumed slow-down of multi-node training over
+	// plain Ethernet (no RDMA), when the model applies none itself.
+	noRDMAPenalty = 0.3
+	// scalingBenchmark is the calibration benchmark whose data-parallel
+	// scaling efficiency stands for training jobs the model scales
+	// linearly (all-reduce over the fabric, fitted on MLPerf results).
+	scalingBenchmark = "bert-large-pretrain-seq128-throughput"
+)
 
 type estKey struct {
 	gpu          string
 	count, nodes int
 	link, rdma   string
 	net          float64
+	bench        string
+}
+
+// run is one Recommend call's context.
+type run struct {
+	e        *Engine
+	r        Requirements
+	p        *i18n.Printer
+	res      *Result
+	cur      string
+	cache    map[estKey]*perf.Estimate
+	cacheErr map[estKey]error
+	near     []place
+	// deadlineHours are the times of candidates the deadline rejected.
+	deadlineHours []float64
+}
+
+func (x *run) reject(o *catalog.Offer, stage, key string, args ...any) {
+	x.res.Rejected = append(x.res.Rejected, Rejection{Offer: o.ID(), Stage: stage, Reason: x.p.T(key, args...)})
 }
 
 // evaluate turns offers into priced, timed candidates; rejections go to res.
-func (e *Engine) evaluate(r Requirements, offers []*catalog.Offer, res *Result) ([]*cand, error) {
-	cache := map[estKey]*perf.Estimate{}
-	cacheErr := map[estKey]error{}
+func (x *run) evaluate(offers []*catalog.Offer) ([]*cand, error) {
+	r := x.r
 	var out []*cand
-	reject := func(o *catalog.Offer, stage, format string, args ...any) {
-		res.Rejected = append(res.Rejected, Rejection{Offer: o.ID(), Stage: stage, Reason: fmt.Sprintf(format, args...)})
-	}
 	for _, o := range offers {
 		it := o.Instance
-		g := it.GPUCount.InexactFloat64()
 		whole := it.GPUCount.Equal(it.GPUCount.Truncate(0))
 		if !whole && r.Workload.GPUHours == 0 {
-			reject(o, "fit", "a fraction of a GPU (%s); this workload needs whole GPUs", it.GPUCount)
+			x.reject(o, "fit", "rec.rej.fraction", it.GPUCount.String())
 			continue
 		}
-		counts := []int{1}
 		if r.service() {
-			counts = nil
-		} else if r.MultiNode {
-			counts = instanceCounts
-		}
-		if r.service() {
-			x, why, err := e.service(r, o, cache, cacheErr)
+			c, key, args, err := x.service(o)
 			if err != nil {
 				return nil, err
 			}
-			if why != "" {
-				reject(o, "fit", "%s", why)
+			if key != "" {
+				x.reject(o, "fit", key, args...)
 				continue
 			}
-			out = append(out, x)
+			out = append(out, c)
 			continue
 		}
-		added := false
-		var lastWhy, lastStage string
-		for _, n := range counts {
-			total := float64(n) * g
-			if r.MaxGPUs > 0 && total > float64(r.MaxGPUs) {
+		cs, err := x.jobCounts(o)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cs...)
+	}
+	return out, nil
+}
+
+type why struct {
+	stage, key string
+	args       []any
+}
+
+// jobCounts evaluates a finite job on o at every allowed instance count and
+// keeps the sizes worth showing: the smallest count that meets the
+// deadline with the margin (or the smallest that fits), and with priority
+// time also the fastest count whose last doubling still paid.
+func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
+	r := x.r
+	it := o.Instance
+	g := it.GPUCount.InexactFloat64()
+	counts := []int{1}
+	if r.MultiNode {
+		counts = instanceCounts
+	}
+	var ok []*cand
+	var last *why
+	for _, n := range counts {
+		total := float64(n) * g
+		if r.MaxGPUs > 0 && total > float64(r.MaxGPUs) {
+			break
+		}
+		if r.MinGPUs > 0 && total < float64(r.MinGPUs) {
+			last = &why{"fit", "rec.rej.min_gpus", []any{total, r.MinGPUs}}
+			continue
+		}
+		mem := it.GPU.MemoryGB.InexactFloat64()
+		if r.MinTotalVRAMGB > 0 && total*mem < r.MinTotalVRAMGB {
+			last = &why{"fit", "rec.rej.total_vram", []any{total * mem, r.MinTotalVRAMGB}}
+			continue
+		}
+		c, w, err := x.job(o, n)
+		if err != nil {
+			return nil, err
+		}
+		if w != nil && w.stage == "rdma" {
+			// More nodes fail the same way: say why one node did not do.
+			if last != nil {
+				w = &why{w.stage, "rec.rej.then", []any{x.p.T(last.key, last.args...), x.p.T(w.key, w.args...)}}
+			}
+			last = w
+			break
+		}
+		if w != nil {
+			// The smallest count's reason says most, except for the
+			// deadline, where the fastest count's time does.
+			if last == nil || w.stage == "deadline" || last.key == "rec.rej.min_gpus" || last.key == "rec.rej.total_vram" {
+				last = w
+			}
+			continue
+		}
+		ok = append(ok, c)
+	}
+	if len(ok) == 0 {
+		if last == nil {
+			last = &why{"fit", "rec.rej.count_bounds", []any{g}}
+		}
+		x.reject(o, last.stage, last.key, last.args...)
+		return nil, nil
+	}
+	// The smallest count that meets the deadline with the margin; without
+	// a deadline, the smallest that fits.
+	pick := ok[0]
+	pick.sizing = "rec.size_smallest"
+	if d := r.DeadlineHours; d > 0 {
+		found := false
+		for _, c := range ok {
+			if c.high <= d {
+				pick, found = c, true
+				pick.sizing = "rec.size_deadline"
 				break
 			}
-			if r.MinGPUs > 0 && total < float64(r.MinGPUs) {
-				lastStage, lastWhy = "fit", fmt.Sprintf("%g GPUs, fewer than min_gpus %d", total, r.MinGPUs)
-				continue
-			}
-			if r.MinTotalVRAMGB > 0 && total*it.GPU.MemoryGB.InexactFloat64() < r.MinTotalVRAMGB {
-				lastStage, lastWhy = "fit", fmt.Sprintf("%.0f GB of GPU memory in all, below %.0f GB", total*it.GPU.MemoryGB.InexactFloat64(), r.MinTotalVRAMGB)
-				continue
-			}
-			x, stage, why, err := e.job(r, o, n, cache, cacheErr)
-			if err != nil {
-				return nil, err
-			}
-			if why != "" {
-				lastStage, lastWhy = stage, why
-				continue
-			}
-			out = append(out, x)
-			added = true
 		}
-		if !added {
-			if lastWhy == "" {
-				lastStage, lastWhy = "fit", fmt.Sprintf("%g GPUs per instance is outside the GPU count bounds (multi_node: %v)", g, r.MultiNode)
+		if !found {
+			pick.sizing = "rec.size_no_margin"
+		}
+	}
+	out := []*cand{pick}
+	if r.weights().Time > r.weights().Cost {
+		fast := pick
+		for _, c := range ok {
+			if c.instances <= fast.instances {
+				continue
 			}
-			reject(o, lastStage, "%s", lastWhy)
+			if c.hours > fast.hours*(1-speedGain) {
+				break
+			}
+			fast = c
+		}
+		if fast != pick {
+			fast.sizing = "rec.size_speed"
+			out = append(out, fast)
 		}
 	}
 	return out, nil
 }
 
 // estimate runs the performance model for a job on n instances of o.
-func (e *Engine) estimate(r Requirements, o *catalog.Offer, n int, cache map[estKey]*perf.Estimate, cacheErr map[estKey]error) (*perf.Estimate, error) {
+func (x *run) estimate(o *catalog.Offer, n int, bench string, p perf.Precision) (*perf.Estimate, error) {
+	r := x.r
 	it := o.Instance
 	g := int(it.GPUCount.IntPart())
-	k := estKey{gpu: it.GPUID, count: g * n, nodes: n, link: it.GPUInterconnect, rdma: it.RDMA, net: it.NetworkGbps.InexactFloat64()}
+	k := estKey{gpu: it.GPUID, count: g * n, nodes: n, link: it.GPUInterconnect, rdma: it.RDMA, net: it.NetworkGbps.InexactFloat64(), bench: bench + "/" + string(p)}
 	q := perf.Query{Benchmark: r.Workload.Benchmark, GPU: it.GPUID, Count: g * n, Nodes: n, GPUsPerNode: g,
 		Fabric: perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: k.net, RDMA: it.RDMA, Instance: true}}
-	return cached(cache, cacheErr, k, func() (*perf.Estimate, error) {
-		if r.Workload.Job != nil {
-			q.Precision = r.Workload.Job.Precision
-			return e.Perf.EstimateJob(*r.Workload.Job, q)
+	return cached(x.cache, x.cacheErr, k, func() (*perf.Estimate, error) {
+		if bench != "" {
+			q.Benchmark = bench
+			return x.e.Perf.Estimate(q)
 		}
-		return e.Perf.Estimate(q)
+		if r.Workload.Job != nil {
+			j := *r.Workload.Job
+			j.Precision, q.Precision = p, p
+			return x.e.Perf.EstimateJob(j, q)
+		}
+		return x.e.Perf.Estimate(q)
 	})
 }
 
+// hasRDMA reports whether an instance has a known RDMA fabric.
+func hasRDMA(it *catalog.InstanceType) bool { return it.RDMA != "" && it.RDMA != catalog.RDMANone }
+
 // job evaluates a finite job on n instances of o.
-func (e *Engine) job(r Requirements, o *catalog.Offer, n int, cache map[estKey]*perf.Estimate, cacheErr map[estKey]error) (*cand, string, string, error) {
+func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
+	r := x.r
 	it := o.Instance
-	x := &cand{offer: o, instances: n, nodes: n}
-	x.gpus = int(math.Round(it.GPUCount.InexactFloat64() * float64(n)))
+	c := &cand{offer: o, instances: n, nodes: n, scaling: 1}
+	c.gpus = int(math.Round(it.GPUCount.InexactFloat64() * float64(n)))
+	if n > 1 && r.training() && !hasRDMA(it) && !r.AllowNoRDMA {
+		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
+	}
 	switch w := r.Workload; {
 	case w.GPUHours > 0:
 		scale := 1.0
 		if w.GPUHoursOn != "" {
-			ref, ok := e.Catalog.GPU(w.GPUHoursOn)
+			ref, ok := x.e.Catalog.GPU(w.GPUHoursOn)
 			if !ok {
-				return nil, "", "", inputErr("workload.gpu_hours_on", "unknown GPU model %q", w.GPUHoursOn)
+				return nil, nil, inputErr("workload.gpu_hours_on", "unknown GPU model %q", w.GPUHoursOn)
 			}
 			a, b := ref.FP16TFLOPS.InexactFloat64(), it.GPU.FP16TFLOPS.InexactFloat64()
 			if a > 0 && b > 0 {
@@ -125,77 +239,127 @@ func (e *Engine) job(r Requirements, o *catalog.Offer, n int, cache map[estKey]*
 			}
 		}
 		gpus := it.GPUCount.InexactFloat64() * float64(n)
-		x.hours = w.GPUHours * scale / gpus
-		x.low, x.high = x.hours, x.hours
+		c.hours = w.GPUHours * scale / gpus
+		c.low, c.high = c.hours, c.hours
 	default:
-		est, err := e.estimate(r, o, n, cache, cacheErr)
+		prec := perf.Precision("")
+		if w.Job != nil {
+			prec = w.Job.Precision
+		}
+		fp64 := prec == FP64
+		if fp64 {
+			prec = perf.FP32
+		}
+		est, err := x.estimate(o, n, "", prec)
 		if err != nil {
-			return nil, "fit", err.Error(), nil
+			return nil, &why{"fit", "rec.rej.no_estimate", []any{err.Error()}}, nil
 		}
 		if est.Memory != nil && !est.Memory.Fits {
-			return nil, "fit", est.Memory.Note, nil
+			return nil, &why{"fit", "rec.rej.memory", []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil
 		}
-		x.est = est
+		e2 := *est
+		c.est = &e2
 		switch {
 		case est.Minutes > 0 && (w.Job != nil || est.Unit == "minutes"):
-			x.hours, x.low, x.high = est.Minutes/60, est.MinutesLow/60, est.MinutesHigh/60
+			c.hours, c.low, c.high = est.Minutes/60, est.MinutesLow/60, est.MinutesHigh/60
 		case w.Samples > 0:
-			x.hours = w.Samples / est.Throughput / 3600
+			c.hours = w.Samples / est.Throughput / 3600
 			f := est.High / est.Throughput
-			x.low, x.high = x.hours/f, x.hours*f
+			c.low, c.high = c.hours/f, c.hours*f
 		default:
-			return nil, "", "", inputErr("workload.samples", "%s is a throughput benchmark: give the work to do (samples, in %s × seconds)", w.Benchmark, est.Unit)
+			return nil, nil, inputErr("workload.samples", "%s is a throughput benchmark: give the work to do (samples, in %s × seconds)", w.Benchmark, est.Unit)
+		}
+		if fp64 {
+			f64, f32 := it.GPU.FP64TFLOPS.InexactFloat64(), it.GPU.FP32TFLOPS.InexactFloat64()
+			if !(f64 > 0) || !(f32 > 0) {
+				return nil, &why{"precision", "rec.rej.no_fp64", []any{it.GPUID}}, nil
+			}
+			f := f32 / f64
+			c.hours, c.low, c.high = c.hours*f, c.low*f, c.high*f
+			c.fp64 = f64
+		}
+		// Multi-node scaling: where the model scales this job linearly,
+		// apply the data-parallel efficiency it fits on the calibration
+		// benchmark for the same GPUs, nodes and fabric.
+		if n > 1 && r.training() && w.Job != nil {
+			one, err1 := x.estimate(o, 1, "", prec)
+			if err1 == nil && one.Minutes > 0 && math.Abs(one.Minutes/(est.Minutes*float64(n))-1) < 0.01 {
+				bn, errN := x.estimate(o, n, scalingBenchmark, "")
+				b1, errOne := x.estimate(o, 1, scalingBenchmark, "")
+				if errN == nil && errOne == nil && bn.Efficiency > 0 && b1.Efficiency > 0 {
+					c.scaling = bn.Efficiency / b1.Efficiency
+				}
+				if !hasRDMA(it) && !hasAssumption(est, "RDMA") {
+					c.scaling *= 1 - noRDMAPenalty
+				}
+				if c.scaling < 1 {
+					c.hours, c.low, c.high = c.hours/c.scaling, c.low/c.scaling, c.high/c.scaling
+				}
+			}
 		}
 	}
-	if x.hours <= 0 || math.IsInf(x.hours, 0) || math.IsNaN(x.hours) {
-		return nil, "fit", "no time estimate", nil
+	if c.hours <= 0 || math.IsInf(c.hours, 0) || math.IsNaN(c.hours) {
+		return nil, &why{"fit", "rec.rej.no_time", nil}, nil
 	}
-	cur := r.Currency
-	if cur == "" {
-		cur = "USD"
-	}
-	eff, err := e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, cur)
+	eff, err := x.e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, x.cur)
 	if err != nil {
-		return nil, "", "", err
+		return nil, nil, err
 	}
+	c.work = c.hours
 	switch {
 	case o.Billing == catalog.Spot:
-		risk := spot.RiskFor(e.Catalog, o, 0)
-		sp := spot.Analyze(spot.Job{Work: x.hours, Checkpoint: checkpointHours, Restart: restartHours}, risk)
+		risk := spot.RiskFor(x.e.Catalog, o, r.MTBIHours)
+		sp := spot.Analyze(spot.Job{Work: c.hours, Checkpoint: checkpointHours, Restart: restartHours}, risk)
 		if math.IsInf(sp.ExpectedHours, 1) {
-			return nil, "fit", fmt.Sprintf("interruptions every %.3g h are too frequent to finish", risk.MTBI), nil
+			return nil, &why{"fit", "rec.rej.spot_too_frequent", []any{risk.MTBI}}, nil
 		}
-		f := sp.ExpectedHours / x.hours
-		x.hours, x.low, x.high = sp.ExpectedHours, x.low*f, x.high*f
-		x.cost = eff * x.hours * float64(n)
-		x.spotPlan, x.spotRisk = &sp, &risk
-		x.risk += 0.03
+		f := sp.ExpectedHours / c.hours
+		c.hours, c.low, c.high = sp.ExpectedHours, c.low*f, c.high*f
+		c.spotPlan, c.spotRisk = &sp, &risk
+		c.risk += 0.03
 		if risk.Assumed {
-			x.risk += 0.05
+			c.risk += 0.05
 		}
 	case o.Billing.IsCommitment():
 		term := float64(o.Billing.TermHours())
-		if term > 2*x.hours {
-			return nil, "term", fmt.Sprintf("the %s term (%.0f h) is more than twice the job (%.3g h)", o.Billing, term, x.hours), nil
+		if term > 2*c.hours {
+			return nil, &why{"term", "rec.rej.term", []any{x.p.Billing(string(o.Billing), o.Billing.Family()), term, c.hours}}, nil
 		}
-		b, err := e.Pricing.JobCost(o, n, decimal.NewFromFloat(x.hours))
+	}
+	c.hours += startupHours
+	c.low += startupHours
+	c.high += startupHours
+	if o.Billing.IsCommitment() {
+		b, err := x.e.Pricing.JobCost(o, n, decimal.NewFromFloat(c.hours))
 		if err != nil {
-			return nil, "", "", err
+			return nil, nil, err
 		}
-		if x.cost, err = e.toCur(b.Total().InexactFloat64(), b.Currency, cur); err != nil {
-			return nil, "", "", err
+		if c.cost, err = x.e.toCur(b.Total().InexactFloat64(), b.Currency, x.cur); err != nil {
+			return nil, nil, err
 		}
-	default:
-		x.cost = eff * x.hours * float64(n)
+		c.billed = c.hours
+	} else {
+		c.billed, c.gran = billedHours(o.Provider, c.hours)
+		c.cost = eff * c.billed * float64(n)
 	}
 	if d := r.DeadlineHours; d > 0 {
-		if x.hours > d {
-			return nil, "deadline", fmt.Sprintf("expected %.3g h, past the %.3g h deadline", x.hours, d), nil
+		if c.hours > d {
+			x.deadlineHours = append(x.deadlineHours, c.hours)
+			return nil, &why{"deadline", "rec.rej.deadline", []any{c.hours, d}}, nil
 		}
-		x.miss = missProbability(x.hours, x.high, d)
+		c.miss = missProbability(c.hours, c.high, d)
 	}
-	e.commonRisk(r, x)
-	return x, "", "", nil
+	x.commonRisk(c)
+	return c, nil, nil
+}
+
+func hasAssumption(e *perf.Estimate, word string) bool {
+	for _, a := range e.Assumptions {
+		if containsFold(a, word) {
+			return true
+		}
+	}
+	return false
 }
 
 // missProbability treats the time as log-normal with the band as its 80th
@@ -215,137 +379,18 @@ func missProbability(t, high, d float64) float64 {
 // confidencePenalty makes less direct estimates riskier.
 var confidencePenalty = map[perf.Confidence]float64{perf.Measured: 0, perf.Interpolated: 0.02, perf.Transferred: 0.05, perf.SpecsOnly: 0.15}
 
-func (e *Engine) commonRisk(r Requirements, x *cand) {
-	x.risk += x.miss
-	if x.est != nil {
-		x.risk += confidencePenalty[x.est.Confidence]
+func (x *run) commonRisk(c *cand) {
+	c.risk += c.miss
+	if c.est != nil {
+		c.risk += confidencePenalty[c.est.Confidence]
 	}
-	if !e.Now.IsZero() && e.Now.Sub(x.offer.Source.AsOf) > staleAfter {
-		x.stale = true
-		x.risk += 0.05
+	if !x.e.Now.IsZero() && x.e.Now.Sub(c.offer.Source.AsOf) > staleAfter {
+		c.stale = true
+		c.risk += 0.05
 	}
-	if len(r.NearUsers) > 0 && inFold(r.NearUsers, x.offer.Region.Country) {
-		x.nearBonus = true
+	if len(x.near) > 0 {
+		c.nearKM, c.nearBonus = x.e.near(x.near, c.offer.Region)
 	}
-}
-
-// service sizes and prices an inference service (or a cluster kept over a
-// horizon) on o.
-func (e *Engine) service(r Requirements, o *catalog.Offer, cache map[estKey]*perf.Estimate, cacheErr map[estKey]error) (*cand, string, error) {
-	it := o.Instance
-	g := int(it.GPUCount.IntPart())
-	x := &cand{offer: o}
-	inf := r.Workload.Inference
-	if inf == nil {
-		// A standing cluster of ClusterGPUs GPUs.
-		if !it.GPUCount.Equal(it.GPUCount.Truncate(0)) {
-			return nil, "a fraction of a GPU", nil
-		}
-		n := int(math.Ceil(float64(r.Workload.ClusterGPUs) / float64(g)))
-		if n > 1 && !r.MultiNode {
-			return nil, fmt.Sprintf("%d GPUs need %d instances (multi_node: false)", r.Workload.ClusterGPUs, n), nil
-		}
-		x.instances, x.nodes, x.gpus = n, n, n*g
-		return e.priceService(r, o, x)
-	}
-	q := perf.Query{GPU: it.GPUID, Count: g, Nodes: 1, GPUsPerNode: g,
-		Fabric: perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA, Instance: true}}
-	k := estKey{gpu: it.GPUID, count: g, nodes: 1, link: it.GPUInterconnect, rdma: it.RDMA, net: q.Fabric.NetworkGbps}
-	est, err := cached(cache, cacheErr, k, func() (*perf.Estimate, error) {
-		return e.Perf.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: inf.Params, Tokens: 1, Precision: inf.Precision}, q)
-	})
-	if err != nil {
-		return nil, err.Error(), nil
-	}
-	if est.Throughput <= 0 {
-		return nil, "no throughput estimate", nil
-	}
-	n := int(math.Ceil(inf.TokensPerSecond / est.Throughput))
-	if n < 1 {
-		n = 1
-	}
-	if !r.MultiNode && r.MaxGPUs > 0 && n*g > r.MaxGPUs {
-		return nil, fmt.Sprintf("needs %d× %s (%d GPUs) for %.0f tokens/s, above max_gpus %d", n, it.Name, n*g, inf.TokensPerSecond, r.MaxGPUs), nil
-	}
-	x.instances, x.nodes, x.gpus, x.est = n, n, n*g, est
-	return e.priceService(r, o, x)
-}
-
-// priceService prices a service or cluster candidate over the horizon.
-func (e *Engine) priceService(r Requirements, o *catalog.Offer, x *cand) (*cand, string, error) {
-	n := x.instances
-	months := r.HorizonMonths
-	if months < 1 {
-		months = 1
-	}
-	util := r.Utilization
-	if util == 0 {
-		util = 1
-	}
-	cur := r.Currency
-	if cur == "" {
-		cur = "USD"
-	}
-	eff, err := e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, cur)
-	if err != nil {
-		return nil, "", err
-	}
-	hours := 730 * float64(months)
-	switch {
-	case o.Billing.IsCommitment():
-		termMonths := o.Billing.TermHours() / 730
-		covered := ((months + termMonths - 1) / termMonths) * termMonths
-		x.cost = eff * 730 * float64(covered) * float64(n)
-	case o.Billing == catalog.Spot:
-		risk := spot.RiskFor(e.Catalog, o, 0)
-		sp := spot.Analyze(spot.Job{Work: 1000, Checkpoint: 0, Restart: restartHours}, risk)
-		x.cost = eff * hours * util * float64(n) * (1 + sp.Overhead)
-		x.spotPlan, x.spotRisk = &sp, &risk
-		x.risk += 0.15 // a service on spot loses capacity when interrupted
-		if risk.Assumed {
-			x.risk += 0.05
-		}
-	default:
-		x.cost = eff * hours * util * float64(n)
-	}
-	e.commonRisk(r, x)
-	return x, "", nil
-}
-
-// noFeasible explains why every candidate failed its evaluation.
-func (e *Engine) noFeasible(r Requirements, res *Result) error {
-	by := map[string]int{}
-	for _, x := range res.Rejected {
-		by[x.Stage]++
-	}
-	switch {
-	case by["deadline"] > 0:
-		best := math.Inf(1)
-		for _, x := range res.Rejected {
-			if x.Stage != "deadline" {
-				continue
-			}
-			var h float64
-			if _, err := fmt.Sscanf(x.Reason, "expected %g h", &h); err == nil {
-				best = math.Min(best, h)
-			}
-		}
-		relax := ""
-		if !math.IsInf(best, 1) {
-			relax = fmt.Sprintf("the fastest plan takes about %.3g h: a deadline of %.3g h or more, more GPUs (max_gpus, multi_node: true) or a faster GPU would give plans", best, math.Ceil(best))
-		}
-		return &NoPlanError{Stage: "deadline", Constraint: fmt.Sprintf("finish within %.3g h", r.DeadlineHours), Relaxation: relax}
-	case by["term"] > 0 && by["fit"] == 0:
-		return &NoPlanError{Stage: "billing", Constraint: "commitment terms", Relaxation: "only commitments far longer than the job remained: allow on-demand or spot offers"}
-	}
-	sample := ""
-	for _, x := range res.Rejected {
-		if x.Stage == "fit" {
-			sample = x.Reason
-			break
-		}
-	}
-	return &NoPlanError{Stage: "fit", Constraint: "the job must fit the GPUs (memory, GPU count)", Relaxation: "for example: " + sample + "; try more GPUs (min_gpus/max_gpus, multi_node: true) or GPUs with more memory"}
 }
 
 // cached memoises performance estimates, errors included.
@@ -363,4 +408,46 @@ func cached(cache map[estKey]*perf.Estimate, cacheErr map[estKey]error, k estKey
 	}
 	cache[k] = est
 	return est, nil
+}
+
+// noFeasible explains why every candidate failed its evaluation.
+func (x *run) noFeasible() *NoPlanError {
+	r, p, res := x.r, x.p, x.res
+	by := map[string]int{}
+	for _, rj := range res.Rejected {
+		by[rj.Stage]++
+	}
+	switch {
+	case by["deadline"] > 0:
+		best := math.Inf(1)
+		for _, c := range x.deadlineHours {
+			best = math.Min(best, c)
+		}
+		relax := ""
+		if !math.IsInf(best, 1) {
+			relax = p.T("rec.relax.deadline", best, math.Ceil(best))
+		}
+		return x.noPlan("deadline", p.T("rec.st.deadline", r.DeadlineHours), relax)
+	case by["term"] > 0 && by["fit"] == 0:
+		return x.noPlan("billing", p.T("rec.st.terms"), p.T("rec.relax.terms"))
+	case by["rdma"] > 0 && by["fit"] == 0:
+		return x.noPlan("rdma", p.T("rec.st.multinode_rdma"), p.T("rec.relax.multinode_rdma"))
+	}
+	sample := ""
+	for _, rj := range res.Rejected {
+		if rj.Stage == "fit" || rj.Stage == "precision" {
+			sample = rj.Reason
+			break
+		}
+	}
+	return x.noPlan("fit", p.T("rec.st.fit"), p.T("rec.relax.fit", sample))
+}
+
+func (x *run) noPlan(stage, constraint, relax string) *NoPlanError {
+	return &NoPlanError{Stage: stage, Constraint: constraint, Relaxation: relax, Result: x.res,
+		msg: x.p.T("rec.noplan", x.p.T("rec.stage."+stage), constraint) + map[bool]string{true: "", false: x.p.T("rec.noplan_sep") + relax}[relax == ""]}
+}
+
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }

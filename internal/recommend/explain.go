@@ -7,61 +7,146 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/spot"
 	"github.com/shopspring/decimal"
 )
 
 // plan builds a full plan (bill and simulation) for a chosen candidate.
-func (e *Engine) plan(r Requirements, x *cand, cur string, rank int) (*Plan, error) {
-	p := e.lightPlan(x, cur)
+func (x *run) plan(c *cand, rank int) (*Plan, error) {
+	r, e, cur := x.r, x.e, x.cur
+	p := e.lightPlan(c, cur)
 	p.Rank = rank
-	p.spotPlan, p.spotRisk, p.stale = x.spotPlan, x.spotRisk, x.stale
-	if x.est != nil {
-		p.Confidence = x.est.Confidence
+	p.spotPlan, p.spotRisk, p.stale = c.spotPlan, c.spotRisk, c.stale
+	p.Sizing = c.sizing
+	if c.est != nil {
+		p.Confidence = c.est.Confidence
 	}
 	var b *pricing.Breakdown
 	var err error
 	if r.service() {
 		u := pricing.DefaultUsage()
-		u.Instances = x.instances
+		u.Instances = c.instances
 		u.Months = max(1, r.HorizonMonths)
 		if r.Utilization > 0 {
 			u.Utilization = decimal.NewFromFloat(r.Utilization)
 		}
-		b, err = e.Pricing.Cost(x.offer, u)
+		b, err = e.Pricing.Cost(c.offer, u)
 	} else {
 		// Job hours already include spot overhead: bill them as they are.
 		noHook := *e.Pricing
 		noHook.Spot = nil
-		b, err = noHook.JobCost(x.offer, x.instances, decimal.NewFromFloat(x.hours))
+		b, err = noHook.JobCost(c.offer, c.instances, decimal.NewFromFloat(c.billed))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", x.offer.ID(), err)
+		return nil, fmt.Errorf("%s: %w", c.offer.ID(), err)
 	}
 	p.Breakdown = b
 	if p.Cost, err = e.toCur(b.Total().InexactFloat64(), b.Currency, cur); err != nil {
 		return nil, err
 	}
-	if x.spotPlan != nil && r.DeadlineHours > 0 && !r.service() {
-		work := x.hours / (1 + x.spotPlan.Overhead)
-		s := spot.Simulate(spot.Job{Work: work, Checkpoint: checkpointHours, Restart: restartHours, Deadline: r.DeadlineHours},
-			*x.spotRisk, x.spotPlan.Interval, spot.SimConfig{Trials: 4000, Seed: 1})
-		p.DeadlineMiss = s.DeadlineMiss
+	if r.service() && c.offer.Billing.IsCommitment() {
+		p.Cost = c.cost // renewals over the horizon
+	}
+	c.cost = p.Cost
+	if c.spotPlan != nil && c.spotRisk != nil {
+		adv := &SpotAdvice{MTBIHours: c.spotRisk.MTBI, MTBISource: c.spotRisk.Source, IntervalMinutes: c.spotPlan.Interval * 60,
+			Formula: c.spotPlan.Formula, Overhead: c.spotPlan.Overhead}
+		if !r.service() {
+			s := spot.Simulate(spot.Job{Work: c.work, Checkpoint: checkpointHours, Restart: restartHours, Deadline: r.DeadlineHours},
+				*c.spotRisk, c.spotPlan.Interval, spot.SimConfig{Trials: 4000, Seed: 1})
+			adv.P90Hours = s.P90Hours + startupHours
+			if r.DeadlineHours > 0 {
+				p.DeadlineMiss = s.DeadlineMiss
+			}
+		}
+		p.Spot = adv
+	}
+	if c.est != nil && !r.service() {
+		p.Basis = x.basis(c)
+	}
+	if r.service() {
+		red := &Redundancy{Chosen: r.HA}
+		if r.HA {
+			red.Instances, red.Cost = c.instances, p.Cost
+			red.Extra = p.Cost / float64(c.instances)
+		} else {
+			red.Instances = c.instances + 1
+			red.Extra = p.Cost / float64(c.instances)
+			red.Cost = p.Cost + red.Extra
+		}
+		p.Redundant = red
 	}
 	return p, nil
 }
 
+// basis states what a job's time rests on.
+func (x *run) basis(c *cand) *Basis {
+	est := c.est
+	r := x.r
+	b := &Basis{Confidence: string(est.Confidence), Scaling: c.scaling, Precision: r.precisionLabel(est.Precision), Sources: []string{}, Assumptions: []string{}}
+	for _, a := range est.Assumptions {
+		if c.fp64 > 0 && strings.Contains(a, "FP64") {
+			continue // the advisor sizes FP64 itself (below)
+		}
+		b.Assumptions = append(b.Assumptions, a)
+	}
+	if c.fp64 > 0 {
+		b.Assumptions = append(b.Assumptions, fmt.Sprintf("FP64: the FP32 estimate scaled by the FP64/FP32 vector peak ratio (%.1f / %.1f TFLOPS)",
+			c.fp64, c.offer.Instance.GPU.FP32TFLOPS.InexactFloat64()))
+	}
+	if c.scaling > 0 && c.scaling < 1 {
+		b.Assumptions = append(b.Assumptions, fmt.Sprintf("multi-node data-parallel efficiency %.2f from the model's all-reduce fit on %s", c.scaling, scalingBenchmark))
+	}
+	if j := r.Workload.Job; j != nil {
+		switch j.Kind {
+		case perf.TransformerTrain:
+			b.FLOPs = 6 * j.Params * j.Tokens
+			b.Utilization = est.Efficiency
+		case perf.FLOPJob:
+			b.FLOPs = j.FLOPs
+			b.Utilization = est.Efficiency
+		}
+		if pk, _, _, ok := perf.SpecOf(c.offer.Instance.GPU).PeakFor(est.Precision); ok {
+			b.PeakTFLOPS = pk
+		}
+		if c.fp64 > 0 {
+			b.PeakTFLOPS = c.fp64
+			b.Sources = append(b.Sources, c.offer.Instance.GPU.FP64Source)
+		}
+	}
+	for _, pt := range est.Basis {
+		if len(b.Sources) >= 5 {
+			break
+		}
+		b.Sources = append(b.Sources, pt.Source)
+	}
+	if len(b.Sources) == 0 {
+		b.Sources = append(b.Sources, c.offer.Instance.GPU.Source.Ref)
+	}
+	return b
+}
+
+// precisionLabel is the precision as the user wrote it (bf16 stays bf16).
+func (r *Requirements) precisionLabel(p perf.Precision) string {
+	if r.Workload.Precision != "" {
+		return strings.ToLower(r.Workload.Precision)
+	}
+	return string(p)
+}
+
 func pct(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
 
-func hrs(h float64) string {
+// hrs renders hours in the printer's language.
+func (x *run) hrs(h float64) string {
 	switch {
 	case h < 2:
-		return fmt.Sprintf("%.0f min", h*60)
+		return x.p.T("rec.unit.min", h*60)
 	case h < 72:
-		return fmt.Sprintf("%.1f h", h)
+		return x.p.T("rec.unit.h", h)
 	}
-	return fmt.Sprintf("%.1f days", h/24)
+	return x.p.T("rec.unit.days", h/24)
 }
 
 func money(v float64, cur string) string {
@@ -70,8 +155,10 @@ func money(v float64, cur string) string {
 		return fmt.Sprintf("%s %s", thousands(fmt.Sprintf("%.0f", v)), cur)
 	case v >= 100:
 		return fmt.Sprintf("%.0f %s", v, cur)
+	case v >= 1:
+		return fmt.Sprintf("%.2f %s", v, cur)
 	}
-	return fmt.Sprintf("%.2f %s", v, cur)
+	return fmt.Sprintf("%.4f %s", v, cur)
 }
 
 func thousands(s string) string {
@@ -89,98 +176,274 @@ func thousands(s string) string {
 // rejects them it says why.
 var popular = []string{"aws/p4d.24xlarge/", "azure/Standard_ND96asr_v4/", "alibaba/ecs.gn7i-", "tencent/GN10Xp.", "tencent/GT4."}
 
-// explain writes every plan's reasons and risks, and the result's notes.
-func (e *Engine) explain(r Requirements, res *Result, cands []*cand, p *i18n.Printer) {
-	cur := res.Currency
-	w := r.weights()
-	prio := r.Priority
-	if prio == "" {
-		prio = "balanced"
-	}
+// prioName is the priority in the printer's language.
+func (x *run) prioName() string {
+	r := x.r
 	if r.Weights != nil {
-		prio = fmt.Sprintf("custom (cost %.2g, time %.2g, risk %.2g)", w.Cost, w.Time, w.Risk)
+		w := r.weights()
+		return x.p.T("rec.prio.custom", w.Cost, w.Time, w.Risk)
 	}
+	pr := r.Priority
+	if pr == "" {
+		pr = "balanced"
+	}
+	return x.p.T("rec.prio." + pr)
+}
+
+func (x *run) billing(o *catalog.Offer) string {
+	return x.p.Billing(string(o.Billing), o.Billing.Family())
+}
+
+func (x *run) name(pl *Plan) string {
+	return fmt.Sprintf("%s (%s, %s)", pl.Offer.InstanceName, pl.Offer.Provider, x.billing(pl.Offer))
+}
+
+// explain writes every plan's reasons and risks, and the result's notes.
+func (x *run) explain(cands []*cand) {
+	r, res, p, e := x.r, x.res, x.p, x.e
+	cur := res.Currency
 	cheapest, fastest := cands[0], cands[0]
-	for _, x := range cands {
-		if x.cost < cheapest.cost {
-			cheapest = x
+	for _, c := range cands {
+		if c.cost < cheapest.cost {
+			cheapest = c
 		}
-		if x.hours > 0 && x.hours < fastest.hours {
-			fastest = x
+		if c.hours > 0 && c.hours < fastest.hours {
+			fastest = c
 		}
 	}
 	for i, pl := range res.Plans {
 		o := pl.Offer
+		c := pl.cand
 		add := func(key string, args ...any) { pl.Reasons = append(pl.Reasons, p.T(key, args...)) }
-		// What it is and what it costs.
+		risk := func(key string, args ...any) { pl.Risks = append(pl.Risks, p.T(key, args...)) }
 		if r.service() {
-			add("rec.what_service", pl.Instances, o.InstanceName, pl.GPUs, o.Instance.GPUID, o.Provider, o.RegionCode, o.Billing,
+			add("rec.what_service", pl.Instances, o.InstanceName, pl.GPUs, o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
 				money(pl.Cost, cur), max(1, r.HorizonMonths))
 		} else {
-			add("rec.what_job", pl.Instances, o.InstanceName, pl.GPUs, o.Instance.GPUID, o.Provider, o.RegionCode, o.Billing,
-				hrs(pl.Hours), money(pl.Cost, cur))
+			add("rec.what_job", pl.Instances, o.InstanceName, pl.GPUs, o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
+				x.hrs(pl.Hours), money(pl.Cost, cur))
 		}
-		add("rec.price", o.EffectiveHourly().Round(4), o.Price.Currency, o.Source.Kind, o.Source.AsOfString(), mainComponent(pl.Breakdown))
+		hourly, _ := e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, cur)
+		add("rec.price2", money(hourly, cur), p.T("rec.srckind."+string(o.Source.Kind)), o.Source.AsOfString(), x.mainComponent(pl.Breakdown))
+		if o.Price.Currency != cur {
+			add("rec.converted", o.Price.Currency, cur)
+		}
 		if e.Catalog.IsMarketplace(o.Provider) {
 			add("rec.marketplace", o.Provider)
 		}
-		if pl.Estimate != nil {
-			basis := fmt.Sprintf("%d published result(s)", len(pl.Estimate.Basis))
-			if len(pl.Estimate.Basis) == 0 {
-				basis = "specifications and stated assumptions"
+		// How the size was chosen.
+		switch c.sizing {
+		case "rec.size_deadline":
+			add(c.sizing, pl.Instances, x.hrs(pl.HoursHigh), r.DeadlineHours)
+		case "rec.size_no_margin":
+			add(c.sizing, pl.Instances, x.hrs(pl.HoursHigh), r.DeadlineHours)
+		case "rec.size_speed":
+			add(c.sizing, pl.Instances, pct(speedGain))
+		case "rec.size_smallest":
+			if r.MultiNode {
+				add(c.sizing, pl.Instances)
 			}
-			if r.service() {
-				add("rec.throughput", pl.Estimate.Throughput, pl.Estimate.Unit, pl.Estimate.Confidence, basis)
+		}
+		// The basis of time (jobs) or throughput (services).
+		if pl.Basis != nil {
+			b := pl.Basis
+			if b.FLOPs > 0 {
+				add("rec.basis_flops", b.FLOPs, b.Precision, pct(b.Utilization), b.PeakTFLOPS, p.T("rec.conf."+b.Confidence))
 			} else {
-				add("rec.time", hrs(pl.HoursLow), hrs(pl.HoursHigh), pl.Estimate.Confidence, basis)
+				add("rec.basis_bench", len(pl.Estimate.Basis), p.T("rec.conf."+b.Confidence))
+			}
+			if c.fp64 > 0 {
+				add("rec.basis_fp64", c.fp64, o.Instance.GPU.FP64TensorTFLOPS.InexactFloat64())
+			}
+			if pl.Nodes > 1 && r.training() {
+				add("rec.basis_scaling", pct(c.scaling), pl.Nodes, x.fabricName(o.Instance.RDMA))
+			}
+			add("rec.time2", x.hrs(pl.HoursLow), x.hrs(pl.HoursHigh))
+		}
+		if !r.service() && !o.Billing.IsCommitment() {
+			if c.gran.Verified {
+				rule := x.p.T("rec.gran.second")
+				if c.gran.Min > 0 {
+					rule = x.p.T("rec.gran.second_min", c.gran.Min*3600)
+				}
+				add("rec.billed2", x.hrs(c.billed), startupHours*60, rule, c.gran.Source)
+			} else {
+				add("rec.billed_assumed", x.hrs(c.billed), startupHours*60, o.Provider)
+			}
+		}
+		if c.inf != nil {
+			s := c.inf
+			add("rec.inf_sizing", s.TP, s.Replicas, s.PerInstance, p.T("rec.conf."+string(pl.Confidence)))
+			if r.Workload.Inference.QPS > 0 {
+				add("rec.inf_latency", s.TTFTMs, s.TPOTFloorMs, r.Workload.Inference.QPS, r.Workload.Inference.OutputRate(), c.base)
+			} else if s.TPOTFloorMs > 0 {
+				add("rec.inf_tpot", s.TPOTFloorMs)
+			}
+			if r.Workload.Inference.Heads == 0 && s.TP > 1 {
+				risk("rec.risk_heads", defaultHeads, s.TP)
 			}
 		}
 		if i == 0 {
-			switch {
-			case cheapest.offer == o && cheapest.instances == pl.Instances:
-				add("rec.why_cheapest", prio, res.Feasible)
-			case fastest.offer == o && fastest.instances == pl.Instances && !r.service():
-				add("rec.why_fastest", prio, res.Feasible)
-			default:
-				add("rec.why_balanced", prio, res.Feasible)
+			x.whyFirst(pl, c, cheapest, fastest, cands)
+			for _, cc := range res.Constraints {
+				add("rec.constraint_removed", cc.Constraint, cc.Removed)
 			}
 			if len(res.Plans) > 1 {
-				pl.Reasons = append(pl.Reasons, tradeOff(p, pl, res.Plans[1], r, cur))
+				pl.Reasons = append(pl.Reasons, x.tradeOff(pl, res.Plans[1]))
 			}
 		}
-		e.whatWouldChange(r, pl, p, cur)
-		// Risks.
-		if pl.spotRisk != nil {
-			pl.Risks = append(pl.Risks, p.T("rec.risk_spot", fmt.Sprintf("%.0f", pl.spotRisk.MTBI), pl.spotRisk.Source))
+		x.whatWouldChange(pl)
+		if c.nearKM >= 0 && len(x.near) > 0 {
+			if c.nearKM >= 0 && o.Region.HasCoords {
+				city := o.Region.City
+				if p.Lang() == i18n.ZH && o.Region.NameZH != "" {
+					city = o.Region.NameZH
+				}
+				add("rec.near_km", city, c.nearKM)
+			}
+		}
+		if r.windows() {
+			add("rec.windows_licence", WindowsLicence[o.Provider])
+		}
+		// Spot: the checkpoint plan.
+		if pl.Spot != nil {
+			s := pl.Spot
+			if r.service() {
+				add("rec.spot_service", s.MTBIHours, pct(s.Overhead))
+			} else {
+				add("rec.spot_plan", s.IntervalMinutes, checkpointHours*60, pct(s.Overhead), x.hrs(s.P90Hours))
+			}
+			if r.MTBIHours > 0 {
+				risk("rec.risk_spot_given", s.MTBIHours)
+			} else {
+				risk("rec.risk_spot2", fmt.Sprintf("%.0f", s.MTBIHours), pl.spotRisk.Source)
+			}
+		}
+		// Commitments over a longer horizon.
+		if r.service() && o.Billing.IsCommitment() && c.terms > 1 {
+			add("rec.commit_renew", x.billing(o), c.terms)
+			if miss := x.missingTerms(o); miss != "" {
+				add("rec.commit_missing", miss)
+			}
+		}
+		// Services: redundancy.
+		if rd := pl.Redundant; rd != nil {
+			if rd.Chosen {
+				add("rec.ha_chosen", rd.Instances, money(rd.Extra, cur))
+			} else {
+				add("rec.ha_offer", rd.Instances, money(rd.Cost, cur), money(rd.Extra, cur))
+				if pl.Instances == 1 {
+					risk("rec.risk_spof")
+				}
+			}
 		}
 		if pl.DeadlineMiss >= 0.005 {
-			pl.Risks = append(pl.Risks, p.T("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours))
+			risk("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours)
 		}
-		if pl.Confidence == "transferred" || pl.Confidence == "specs-only" {
-			pl.Risks = append(pl.Risks, p.T("rec.risk_confidence", pl.Confidence))
+		if pl.Confidence == perf.Transferred || pl.Confidence == perf.SpecsOnly {
+			risk("rec.risk_confidence2", p.T("rec.conf."+string(pl.Confidence)))
 		}
 		if pl.stale {
-			pl.Risks = append(pl.Risks, p.T("rec.risk_stale", o.Source.AsOfString()))
+			risk("rec.risk_stale", o.Source.AsOfString())
 		}
-		if pl.Estimate != nil && pl.Estimate.Memory != nil && pl.Estimate.Memory.Group > 1 {
-			pl.Risks = append(pl.Risks, p.T("rec.risk_memory", pl.Estimate.Memory.Note))
+		if pl.Nodes > 1 && r.Workload.Job != nil && r.Workload.Job.Kind == perf.FLOPJob {
+			risk("rec.risk_linear_flops", pl.Nodes)
+		}
+		if pl.Nodes > 1 && !hasRDMA(o.Instance) && (r.training() || r.Workload.ClusterGPUs > 0) {
+			risk("rec.risk_no_rdma", pct(noRDMAPenalty))
+		}
+		if pl.Estimate != nil && pl.Estimate.Memory != nil && pl.Estimate.Memory.Group > 1 && c.inf == nil {
+			risk("rec.risk_sharded", nextPow2(pl.Estimate.Memory.Group), pl.Estimate.Memory.NeedGB)
 		}
 	}
 	// Popular choices that were rejected.
 	seen := map[string]bool{}
-	for _, x := range res.Rejected {
+	for _, rj := range res.Rejected {
 		for _, pfx := range popular {
 			fam := strings.TrimSuffix(pfx, "/")
-			if strings.HasPrefix(x.Offer, pfx) && !seen[fam] {
+			if strings.HasPrefix(rj.Offer, pfx) && !seen[fam] {
 				seen[fam] = true
-				res.Notes = append(res.Notes, p.T("rec.rejected_popular", x.Offer, x.Reason))
+				res.Notes = append(res.Notes, p.T("rec.rejected_popular", rj.Offer, rj.Reason))
 			}
 		}
 	}
 }
 
+// whyFirst says why the first plan won, true of that plan: the cheapest
+// or fastest only when it is; otherwise which score term moved it.
+func (x *run) whyFirst(pl *Plan, c, cheapest, fastest *cand, cands []*cand) {
+	p, r, cur := x.p, x.r, x.res.Currency
+	prio := x.prioName()
+	n := x.res.Feasible
+	add := func(key string, args ...any) { pl.Reasons = append(pl.Reasons, p.T(key, args...)) }
+	isCheapest := c.cost <= cheapest.cost*1.0000001
+	isFastest := !r.service() && c.hours <= fastest.hours*1.0000001
+	switch {
+	case isCheapest && isFastest:
+		add("rec.why_both", prio, n)
+	case isCheapest:
+		add("rec.why_cheapest2", prio, n)
+	case isFastest && (r.Priority == "time" && r.Weights == nil):
+		add("rec.why_fastest2", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur))
+	default:
+		best := movedBy(c, cheapest)
+		add("rec.why_not_cheapest", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur), p.T("rec.term."+best))
+		if best == "time" && !r.service() {
+			add("rec.why_time_detail", x.hrs(c.hours), x.hrs(cheapest.hours))
+		}
+		if best == "risk" {
+			add("rec.why_risk_detail", c.risk, cheapest.risk, x.riskParts(cheapest))
+		}
+	}
+}
+
+func (x *run) lightName(c *cand) *Plan { return &Plan{Offer: c.offer} }
+
+// riskParts names what makes a candidate risky.
+func (x *run) riskParts(c *cand) string {
+	var parts []string
+	p := x.p
+	if c.miss >= 0.005 {
+		parts = append(parts, p.T("rec.riskpart.deadline", pct(c.miss)))
+	}
+	if c.est != nil && confidencePenalty[c.est.Confidence] > 0 {
+		parts = append(parts, p.T("rec.riskpart.confidence", p.T("rec.conf."+string(c.est.Confidence))))
+	}
+	if c.stale {
+		parts = append(parts, p.T("rec.riskpart.stale"))
+	}
+	if c.spotRisk != nil {
+		parts = append(parts, p.T("rec.riskpart.spot"))
+	}
+	if len(parts) == 0 {
+		return p.T("rec.riskpart.none")
+	}
+	return x.list(parts)
+}
+
+// missingTerms lists the commitment terms the catalog lacks for an offer's
+// instance type and region, longer than the one used.
+func (x *run) missingTerms(o *catalog.Offer) string {
+	base := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/"
+	var missing []string
+	fam := o.Billing.Family()
+	for _, b := range catalog.BillingCodes() {
+		if b.Family() != fam || b.TermHours() <= o.Billing.TermHours() {
+			continue
+		}
+		if _, ok := x.e.Catalog.Offer(base + string(b)); !ok {
+			missing = append(missing, x.p.Billing(string(b), b.Family()))
+		}
+	}
+	// Prefer the plain forms: one line per term is enough.
+	if len(missing) > 3 {
+		missing = missing[:3]
+	}
+	return x.list(missing)
+}
+
 // mainComponent names the largest component of a bill and its share.
-func mainComponent(b *pricing.Breakdown) string {
+func (x *run) mainComponent(b *pricing.Breakdown) string {
 	if b == nil {
 		return ""
 	}
@@ -191,21 +454,35 @@ func mainComponent(b *pricing.Breakdown) string {
 			best = c
 		}
 	}
-	if total.IsZero() {
-		return best.Name
+	name := best.Name
+	switch {
+	case strings.HasPrefix(name, "Compute"):
+		name = x.p.T("rec.comp.compute")
+	case strings.HasPrefix(name, "Commitment"):
+		name = x.p.T("rec.comp.commitment")
+	case strings.HasPrefix(name, "Spot"):
+		name = x.p.T("rec.comp.spot")
+	case name == "Support":
+		name = x.p.T("rec.comp.support")
 	}
-	return fmt.Sprintf("%s %.0f%%", best.Name, best.Total().Div(total).InexactFloat64()*100)
+	if total.IsZero() {
+		return name
+	}
+	return fmt.Sprintf("%s %.0f%%", name, best.Total().Div(total).InexactFloat64()*100)
 }
 
 // tradeOff compares the winner with the runner-up in one sentence.
-func tradeOff(p *i18n.Printer, a, b *Plan, r Requirements, cur string) string {
+func (x *run) tradeOff(a, b *Plan) string {
+	p, r, cur := x.p, x.r, x.res.Currency
 	dc := b.Cost/a.Cost - 1
-	name := fmt.Sprintf("%s (%s, %s)", b.Offer.InstanceName, b.Offer.Provider, b.Offer.Billing)
+	name := x.name(b)
 	switch {
 	case r.DeadlineHours > 0 && b.DeadlineMiss > a.DeadlineMiss+0.01 && dc < 0:
 		return p.T("rec.runner_cheaper_risky", name, pct(-dc), pct(b.DeadlineMiss))
-	case !r.service() && dc < 0:
+	case !r.service() && dc < 0 && b.Hours > a.Hours:
 		return p.T("rec.runner_cheaper_slower", name, pct(-dc), pct(b.Hours/a.Hours-1))
+	case dc < 0:
+		return p.T("rec.runner_cheaper_term", name, pct(-dc), p.T("rec.term."+movedBy(a.cand, b.cand)))
 	case !r.service() && b.Hours < a.Hours:
 		return p.T("rec.runner_faster_dearer", name, pct(1-b.Hours/a.Hours), pct(dc))
 	}
@@ -213,7 +490,8 @@ func tradeOff(p *i18n.Printer, a, b *Plan, r Requirements, cur string) string {
 }
 
 // whatWouldChange adds the condition that would flip the answer.
-func (e *Engine) whatWouldChange(r Requirements, pl *Plan, p *i18n.Printer, cur string) {
+func (x *run) whatWouldChange(pl *Plan) {
+	r, p, e, cur := x.r, x.p, x.e, x.res.Currency
 	o := pl.Offer
 	c := e.Catalog
 	base := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/"
@@ -223,16 +501,16 @@ func (e *Engine) whatWouldChange(r Requirements, pl *Plan, p *i18n.Printer, cur 
 		if pl.spotRisk.MTBI > 1000 {
 			m = 24
 		}
-		work := pl.Hours / (1 + pl.spotPlan.Overhead)
+		work := pl.cand.work
 		worse := spot.Analyze(spot.Job{Work: work, Checkpoint: checkpointHours, Restart: restartHours}, spot.Risk{MTBI: m, Notice: pl.spotRisk.Notice})
 		if od, ok := c.Offer(base + string(catalog.OnDemand)); ok {
-			odCost, _ := e.toCur(od.EffectiveHourly().InexactFloat64()*work*float64(pl.Instances), od.Price.Currency, cur)
-			spCost := pl.Cost * worse.ExpectedHours / pl.Hours
-			pl.Reasons = append(pl.Reasons, p.T("rec.change_spot", m, money(spCost, cur), hrs(worse.ExpectedHours), money(odCost, cur)))
+			odCost, _ := e.toCur(od.EffectiveHourly().InexactFloat64()*(work+startupHours)*float64(pl.Instances), od.Price.Currency, cur)
+			spCost := pl.Cost * (worse.ExpectedHours + startupHours) / pl.Hours
+			pl.Reasons = append(pl.Reasons, p.T("rec.change_spot2", m, money(spCost, cur), x.hrs(worse.ExpectedHours+startupHours), money(odCost, cur)))
 		}
 	case o.Billing == catalog.OnDemand && !r.Interruptible:
 		if sp, ok := c.Offer(base + string(catalog.Spot)); ok && !r.service() {
-			spCost, _ := e.toCur(sp.EffectiveHourly().InexactFloat64()*pl.Hours*float64(pl.Instances), sp.Price.Currency, cur)
+			spCost, _ := e.toCur(sp.EffectiveHourly().InexactFloat64()*pl.BilledHours*float64(pl.Instances), sp.Price.Currency, cur)
 			pl.Reasons = append(pl.Reasons, p.T("rec.change_allow_spot", money(spCost, cur), pct(1-spCost/pl.Cost)))
 		}
 	}
@@ -243,7 +521,7 @@ func (e *Engine) whatWouldChange(r Requirements, pl *Plan, p *i18n.Printer, cur 
 			}
 			if co, ok := c.Offer(base + string(b)); ok {
 				if be, ok, err := e.Pricing.UtilizationBreakEven(co); err == nil && ok && be.Found {
-					pl.Reasons = append(pl.Reasons, p.T("rec.change_commit", be.Value.Mul(decimal.NewFromInt(100)).Round(0), b))
+					pl.Reasons = append(pl.Reasons, p.T("rec.change_commit", be.Value.Mul(decimal.NewFromInt(100)).Round(0), p.Billing(string(b), b.Family())))
 					break
 				}
 			}
@@ -254,4 +532,27 @@ func (e *Engine) whatWouldChange(r Requirements, pl *Plan, p *i18n.Printer, cur 
 			pl.Reasons = append(pl.Reasons, p.T("rec.change_commit_below", be.Value.Mul(decimal.NewFromInt(100)).Round(0)))
 		}
 	}
+}
+
+// nextPow2 is the smallest power of two at least n: shard and tensor
+// groups come in powers of two in practice.
+func nextPow2(n int) int {
+	p := 1
+	for p < n {
+		p *= 2
+	}
+	return p
+}
+
+// movedBy names the score term (time, risk, near) on which the winner
+// beats the other candidate by the most.
+func movedBy(win, other *cand) string {
+	d := map[string]float64{"time": other.timeTerm - win.timeTerm, "risk": other.riskTerm - win.riskTerm, "near": other.nearTerm - win.nearTerm}
+	best, bv := "risk", 0.0
+	for _, k := range []string{"time", "risk", "near"} {
+		if d[k] > bv {
+			best, bv = k, d[k]
+		}
+	}
+	return best
 }

@@ -1,7 +1,6 @@
 package recommend
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -11,8 +10,8 @@ import (
 // stage is one hard filter on offers.
 type stage struct {
 	name     string
-	describe string
-	reject   func(o *catalog.Offer) string // "" = keep
+	describe string                        // the constraint, in the printer's language
+	reject   func(o *catalog.Offer) string // "" = keep; else the reason
 	// relax says what would let offers through, given the offers before it.
 	relax func(before []*catalog.Offer) string
 }
@@ -43,47 +42,118 @@ func distinct(offers []*catalog.Offer, n int, f func(*catalog.Offer) string) str
 	return strings.Join(out, ", ")
 }
 
+// windowsTypes are the instance types documented to run Windows, with the
+// catalog's evidence (ecosystem.csv, category windows): Azure NVadsA10 v5
+// and NGads V620; AWS Windows Server AMIs on g4dn and g5.
+var windowsTypes = map[string][]string{
+	"azure": {"Standard_NV*_A10_v5", "Standard_NG*ads_V620_v1"},
+	"aws":   {"g4dn.*", "g5.*"},
+}
+
+// WindowsLicence names the providers' Windows price pages: gpuscout's
+// curated prices are Linux rates, so a Windows plan states that the
+// licence is not included.
+var WindowsLicence = map[string]string{
+	"azure": "https://azure.microsoft.com/en-us/pricing/details/virtual-machines/windows/",
+	"aws":   "https://aws.amazon.com/ec2/pricing/on-demand/ (Windows)",
+}
+
+func runsWindows(it *catalog.InstanceType) bool {
+	for _, pat := range windowsTypes[it.Provider] {
+		pre, suf, _ := strings.Cut(pat, "*")
+		if strings.HasPrefix(it.Name, pre) && strings.HasSuffix(it.Name, suf) && len(it.Name) >= len(pre)+len(suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// ecoName is an ecosystem category as people say it.
+func (x *run) ecoName(cat string) string {
+	if v := x.p.T("rec.eco." + cat); v != "rec.eco."+cat {
+		return v
+	}
+	return cat
+}
+
+func (x *run) ecoNames(cats []string) string {
+	var out []string
+	for _, c := range cats {
+		out = append(out, x.ecoName(c))
+	}
+	return x.list(out)
+}
+
+// list joins names with the language's separator.
+func (x *run) list(v []string) string { return strings.Join(v, x.p.T("rec.list_sep")) }
+
+// fabricName is an RDMA fabric's name (InfiniBand, EFA, eRDMA, RoCE).
+func (x *run) fabricName(f string) string {
+	if f == "" || f == catalog.RDMANone {
+		return x.p.T("rec.fabric.none")
+	}
+	return x.p.T("rec.fabric." + f)
+}
+
 // filters builds the hard-constraint stages, cheapest first.
-func (e *Engine) filters(r Requirements, gpus map[string]bool) []stage {
-	c := e.Catalog
+func (x *run) filters(gpus map[string]bool) []stage {
+	r, p, c := x.r, x.p, x.e.Catalog
+	none := func([]*catalog.Offer) string { return "" }
 	var st []stage
-	st = append(st, stage{name: "status", describe: "current and previous-generation instance types",
+	st = append(st, stage{name: "status", describe: p.T("rec.st.status"),
 		reject: func(o *catalog.Offer) string {
 			if o.Instance.Status == catalog.StatusRetired {
-				return "instance type retired"
+				return p.T("rec.rej.retired")
 			}
 			return ""
-		}, relax: func([]*catalog.Offer) string { return "" }})
+		}, relax: none})
 	if len(r.Providers) > 0 || len(r.ExcludeProviders) > 0 {
-		st = append(st, stage{name: "provider", describe: fmt.Sprintf("providers %s, excluding %s", joinList(r.Providers), joinList(r.ExcludeProviders)),
+		st = append(st, stage{name: "provider", describe: p.T("rec.st.provider", x.list(r.Providers), x.list(r.ExcludeProviders)),
 			reject: func(o *catalog.Offer) string {
 				if len(r.Providers) > 0 && !inFold(r.Providers, o.Provider) {
-					return "provider not among " + joinList(r.Providers)
+					return p.T("rec.rej.provider_not", x.list(r.Providers))
 				}
 				if inFold(r.ExcludeProviders, o.Provider) {
-					return "provider excluded"
+					return p.T("rec.rej.provider_excluded")
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
-				return "providers with matching offers: " + distinct(b, 8, func(o *catalog.Offer) string { return o.Provider })
+				return p.T("rec.relax.providers", distinct(b, 8, func(o *catalog.Offer) string { return o.Provider }))
 			}})
 	}
 	if len(gpus) > 0 {
-		st = append(st, stage{name: "gpu", describe: "GPU " + joinList(r.GPUs),
+		st = append(st, stage{name: "gpu", describe: p.T("rec.st.gpu", x.list(r.GPUs)),
 			reject: func(o *catalog.Offer) string {
 				if !gpus[o.Instance.GPUID] {
-					return fmt.Sprintf("GPU %s not among %s", o.Instance.GPUID, joinList(r.GPUs))
+					return p.T("rec.rej.gpu", o.Instance.GPUID, x.list(r.GPUs))
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
-				return "GPUs available under the other constraints: " + distinct(b, 10, func(o *catalog.Offer) string { return o.Instance.GPUID })
+				return p.T("rec.relax.gpus", distinct(b, 10, func(o *catalog.Offer) string { return o.Instance.GPUID }))
+			}})
+	}
+	if j := r.Workload.Job; j != nil && j.Precision == FP64 {
+		st = append(st, stage{name: "precision", describe: p.T("rec.st.fp64"),
+			reject: func(o *catalog.Offer) string {
+				if !o.Instance.GPU.FP64TFLOPS.IsPositive() {
+					return p.T("rec.rej.no_fp64", o.Instance.GPUID)
+				}
+				return ""
+			}, relax: func(b []*catalog.Offer) string {
+				var ids []string
+				for _, g := range c.GPUs() {
+					if g.FP64TFLOPS.IsPositive() {
+						ids = append(ids, g.ID)
+					}
+				}
+				return p.T("rec.relax.fp64", x.list(ids))
 			}})
 	}
 	if r.MinVRAMGB > 0 {
-		st = append(st, stage{name: "vram", describe: fmt.Sprintf("at least %.0f GB per GPU", r.MinVRAMGB),
+		st = append(st, stage{name: "vram", describe: p.T("rec.st.vram", r.MinVRAMGB),
 			reject: func(o *catalog.Offer) string {
 				if m := o.Instance.GPU.MemoryGB.InexactFloat64(); m < r.MinVRAMGB {
-					return fmt.Sprintf("%.0f GB per GPU, below %.0f GB", m, r.MinVRAMGB)
+					return p.T("rec.rej.vram", m, r.MinVRAMGB)
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
@@ -91,53 +161,85 @@ func (e *Engine) filters(r Requirements, gpus map[string]bool) []stage {
 				for _, o := range b {
 					best = max(best, o.Instance.GPU.MemoryGB.InexactFloat64())
 				}
-				return fmt.Sprintf("the largest GPU memory available is %.0f GB", best)
+				return p.T("rec.relax.vram", best)
 			}})
 	}
-	if r.Interconnect != "" || r.RDMA {
-		st = append(st, stage{name: "interconnect", describe: strings.TrimSpace(fmt.Sprintf("%s GPU interconnect%s", r.Interconnect, map[bool]string{true: ", RDMA network", false: ""}[r.RDMA])),
+	if r.Interconnect != "" {
+		st = append(st, stage{name: "interconnect", describe: p.T("rec.st.interconnect." + r.Interconnect),
 			reject: func(o *catalog.Offer) string {
 				l := o.Instance.GPUInterconnect
 				if r.Interconnect == "nvswitch" && l != catalog.LinkNVSwitch {
-					return fmt.Sprintf("GPU interconnect %s, not NVSwitch", orUnknown(l))
+					return p.T("rec.rej.not_nvswitch", x.linkName(l))
 				}
 				if r.Interconnect == "nvlink" && l != catalog.LinkNVSwitch && l != catalog.LinkNVLink {
-					return fmt.Sprintf("GPU interconnect %s, not NVLink/NVSwitch", orUnknown(l))
-				}
-				if r.RDMA && (o.Instance.RDMA == "" || o.Instance.RDMA == catalog.RDMANone) {
-					return fmt.Sprintf("no RDMA network (%s)", orUnknown(o.Instance.RDMA))
+					return p.T("rec.rej.not_nvlink", x.linkName(l))
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
-				return "instance types with RDMA or NVLink under the other constraints: " + distinct(b, 8, func(o *catalog.Offer) string {
-					if o.Instance.RDMA != "" && o.Instance.RDMA != catalog.RDMANone {
+				return p.T("rec.relax.interconnect", distinct(b, 8, func(o *catalog.Offer) string {
+					if l := o.Instance.GPUInterconnect; l == catalog.LinkNVSwitch || l == catalog.LinkNVLink {
 						return o.Instance.ID()
 					}
 					return ""
-				})
+				}))
+			}})
+	}
+	if f := r.fabric(); f != "" {
+		st = append(st, stage{name: "fabric", describe: p.T("rec.st.fabric", x.fabricName(f)),
+			reject: func(o *catalog.Offer) string {
+				have := o.Instance.RDMA
+				if f == "any" && hasRDMA(o.Instance) || strings.EqualFold(have, f) {
+					return ""
+				}
+				return p.T("rec.rej.fabric", x.fabricName(have), x.fabricName(f))
+			}, relax: func(b []*catalog.Offer) string {
+				return p.T("rec.relax.fabric", distinct(b, 8, func(o *catalog.Offer) string {
+					if hasRDMA(o.Instance) {
+						return o.Instance.ID() + " (" + x.fabricName(o.Instance.RDMA) + ")"
+					}
+					return ""
+				}))
+			}})
+	}
+	if r.windows() {
+		st = append(st, stage{name: "os", describe: p.T("rec.st.windows"),
+			reject: func(o *catalog.Offer) string {
+				if !runsWindows(o.Instance) {
+					return p.T("rec.rej.no_windows", o.Instance.Name)
+				}
+				return ""
+			}, relax: func([]*catalog.Offer) string {
+				var ts []string
+				for prov, pats := range windowsTypes {
+					for _, pat := range pats {
+						ts = append(ts, prov+"/"+pat)
+					}
+				}
+				sort.Strings(ts)
+				return p.T("rec.relax.windows", x.list(ts))
 			}})
 	}
 	if len(r.Regions) > 0 || len(r.Countries) > 0 || len(r.Residency) > 0 {
-		st = append(st, stage{name: "location", describe: locationText(r),
+		st = append(st, stage{name: "location", describe: x.locationText(),
 			reject: func(o *catalog.Offer) string {
 				if len(r.Regions) > 0 && !inFold(r.Regions, o.RegionCode) {
-					return "region " + o.RegionCode + " not allowed"
+					return p.T("rec.rej.region", o.RegionCode)
 				}
 				if len(r.Countries) > 0 && !inFold(r.Countries, o.Region.Country) {
-					return "country " + o.Region.Country + " not allowed"
+					return p.T("rec.rej.country", o.Region.Country)
 				}
 				if len(r.Residency) > 0 && !inFold(r.Residency, o.Region.Residency) {
-					return "data residency " + o.Region.Residency + " not allowed"
+					return p.T("rec.rej.residency", o.Region.Residency)
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
-				return "these offers are sold in: " + distinct(b, 10, func(o *catalog.Offer) string {
+				return p.T("rec.relax.location", distinct(b, 10, func(o *catalog.Offer) string {
 					return o.Provider + "/" + o.RegionCode + " (" + o.Region.Residency + ")"
-				})
+				}))
 			}})
 	}
 	if len(r.Ecosystem) > 0 {
-		st = append(st, stage{name: "ecosystem", describe: "provider offers " + joinList(r.Ecosystem),
+		st = append(st, stage{name: "ecosystem", describe: p.T("rec.st.ecosystem", x.ecoNames(r.Ecosystem)),
 			reject: func(o *catalog.Offer) string {
 				var missing []string
 				for _, cat := range r.Ecosystem {
@@ -146,30 +248,30 @@ func (e *Engine) filters(r Requirements, gpus map[string]bool) []stage {
 					}
 				}
 				if len(missing) > 0 {
-					return o.Provider + " has no sourced " + joinList(missing)
+					return p.T("rec.rej.ecosystem", o.Provider, x.ecoNames(missing))
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
 				var ok []string
-				for _, p := range c.Providers() {
+				for _, pr := range c.Providers() {
 					all := true
 					for _, cat := range r.Ecosystem {
-						all = all && c.HasEcosystem(p.ID, cat)
+						all = all && c.HasEcosystem(pr.ID, cat)
 					}
 					if all {
-						ok = append(ok, p.ID)
+						ok = append(ok, pr.ID)
 					}
 				}
-				return "providers with " + joinList(r.Ecosystem) + ": " + joinList(ok)
+				return p.T("rec.relax.ecosystem", x.ecoNames(r.Ecosystem), x.list(ok))
 			}})
 	}
-	st = append(st, stage{name: "billing", describe: billingText(r),
+	st = append(st, stage{name: "billing", describe: p.T(map[bool]string{true: "rec.st.billing_any", false: "rec.st.billing_nospot"}[r.Interruptible]),
 		reject: func(o *catalog.Offer) string {
 			if o.Billing == catalog.Spot && !r.Interruptible {
-				return "spot can be interrupted (interruptible: false)"
+				return p.T("rec.rej.spot")
 			}
 			return ""
-		}, relax: func([]*catalog.Offer) string { return "allow interruptions (interruptible: true) to consider spot" }})
+		}, relax: func([]*catalog.Offer) string { return p.T("rec.relax.spot") }})
 	return st
 }
 
@@ -180,23 +282,35 @@ func orUnknown(s string) string {
 	return s
 }
 
-func locationText(r Requirements) string {
-	var parts []string
-	if len(r.Regions) > 0 {
-		parts = append(parts, "regions "+joinList(r.Regions))
+func (x *run) orUnknown(s string) string {
+	if s == "" {
+		return x.p.T("rec.unknown")
 	}
-	if len(r.Countries) > 0 {
-		parts = append(parts, "countries "+joinList(r.Countries))
-	}
-	if len(r.Residency) > 0 {
-		parts = append(parts, "residency "+joinList(r.Residency))
-	}
-	return strings.Join(parts, ", ")
+	return s
 }
 
-func billingText(r Requirements) string {
-	if r.Interruptible {
-		return "any billing model"
+func (x *run) locationText() string {
+	r, p := x.r, x.p
+	var parts []string
+	if len(r.Regions) > 0 {
+		parts = append(parts, p.T("rec.st.regions", x.list(r.Regions)))
 	}
-	return "no spot (the job must not be interrupted)"
+	if len(r.Countries) > 0 {
+		parts = append(parts, p.T("rec.st.countries", x.list(r.Countries)))
+	}
+	if len(r.Residency) > 0 {
+		parts = append(parts, p.T("rec.st.residency", x.list(r.Residency)))
+	}
+	return x.list(parts)
+}
+
+// linkName is a GPU interconnect's name (NVSwitch, NVLink, PCIe ...).
+func (x *run) linkName(l string) string {
+	if l == "" {
+		return x.p.T("rec.unknown")
+	}
+	if v := x.p.T("rec.link." + l); v != "rec.link."+l {
+		return v
+	}
+	return l
 }

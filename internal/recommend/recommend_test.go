@@ -1,6 +1,7 @@
 package recommend_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/recommend"
+	"github.com/gpuscout/gpuscout/internal/recommend/jobfile"
 	"github.com/gpuscout/gpuscout/internal/spot"
 )
 
@@ -43,4 +45,19 @@ func testSmoke(t *testing.T) {
 		t.Logf("   risks: %s", strings.Join(p.Risks, " | "))
 	}
 	t.Logf("notes: %v; rejected %d, feasible %d", res.Notes, len(res.Rejected), res.Feasible)
+}
+
+// TestPrecisionAsWritten: bf16 comes back as bf16 in the requirements.
+func TestPrecisionAsWritten(t *testing.T) {
+	r, err := jobfile.Read(strings.NewReader("workload: {job: {kind: transformer-train, params: 1e9, tokens: 1e10, precision: bf16}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"precision":"bf16"`) || strings.Contains(string(b), `"fp16"`) {
+		t.Errorf("requirements JSON: %s", b)
+	}
 }

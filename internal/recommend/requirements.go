@@ -6,6 +6,7 @@
 package recommend
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -23,17 +24,77 @@ type Workload struct {
 	// GPUs are scaled by their dense FP16 peak. Empty = GPU-hours on any GPU.
 	GPUHoursOn string     `json:"gpu_hours_on,omitempty"`
 	Inference  *Inference `json:"inference,omitempty"`
+	// Precision is the precision as the user wrote it (bf16 stays bf16;
+	// the model computes BF16 and FP16 alike).
+	Precision string `json:"precision,omitempty"`
 	// ClusterGPUs keeps this many GPUs for HorizonMonths (a standing
 	// training cluster), priced at Utilization.
 	ClusterGPUs int `json:"cluster_gpus,omitempty"`
 }
 
-// Inference is a serving target for an LLM.
+// Inference is a serving target for an LLM: either an aggregate output
+// token rate, or requests per second with their sizes and latency budgets
+// (time to first token and time per output token, as MLPerf Inference's
+// server scenario states them).
 type Inference struct {
 	Params          float64        `json:"params,omitempty"`            // model parameters
 	TokensPerSecond float64        `json:"tokens_per_second,omitempty"` // aggregate output tokens per second to sustain
+	QPS             float64        `json:"qps,omitempty"`               // requests per second
+	InputTokens     float64        `json:"input_tokens,omitempty"`      // prompt tokens per request
+	OutputTokens    float64        `json:"output_tokens,omitempty"`     // generated tokens per request
+	TTFTMs          float64        `json:"ttft_ms,omitempty"`           // time-to-first-token budget, ms
+	TPOTMs          float64        `json:"tpot_ms,omitempty"`           // time-per-output-token budget, ms
+	Heads           int            `json:"attention_heads,omitempty"`   // attention heads (tensor-parallel groups divide them); 0 = 64
 	Precision       perf.Precision `json:"precision,omitempty"`
 }
+
+// MarshalJSON writes the precision as the user wrote it (bf16 stays
+// bf16) in the job or inference target too.
+func (w Workload) MarshalJSON() ([]byte, error) {
+	type plain Workload
+	p := plain(w)
+	if w.Precision != "" {
+		if w.Job != nil {
+			j := *w.Job
+			j.Precision = perf.Precision(w.Precision)
+			p.Job = &j
+		}
+		if w.Inference != nil {
+			i := *w.Inference
+			i.Precision = perf.Precision(w.Precision)
+			p.Inference = &i
+		}
+	}
+	return json.Marshal(p)
+}
+
+// OutputRate is the output tokens per second the target needs.
+func (i *Inference) OutputRate() float64 {
+	if i.QPS > 0 {
+		return i.QPS * i.OutputTokens
+	}
+	return i.TokensPerSecond
+}
+
+// FP64 is double precision: FLOP-count jobs only, sized from the GPUs'
+// published FP64 peaks (the performance model stops at FP32).
+const FP64 perf.Precision = "fp64"
+
+// ParsePrecision reads a precision as users write it (fp64, fp32, tf32,
+// fp16, bf16, fp8, int8).
+func ParsePrecision(s string) (perf.Precision, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "fp64") {
+		return FP64, nil
+	}
+	p, err := perf.ParsePrecision(s)
+	if err != nil {
+		return "", fmt.Errorf("unknown precision %q (use fp64, fp32, tf32, fp16, bf16, fp8 or int8)", s)
+	}
+	return p, nil
+}
+
+// Fabrics are the RDMA fabrics a job can require ("any" = any of them).
+var Fabrics = []string{"infiniband", "efa", "erdma", "roce", "any"}
 
 // Weights are custom priority weights (larger = more important).
 type Weights struct {
@@ -59,14 +120,28 @@ type Requirements struct {
 	MinGPUs        int      `json:"min_gpus,omitempty"`
 	MaxGPUs        int      `json:"max_gpus,omitempty"`
 	Interconnect   string   `json:"interconnect,omitempty"` // nvlink (NVLink or NVSwitch) or nvswitch
-	RDMA           bool     `json:"rdma,omitempty"`
-	MultiNode      bool     `json:"multi_node,omitempty"`
+	RDMA           bool     `json:"rdma,omitempty"`         // any RDMA fabric (the same as Fabric "any")
+	// Fabric is the RDMA fabric required between nodes: infiniband, efa,
+	// erdma, roce or any.
+	Fabric    string `json:"fabric,omitempty"`
+	MultiNode bool   `json:"multi_node,omitempty"`
+	// AllowNoRDMA lets multi-node training run over plain Ethernet (with
+	// the model's stated penalty); without it such plans are rejected.
+	AllowNoRDMA bool `json:"allow_no_rdma,omitempty"`
+	// OS is the operating system the job runs on: linux (default) or
+	// windows (only instance types documented to run Windows).
+	OS string `json:"os,omitempty"`
+	// MTBIHours overrides the mean time between spot interruptions.
+	MTBIHours float64 `json:"mtbi_hours,omitempty"`
+	// HA sizes services with one spare instance (N+1).
+	HA bool `json:"ha,omitempty"`
 
 	Regions   []string `json:"regions,omitempty"`
 	Countries []string `json:"countries,omitempty"`
 	Residency []string `json:"residency,omitempty"`
-	// NearUsers are countries whose users the service should be close to:
-	// regions in them are preferred (a score bonus), not required.
+	// NearUsers are where the service's users are: countries (ISO codes),
+	// cities or region codes. The nearest regions are preferred (a score
+	// bonus), not required.
 	NearUsers []string `json:"near_users,omitempty"`
 
 	Providers        []string `json:"providers,omitempty"`
@@ -135,11 +210,35 @@ func (r *Requirements) Validate() error {
 		return inputErr("interconnect", "%q: use nvlink (NVLink or NVSwitch) or nvswitch", r.Interconnect)
 	case r.Limit < 0:
 		return inputErr("limit", "must not be negative")
+	case r.MTBIHours < 0:
+		return inputErr("mtbi_hours", "must not be negative")
+	case r.Fabric != "" && !inFold(Fabrics, r.Fabric):
+		return inputErr("fabric", "%q: use %s", r.Fabric, strings.Join(Fabrics, ", "))
+	case r.OS != "" && !strings.EqualFold(r.OS, "linux") && !strings.EqualFold(r.OS, "windows"):
+		return inputErr("os", "%q: use linux or windows", r.OS)
 	}
-	if w.Inference != nil {
-		if !(w.Inference.Params > 0) || !(w.Inference.TokensPerSecond > 0) {
-			return inputErr("workload.inference", "params and tokens_per_second must be positive")
+	if i := w.Inference; i != nil {
+		switch {
+		case !(i.Params > 0):
+			return inputErr("workload.inference.params", "must be positive")
+		case i.QPS > 0 && i.TokensPerSecond > 0:
+			return inputErr("workload.inference", "give qps (with input_tokens and output_tokens) or tokens_per_second, not both")
+		case i.QPS > 0 && (!(i.OutputTokens > 0) || !(i.InputTokens > 0)):
+			return inputErr("workload.inference", "qps needs input_tokens and output_tokens per request")
+		case !(i.QPS > 0) && !(i.TokensPerSecond > 0):
+			return inputErr("workload.inference", "give qps (requests per second) or tokens_per_second")
+		case i.TTFTMs < 0 || i.TPOTMs < 0:
+			return inputErr("workload.inference", "latency budgets must not be negative")
+		case i.TTFTMs > 0 && i.QPS == 0:
+			return inputErr("workload.inference.ttft_ms", "a time-to-first-token budget needs qps and input_tokens")
+		case i.Heads < 0:
+			return inputErr("workload.inference.attention_heads", "must not be negative")
+		case i.Precision == FP64:
+			return inputErr("workload.inference.precision", "fp64 applies to FLOP-count jobs only")
 		}
+	}
+	if j := w.Job; j != nil && j.Precision == FP64 && j.Kind != perf.FLOPJob {
+		return inputErr("workload.job.precision", "fp64 applies to flops jobs only (the %s model has no FP64 form)", j.Kind)
 	}
 	if w.Job != nil {
 		if err := w.Job.Validate(); err != nil {
@@ -159,6 +258,33 @@ func (r *Requirements) Validate() error {
 		}
 	}
 	return nil
+}
+
+// fabric is the required RDMA fabric ("" = none required).
+func (r *Requirements) fabric() string {
+	if r.Fabric != "" {
+		return strings.ToLower(r.Fabric)
+	}
+	if r.RDMA {
+		return "any"
+	}
+	return ""
+}
+
+// windows reports whether the job runs on Windows: os: windows, or the
+// windows ecosystem need (which is about the instance, not only the
+// provider).
+func (r *Requirements) windows() bool {
+	return strings.EqualFold(r.OS, "windows") || inFold(r.Ecosystem, "windows")
+}
+
+// training reports whether the workload is a training job whose GPUs
+// exchange gradients (multi-node runs need a fast fabric).
+func (r *Requirements) training() bool {
+	if j := r.Workload.Job; j != nil {
+		return j.Kind == perf.TransformerTrain || j.Kind == perf.CNNTraining
+	}
+	return strings.Contains(r.Workload.Benchmark, "train")
 }
 
 func (r *Requirements) weights() Weights {

@@ -183,13 +183,13 @@ func TestBadRequirements(t *testing.T) {
 		{"unknown benchmark", recommend.Requirements{Workload: recommend.Workload{Benchmark: "resnet", Samples: 1}}, []string{"unknown benchmark"}},
 		{"contradictory counts", recommend.Requirements{Workload: job, MinGPUs: 16, MaxGPUs: 8}, []string{"min_gpus 16 is above max_gpus 8"}},
 		{"provider both ways", recommend.Requirements{Workload: job, Providers: []string{"aws"}, ExcludeProviders: []string{"aws"}}, []string{"both required and excluded"}},
-		{"impossible VRAM", recommend.Requirements{Workload: job, MinVRAMGB: 1000}, []string{"vram", "largest GPU memory available is 288 GB"}},
+		{"impossible VRAM", recommend.Requirements{Workload: job, MinVRAMGB: 1000}, []string{"GPU memory", "largest GPU memory available is 288 GB"}},
 		{"deadline too tight", recommend.Requirements{Workload: job, DeadlineHours: 0.5, MultiNode: true, MaxGPUs: 64},
 			[]string{"deadline", "the fastest plan takes about"}},
 		{"no GPU in region", recommend.Requirements{Workload: job, GPUs: []string{"H100"}, Residency: []string{"cn-mainland"}},
 			[]string{"location", "these offers are sold in"}},
 		{"wechat outside Tencent", recommend.Requirements{Workload: job, Ecosystem: []string{"wechat"}, Providers: []string{"aws"}},
-			[]string{"ecosystem", "providers with wechat: tencent"}},
+			[]string{"ecosystem", "providers with WeChat (微信): tencent"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -367,7 +367,7 @@ func hostileServer(t *testing.T) (*server.Server, string, string) {
 	ref := csvField(xssAttr + " " + xssScript)
 	overlay := fstest.MapFS{
 		"providers.csv": appendTo("providers.csv", "evil,"+csvField("Evil "+xssScript)+","+csvField(xssAttr)+",https://example.com/,https://example.com/p,user,"+ref+",2026-11-01"),
-		"regions.csv":   appendTo("regions.csv", "evil,"+csvField(region)+","+csvField(xssScript)+","+csvField(xssAttr)+",US,us,user,"+ref+",2026-11-01"),
+		"regions.csv":   appendTo("regions.csv", "evil,"+csvField(region)+","+csvField(xssScript)+","+csvField(xssAttr)+",US,us,user,"+ref+",2026-11-01,,,"),
 		"ecosystem.csv": appendTo("ecosystem.csv", "evil,ml-platform,"+csvField(xssScript)+","+csvField(xssAttr)+","+csvField(xssScript)+",user,"+ref+",2026-11-01,"+csvField(xssAttr)),
 		"instances/evil.csv": &fstest.MapFile{Data: []byte("provider,instance_type,family,gpu,gpu_count,gpu_memory_gb,vcpu,memory_gib,gpu_interconnect,gpu_interconnect_gbs,network_gbps,rdma,local_storage,status,source_kind,source_ref,as_of,notes\n" +
 			"evil," + csvField(inst) + "," + csvField(xssAttr) + ",H100-SXM-80GB,8,640,192,2048,nvswitch,900,3200,efa," + csvField(xssScript) + ",current,user," + ref + ",2026-11-01," + csvField(xssScript+xssAttr) + "\n" +

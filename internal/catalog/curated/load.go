@@ -38,8 +38,8 @@ type Dataset struct {
 var (
 	srcCols       = []string{"source_kind", "source_ref", "as_of"}
 	providerCols  = append([]string{"id", "name_en", "name_zh", "website", "pricing_page"}, srcCols...)
-	regionCols    = append([]string{"provider", "code", "name_en", "name_zh", "country", "residency"}, srcCols...)
-	gpuCols       = append([]string{"id", "vendor", "family", "variant", "architecture", "memory_gb", "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "tf32_tflops", "fp16_tflops", "fp8_tflops", "int8_tops", "interconnect", "interconnect_gbs", "tdp_w", "launch_year", "aliases", "notes"}, srcCols...)
+	regionCols    = append([]string{"provider", "code", "name_en", "name_zh", "country", "residency", "city", "lat", "lon"}, srcCols...)
+	gpuCols       = append([]string{"id", "vendor", "family", "variant", "architecture", "memory_gb", "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "tf32_tflops", "fp16_tflops", "fp8_tflops", "int8_tops", "interconnect", "interconnect_gbs", "tdp_w", "launch_year", "aliases", "notes", "fp64_tflops", "fp64_tensor_tflops", "fp64_source"}, srcCols...)
 	instanceCols  = append([]string{"provider", "instance_type", "family", "gpu", "gpu_count", "gpu_memory_gb", "vcpu", "memory_gib", "gpu_interconnect", "gpu_interconnect_gbs", "network_gbps", "rdma", "local_storage", "status", "notes"}, srcCols...)
 	offerCols     = append([]string{"provider", "instance_type", "region", "billing", "hourly", "upfront", "monthly", "currency", "notes"}, srcCols...)
 	claimCols     = []string{"id", "seed", "quote", "subject", "field", "claimed", "verdict", "actual", "evidence", "as_of"}
@@ -110,7 +110,8 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 			cols, req = regionCols, []string{"provider", "code", "country", "residency"}
 			each = func(r row) {
 				v := &catalog.Region{Provider: r.need("provider"), Code: r.need("code"), NameEN: r.str("name_en"),
-					NameZH: r.str("name_zh"), Country: r.str("country"), Residency: r.str("residency"), Source: r.source()}
+					NameZH: r.str("name_zh"), Country: r.str("country"), Residency: r.str("residency"), City: r.str("city"), Source: r.source()}
+				v.Lat, v.Lon, v.HasCoords = r.coords("lat", "lon")
 				d.Regions = append(d.Regions, v)
 				d.Positions[v] = r.pos()
 			}
@@ -121,6 +122,7 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 					Architecture: r.str("architecture"), MemoryGB: r.dec("memory_gb"), MemoryType: r.str("memory_type"),
 					BandwidthGBs: r.dec("memory_bandwidth_gbs"), FP32TFLOPS: r.dec("fp32_tflops"), TF32TFLOPS: r.dec("tf32_tflops"),
 					FP16TFLOPS: r.dec("fp16_tflops"), FP8TFLOPS: r.dec("fp8_tflops"), INT8TOPS: r.dec("int8_tops"),
+					FP64TFLOPS: r.dec("fp64_tflops"), FP64TensorTFLOPS: r.dec("fp64_tensor_tflops"), FP64Source: r.str("fp64_source"),
 					Interconnect: r.str("interconnect"), InterconnectGBs: r.dec("interconnect_gbs"), TDPW: r.dec("tdp_w"),
 					LaunchYear: r.integer("launch_year"), Aliases: splitList(r.str("aliases")), Notes: r.str("notes"), Source: r.source()}
 				d.GPUs = append(d.GPUs, v)

@@ -185,6 +185,43 @@ func TestOverlayAddsUserOffers(t *testing.T) {
 	}
 }
 
+// TestRegionCoordinatesAndFP64: every region documented to one city has
+// coordinates, and the FP64 peaks carry their datasheet source.
+func TestRegionCoordinatesAndFP64(t *testing.T) {
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ds.Catalog
+	for _, key := range []string{"aws/us-east-1", "tencent/ap-shanghai", "tencent/ap-beijing", "alibaba/cn-shanghai", "azure/westeurope"} {
+		prov, code, _ := strings.Cut(key, "/")
+		found := false
+		for _, r := range c.Regions() {
+			if r.Provider == prov && r.Code == code {
+				found = true
+				if !r.HasCoords || r.City == "" {
+					t.Errorf("%s: no coordinates", key)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: region missing", key)
+		}
+	}
+	for id, want := range map[string]float64{"A100-SXM4-80GB": 9.7, "H100-SXM-80GB": 34, "H800-SXM-80GB": 1, "MI300X": 81.7} {
+		g, ok := c.GPU(id)
+		if !ok {
+			t.Fatalf("%s missing", id)
+		}
+		if got := g.FP64TFLOPS.InexactFloat64(); got != want || !strings.Contains(g.FP64Source, "http") {
+			t.Errorf("%s: FP64 %.1f (source %q), want %.1f with a datasheet URL", id, got, g.FP64Source, want)
+		}
+	}
+	if g, _ := c.GPU("L40S"); g.FP64TFLOPS.IsPositive() {
+		t.Error("L40S: NVIDIA publishes no FP64 peak for it; none should be recorded")
+	}
+}
+
 func TestBrokenFilesNameFileLineAndField(t *testing.T) {
 	tests := []struct {
 		name, file, content, want string
@@ -199,6 +236,12 @@ func TestBrokenFilesNameFileLineAndField(t *testing.T) {
 		{"bad fraction", "instances/x.csv", "provider,instance_type,gpu,gpu_count,gpu_memory_gb,status,source_kind,source_ref,as_of\naws,z1,A10,1/0,24,current,user,r,2026-01-01\n", "instances/x.csv:2: field gpu_count"},
 		{"spot above on-demand", "offers/x.csv", offerHeader + "aws,p4d.24xlarge,us-east-1,spot,999,,,USD,user,r,2026-01-01,\n", "offers/x.csv:2: aws/p4d.24xlarge/us-east-1/spot: field price: effective 999 USD/h is above the on-demand"},
 		{"empty file", "offers/x.csv", "", "offers/x.csv:1: empty file"},
+		{"latitude without longitude", "regions.csv", "provider,code,country,residency,source_kind,source_ref,as_of,city,lat,lon\naws,us-east-1,US,us,user,r,2026-01-01,Ashburn,39.04,\n",
+			"regions.csv:2: field lon: give both lat and lon, or neither"},
+		{"latitude out of range", "regions.csv", "provider,code,country,residency,source_kind,source_ref,as_of,city,lat,lon\naws,us-east-1,US,us,user,r,2026-01-01,Ashburn,139.04,-77.49\n",
+			"regions.csv:2: field lat: \"139.04\" is outside -90..90 degrees"},
+		{"FP64 not a number", "gpus.csv", "id,vendor,family,memory_gb,fp64_tflops,source_kind,source_ref,as_of\nA100-SXM4-40GB,NVIDIA,A100,40,fast,user,r,2026-01-01\n",
+			"gpus.csv:2: field fp64_tflops: \"fast\" is not a number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

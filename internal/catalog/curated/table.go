@@ -196,3 +196,30 @@ func (r row) date(col string) time.Time {
 func (r row) source() catalog.Source {
 	return catalog.Source{Kind: catalog.SourceKind(r.str("source_kind")), Ref: r.str("source_ref"), AsOf: r.date("as_of")}
 }
+
+// coords parses an optional latitude/longitude pair: both or neither,
+// within ±90 and ±180 degrees.
+func (r row) coords(latCol, lonCol string) (lat, lon float64, ok bool) {
+	a, b := r.fields[latCol], r.fields[lonCol]
+	if a == "" && b == "" {
+		return 0, 0, false
+	}
+	if a == "" || b == "" {
+		col := latCol
+		if a != "" {
+			col = lonCol
+		}
+		r.p.add(r.file, r.line, col, "give both %s and %s, or neither", latCol, lonCol)
+		return 0, 0, false
+	}
+	la, lo := r.dec(latCol).InexactFloat64(), r.dec(lonCol).InexactFloat64()
+	if la < -90 || la > 90 {
+		r.p.add(r.file, r.line, latCol, "%q is outside -90..90 degrees", a)
+		return 0, 0, false
+	}
+	if lo < -180 || lo > 180 {
+		r.p.add(r.file, r.line, lonCol, "%q is outside -180..180 degrees", b)
+		return 0, 0, false
+	}
+	return la, lo, true
+}

@@ -28,6 +28,12 @@ type File struct {
 		Inference   *struct {
 			Params          float64 `yaml:"params"`
 			TokensPerSecond float64 `yaml:"tokens_per_second"`
+			QPS             float64 `yaml:"qps"`
+			InputTokens     float64 `yaml:"input_tokens"`
+			OutputTokens    float64 `yaml:"output_tokens"`
+			TTFTMs          float64 `yaml:"ttft_ms"`
+			TPOTMs          float64 `yaml:"tpot_ms"`
+			Heads           int     `yaml:"attention_heads"`
 			Precision       string  `yaml:"precision"`
 		} `yaml:"inference"`
 	} `yaml:"workload"`
@@ -41,10 +47,17 @@ type File struct {
 		MinGPUs      int      `yaml:"min_gpus"`
 		MaxGPUs      int      `yaml:"max_gpus"`
 		Interconnect string   `yaml:"interconnect"`
-		RDMA         bool     `yaml:"rdma"`
-		MultiNode    bool     `yaml:"multi_node"`
+		// RDMA is true (any fabric), false, or a fabric name
+		// (infiniband, efa, erdma, roce, any).
+		RDMA        rdmaField `yaml:"rdma"`
+		Fabric      string    `yaml:"fabric"`
+		AllowNoRDMA bool      `yaml:"allow_no_rdma"`
+		MultiNode   bool      `yaml:"multi_node"`
 	} `yaml:"gpu"`
-	Location struct {
+	OS        string  `yaml:"os"`
+	MTBIHours float64 `yaml:"mtbi_hours"`
+	HA        bool    `yaml:"ha"`
+	Location  struct {
 		Regions   []string `yaml:"regions"`
 		Countries []string `yaml:"countries"`
 		Residency []string `yaml:"residency"`
@@ -100,13 +113,21 @@ func Read(r io.Reader) (recommend.Requirements, error) {
 func (f File) Requirements() (recommend.Requirements, error) {
 	r := recommend.Requirements{Name: f.Name, DeadlineHours: f.DeadlineHours, HorizonMonths: f.HorizonMonths, Utilization: f.Utilization,
 		GPUs: f.GPU.Models, MinVRAMGB: f.GPU.MinVRAMGB, MinTotalVRAMGB: f.GPU.MinTotalGB, MinGPUs: f.GPU.MinGPUs, MaxGPUs: f.GPU.MaxGPUs,
-		Interconnect: f.GPU.Interconnect, RDMA: f.GPU.RDMA, MultiNode: f.GPU.MultiNode,
+		Interconnect: f.GPU.Interconnect, RDMA: f.GPU.RDMA.any, Fabric: f.GPU.Fabric, MultiNode: f.GPU.MultiNode, AllowNoRDMA: f.GPU.AllowNoRDMA,
+		OS: f.OS, MTBIHours: f.MTBIHours, HA: f.HA,
 		Regions: f.Location.Regions, Countries: f.Location.Countries, Residency: f.Location.Residency, NearUsers: f.Location.NearUsers,
 		Providers: f.Providers, ExcludeProviders: f.ExcludeProviders, Interruptible: f.Interruptible, Ecosystem: f.Ecosystem,
 		Priority: f.Priority, Currency: strings.ToUpper(f.Currency), Limit: f.Limit}
 	w := f.Workload
 	r.Workload = recommend.Workload{Benchmark: w.Benchmark, Samples: w.Samples, GPUHours: w.GPUHours, GPUHoursOn: w.GPUHoursOn, ClusterGPUs: w.ClusterGPUs}
+	if f.GPU.RDMA.fabric != "" {
+		if r.Fabric != "" && !strings.EqualFold(r.Fabric, f.GPU.RDMA.fabric) {
+			return r, fmt.Errorf("gpu.rdma %q and gpu.fabric %q disagree", f.GPU.RDMA.fabric, r.Fabric)
+		}
+		r.Fabric = f.GPU.RDMA.fabric
+	}
 	if j := w.Job; j != nil {
+		r.Workload.Precision = strings.ToLower(j.Precision)
 		p, err := precision(j.Precision, "workload.job.precision")
 		if err != nil {
 			return r, err
@@ -119,7 +140,9 @@ func (f File) Requirements() (recommend.Requirements, error) {
 		if err != nil {
 			return r, err
 		}
-		r.Workload.Inference = &recommend.Inference{Params: i.Params, TokensPerSecond: i.TokensPerSecond, Precision: p}
+		r.Workload.Precision = strings.ToLower(i.Precision)
+		r.Workload.Inference = &recommend.Inference{Params: i.Params, TokensPerSecond: i.TokensPerSecond, QPS: i.QPS, InputTokens: i.InputTokens,
+			OutputTokens: i.OutputTokens, TTFTMs: i.TTFTMs, TPOTMs: i.TPOTMs, Heads: i.Heads, Precision: p}
 	}
 	if f.Weights != nil {
 		r.Weights = &recommend.Weights{Cost: f.Weights.Cost, Time: f.Weights.Time, Risk: f.Weights.Risk}
@@ -131,9 +154,42 @@ func precision(s, field string) (perf.Precision, error) {
 	if s == "" {
 		return "", nil
 	}
-	p, err := perf.ParsePrecision(s)
+	p, err := recommend.ParsePrecision(s)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", field, err)
 	}
 	return p, nil
+}
+
+// rdmaField reads gpu.rdma: a boolean (any fabric) or a fabric name.
+type rdmaField struct {
+	any    bool
+	fabric string
+}
+
+// UnmarshalYAML accepts true/false or infiniband, efa, erdma, roce, any.
+func (f *rdmaField) UnmarshalYAML(n *yaml.Node) error {
+	var b bool
+	if err := n.Decode(&b); err == nil {
+		f.any = b
+		return nil
+	}
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return fmt.Errorf("line %d: gpu.rdma: use true, false or a fabric (%s)", n.Line, strings.Join(recommend.Fabrics, ", "))
+	}
+	if !inList(recommend.Fabrics, strings.ToLower(s)) {
+		return fmt.Errorf("line %d: gpu.rdma: %q is not a fabric (use %s)", n.Line, s, strings.Join(recommend.Fabrics, ", "))
+	}
+	f.fabric = strings.ToLower(s)
+	return nil
+}
+
+func inList(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,97 @@
+package jobfile_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuscout/gpuscout/internal/recommend"
+	"github.com/gpuscout/gpuscout/internal/recommend/jobfile"
+)
+
+func TestReadNeeds(t *testing.T) {
+	tests := []struct {
+		name, yaml string
+		check      func(t *testing.T, r recommend.Requirements)
+	}{
+		{"rdma as a fabric name", "workload: {gpu_hours: 10}\ngpu: {rdma: infiniband, multi_node: true}\n", func(t *testing.T, r recommend.Requirements) {
+			if r.Fabric != "infiniband" || r.RDMA {
+				t.Errorf("fabric %q rdma %v, want infiniband", r.Fabric, r.RDMA)
+			}
+		}},
+		{"rdma true stays any", "workload: {gpu_hours: 10}\ngpu: {rdma: true}\n", func(t *testing.T, r recommend.Requirements) {
+			if !r.RDMA || r.Fabric != "" {
+				t.Errorf("rdma %v fabric %q", r.RDMA, r.Fabric)
+			}
+		}},
+		{"fp64 and bf16 kept as written", "workload: {job: {kind: flops, flops: 1e18, precision: FP64}}\n", func(t *testing.T, r recommend.Requirements) {
+			if r.Workload.Job.Precision != recommend.FP64 || r.Workload.Precision != "fp64" {
+				t.Errorf("precision %q / %q", r.Workload.Job.Precision, r.Workload.Precision)
+			}
+		}},
+		{"inference by requests", "workload:\n  inference: {params: 70e9, qps: 4, input_tokens: 1000, output_tokens: 250, ttft_ms: 2000, tpot_ms: 100, attention_heads: 64}\nhorizon_months: 12\nha: true\nos: windows\nmtbi_hours: 8\n",
+			func(t *testing.T, r recommend.Requirements) {
+				i := r.Workload.Inference
+				if i.QPS != 4 || i.InputTokens != 1000 || i.OutputTokens != 250 || i.TTFTMs != 2000 || i.TPOTMs != 100 || i.Heads != 64 {
+					t.Errorf("inference %+v", i)
+				}
+				if i.OutputRate() != 1000 || !r.HA || r.OS != "windows" || r.MTBIHours != 8 {
+					t.Errorf("rate %.0f ha %v os %q mtbi %v", i.OutputRate(), r.HA, r.OS, r.MTBIHours)
+				}
+			}},
+		{"near users by city", "workload: {gpu_hours: 1}\nlocation: {near_users: [Shanghai, CN]}\ngpu: {allow_no_rdma: true}\n", func(t *testing.T, r recommend.Requirements) {
+			if strings.Join(r.NearUsers, ",") != "Shanghai,CN" || !r.AllowNoRDMA {
+				t.Errorf("near %v allow %v", r.NearUsers, r.AllowNoRDMA)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := jobfile.Read(strings.NewReader(tt.yaml))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, r)
+		})
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	tests := []struct{ name, yaml, want string }{
+		{"unknown fabric", "workload: {gpu_hours: 1}\ngpu: {rdma: myrinet}\n", `line 2: gpu.rdma: "myrinet" is not a fabric`},
+		{"fabrics disagree", "workload: {gpu_hours: 1}\ngpu: {rdma: efa, fabric: infiniband}\n", `gpu.rdma "efa" and gpu.fabric "infiniband" disagree`},
+		{"bad fabric field", "workload: {gpu_hours: 1}\ngpu: {fabric: token-ring}\n", `fabric: "token-ring"`},
+		{"qps without sizes", "workload: {inference: {params: 7e9, qps: 10}}\n", "qps needs input_tokens and output_tokens"},
+		{"fp64 on a transformer", "workload: {job: {kind: transformer-train, params: 1e9, tokens: 1e9, precision: fp64}}\n", "fp64 applies to flops jobs only"},
+		{"bad os", "workload: {gpu_hours: 1}\nos: macos\n", `os: "macos": use linux or windows`},
+		{"unknown key", "workload: {gpu_hours: 1}\ngpu: {rdma_kind: efa}\n", "rdma_kind"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := jobfile.Read(strings.NewReader(tt.yaml))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzRead: any input gives requirements that validate, or an error with a
+// message; never a panic.
+func FuzzRead(f *testing.F) {
+	f.Add("workload: {gpu_hours: 10}\ngpu: {rdma: infiniband}\n")
+	f.Add("workload: {inference: {params: 7e9, qps: 3, input_tokens: 100, output_tokens: 10, tpot_ms: 50}}\n")
+	f.Add("workload: {job: {kind: flops, flops: 1e18, precision: fp64}}\nlocation: {near_users: [Shanghai]}\n")
+	f.Add("gpu: {rdma: [1, 2]}\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := jobfile.Read(strings.NewReader(s))
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		if err := r.Validate(); err != nil {
+			t.Fatalf("Read accepted requirements that do not validate: %v", err)
+		}
+	})
+}
