@@ -30,6 +30,7 @@ type InterruptionBand struct {
 	HighPct      decimal.Decimal // upper bound, percent; zero when open-ended
 	SavingsPct   decimal.Decimal // published saving over on-demand, when given
 	Period       string          // "month"
+	MTBIHours    decimal.Decimal // a documented mean time between interruptions (priors), when given
 	Notes        string
 	Source       Source
 }
@@ -72,6 +73,14 @@ func (v *validator) spot(c *Catalog) {
 	}
 	for _, b := range c.interruptions {
 		id := b.Provider + "/" + b.InstanceName + "/" + b.Region
+		if b.IsPrior() || b.Region == AnyInstance {
+			if !b.IsPrior() || b.Region != AnyInstance {
+				v.add(b, id, "region", "a provider-level prior has both instance_type and region %q", AnyInstance)
+			}
+			v.nonNegative(b, id, "mtbi_hours", b.MTBIHours)
+			v.source(b, id, b.Source)
+			continue
+		}
 		if c.instanceByID[b.Provider+"/"+b.InstanceName] == nil {
 			v.add(b, id, "instance_type", "unknown instance type %s/%s", b.Provider, b.InstanceName)
 		}

@@ -123,6 +123,9 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 				}
 				sort.Strings(kinds)
 				fmt.Fprintf(a.io.Out, "%s: %s\n", p.T("col.source"), strings.Join(kinds, ", "))
+				if err := writeCoverage(a.io.Out, p, ds.Catalog, s, a.tty()); err != nil {
+					return err
+				}
 			}
 			return nil
 		},

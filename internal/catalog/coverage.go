@@ -1,0 +1,198 @@
+package catalog
+
+import "sort"
+
+// AnyInstance is the instance_type and region of a provider-level
+// interruption prior in interruptions.csv: a documented fact that applies to
+// every spot offer of the provider without a band of its own.
+const AnyInstance = "*"
+
+// BillingModel says whether a provider sells a billing model and, where the
+// catalog holds no price for it, why (the sources searched and what was
+// missing). It turns a missing price into a reported gap instead of a
+// silent absence.
+type BillingModel struct {
+	Provider  string
+	Billing   Billing
+	Sold      bool   // the provider documents the model (Source says where)
+	GapReason string // why offers lack it, when they do; empty when none is missing
+	Notes     string
+	Source    Source
+}
+
+// IsPrior reports whether the band is a provider-level prior (instance type
+// and region "*") rather than a figure published for one instance type in
+// one region.
+func (b *InterruptionBand) IsPrior() bool { return b.InstanceName == AnyInstance }
+
+// InterruptionPrior returns a provider's documented interruption prior:
+// what the provider publishes about interruptions in general, used for spot
+// offers without a band of their own.
+func (c *Catalog) InterruptionPrior(provider string) (*InterruptionBand, bool) {
+	for _, b := range c.interruptions {
+		if b.Provider == provider && b.IsPrior() {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
+// BillingModels returns the declared billing models of a provider ("" for
+// all), in catalog order.
+func (c *Catalog) BillingModels(provider string) []*BillingModel {
+	var out []*BillingModel
+	for _, m := range c.billingModels {
+		if provider == "" || m.Provider == provider {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Gap is a billing model a provider sells for an instance type in a region
+// (it has an on-demand offer there) for which the catalog holds no price.
+type Gap struct {
+	Provider, InstanceName, Region string
+	Billing                        Billing
+	Reason                         string
+}
+
+// Gaps lists, for every on-demand offer, the billing models its provider
+// sells (billing_models.csv) that the catalog has no offer for, sorted by
+// provider, billing, instance type and region.
+func (c *Catalog) Gaps() []Gap {
+	var out []Gap
+	for _, o := range c.offers {
+		if o.Billing != OnDemand {
+			continue
+		}
+		for _, m := range c.billingModels {
+			if m.Provider != o.Provider || !m.Sold {
+				continue
+			}
+			if c.offerByID[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+string(m.Billing)] != nil {
+				continue
+			}
+			out = append(out, Gap{Provider: o.Provider, InstanceName: o.InstanceName, Region: o.RegionCode, Billing: m.Billing, Reason: m.GapReason})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Provider != b.Provider {
+			return a.Provider < b.Provider
+		}
+		if a.Billing != b.Billing {
+			return billingIndex(a.Billing) < billingIndex(b.Billing)
+		}
+		if a.InstanceName != b.InstanceName {
+			return a.InstanceName < b.InstanceName
+		}
+		return a.Region < b.Region
+	})
+	return out
+}
+
+func billingIndex(b Billing) int {
+	for i, v := range billingCodes {
+		if v == b {
+			return i
+		}
+	}
+	return len(billingCodes)
+}
+
+// SpotCoverage counts spot offers by what the catalog knows about their
+// interruptions and whether their on-demand sibling exists.
+type SpotCoverage struct {
+	Offers       int // spot offers
+	WithSibling  int // with an on-demand offer for the same instance type and region
+	Band         int // with a band published for their instance type and region
+	Prior        int // without a band but with a documented provider-level prior
+	None         int // neither: the spot engine falls back to its stated assumption
+	PriorRated   int // of Prior: priors that carry a rate (a band or a mean time)
+	ByProvider   map[string]*SpotCoverage
+	ProviderList []string // providers with spot offers, sorted
+}
+
+// Covered is the share of spot offers with interruption facts (a band or a
+// documented prior), 0..1.
+func (s SpotCoverage) Covered() float64 {
+	if s.Offers == 0 {
+		return 0
+	}
+	return float64(s.Band+s.Prior) / float64(s.Offers)
+}
+
+// SpotCoverage reports the interruption facts and on-demand siblings of
+// the catalog's spot offers.
+func (c *Catalog) SpotCoverage() SpotCoverage {
+	s := SpotCoverage{ByProvider: map[string]*SpotCoverage{}}
+	for _, o := range c.offers {
+		if o.Billing != Spot {
+			continue
+		}
+		p := s.ByProvider[o.Provider]
+		if p == nil {
+			p = &SpotCoverage{}
+			s.ByProvider[o.Provider] = p
+			s.ProviderList = append(s.ProviderList, o.Provider)
+		}
+		for _, t := range []*SpotCoverage{&s, p} {
+			t.Offers++
+			if c.offerByID[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+string(OnDemand)] != nil {
+				t.WithSibling++
+			}
+			if _, ok := c.InterruptionBand(o.Provider, o.InstanceName, o.RegionCode); ok {
+				t.Band++
+			} else if pr, ok := c.InterruptionPrior(o.Provider); ok {
+				t.Prior++
+				if pr.Rated() {
+					t.PriorRated++
+				}
+			} else {
+				t.None++
+			}
+		}
+	}
+	sort.Strings(s.ProviderList)
+	return s
+}
+
+// Rated reports whether a band or prior carries a rate the spot engine can
+// use (a percentage bound or a mean time between interruptions).
+func (b *InterruptionBand) Rated() bool {
+	return b.HighPct.IsPositive() || b.LowPct.IsPositive() || b.MTBIHours.IsPositive()
+}
+
+// spotSiblings enforces that every spot offer has an on-demand offer for the
+// same instance type and region: the spot engine compares against it, and a
+// spot price with nothing to compare to cannot be explained.
+func (v *validator) spotSiblings(c *Catalog) {
+	for _, o := range c.offers {
+		if o.Billing != Spot {
+			continue
+		}
+		if c.offerByID[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+string(OnDemand)] == nil {
+			v.add(o, o.ID(), "billing", "spot offer without an on-demand offer for %s in %s: import the on-demand price or drop the spot offer",
+				o.InstanceName, o.RegionCode)
+		}
+	}
+}
+
+func (v *validator) billingModels(c *Catalog) {
+	seen := map[string]bool{}
+	for _, m := range c.billingModels {
+		id := m.Provider + "/" + string(m.Billing)
+		if c.providerByID[m.Provider] == nil {
+			v.add(m, id, "provider", "unknown provider %q", m.Provider)
+		}
+		if !m.Billing.Valid() {
+			v.add(m, id, "billing", "%q is not a canonical billing code", m.Billing)
+		}
+		if seen[id] {
+			v.add(m, id, "billing", "duplicate billing model")
+		}
+		seen[id] = true
+		v.source(m, id, m.Source)
+	}
+}
