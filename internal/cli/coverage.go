@@ -8,6 +8,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/gpuscout/gpuscout/internal/pricing"
 )
 
 // billingFamilies are the matrix columns of catalog stats, in display order.
@@ -59,4 +60,27 @@ func writeCoverage(w io.Writer, p *i18n.Printer, c *catalog.Catalog, s catalog.S
 	sp := s.Spot
 	fmt.Fprintln(w, p.T("stats.spot", sp.Offers, sp.WithSibling, sp.Band, sp.Prior, sp.PriorRated, 100*sp.Covered(), sp.None))
 	return nil
+}
+
+// writeOfferGaps names, for each on-demand offer in the compared plans, the
+// billing models its provider sells that the catalog has no price for: a
+// 24/7 plan that cannot be weighed against 包年包月 or a reservation says so
+// instead of silently comparing on-demand alone.
+func writeOfferGaps(w io.Writer, p *i18n.Printer, c *catalog.Catalog, res *pricing.TCO) {
+	want := map[string]bool{}
+	for _, pl := range res.Plans {
+		for _, b := range pl.Breakdowns {
+			if o := b.Offer; o != nil && o.Billing == catalog.OnDemand {
+				want[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode] = true
+			}
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	for _, g := range c.Gaps() {
+		if want[g.Provider+"/"+g.InstanceName+"/"+g.Region] && g.Billing.IsCommitment() {
+			fmt.Fprintln(w, "• "+p.T("tco.gap", g.Provider+"/"+g.InstanceName+"/"+g.Region, p.Billing(string(g.Billing), g.Billing.Family()), g.Reason))
+		}
+	}
 }

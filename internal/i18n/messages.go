@@ -163,6 +163,7 @@ var messages = map[Lang]map[string]string{
 		"note.claims":       "%d claims from the seed articles: %d wrong, %d partly correct, %d correct, %d other.",
 
 		"stats.providers":      "providers",
+		"tco.gap":              "%s: %s is sold but the catalog has no price for it, so it is not weighed here (%s).",
 		"stats.matrix":         "Billing models (offers per provider; ✗N = offers missing a model the provider sells):",
 		"stats.gaps_legend":    "%d coverage gaps in all: a provider sells the billing model for that instance type and region, and no public source with a price was found (reasons: billing_models.csv, docs/catalog-coverage.md).",
 		"stats.spot":           "Spot offers: %d; with an on-demand sibling: %d; interruption facts: %d published bands + %d provider-level priors (%d with a rate) = %.0f%%; none: %d.",
@@ -344,6 +345,7 @@ var messages = map[Lang]map[string]string{
 		"note.claims":       "原文说法 %d 条：错误 %d，部分正确 %d，正确 %d，其他 %d。",
 
 		"stats.providers":      "云厂商",
+		"tco.gap":              "%s：厂商出售%s，但目录中没有其价格，因此此处未纳入比较（%s）。",
 		"stats.matrix":         "计费方式（各厂商报价数；✗N = 厂商出售该计费方式但缺少价格的报价数）：",
 		"stats.gaps_legend":    "共 %d 个覆盖缺口：厂商对该实例规格和地域出售该计费方式，但未找到带价格的公开来源（原因见 billing_models.csv 和 docs/catalog-coverage.md）。",
 		"stats.spot":           "竞价/抢占式报价：%d 个；有同地域按量付费报价：%d 个；中断数据：%d 个公布区间 + %d 个厂商级先验（其中 %d 个带中断率）= %.0f%%；无：%d 个。",

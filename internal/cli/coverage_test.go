@@ -1,0 +1,37 @@
+package cli_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCoverageInStatsAndTCO checks, on the embedded catalog, that catalog
+// stats shows the billing-model matrix and spot coverage, and that tco names
+// the 包年包月 models a provider sells but the catalog cannot price, in
+// English and Chinese.
+func TestCoverageInStatsAndTCO(t *testing.T) {
+	for _, tt := range []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"Billing models", "✗", "Spot offers:", "with an on-demand sibling", "coverage gaps",
+			"subscription-1y is sold but the catalog has no price for it", "beats on-demand", "utilisation"}},
+		{"zh", []string{"计费方式", "包年包月", "竞价/抢占式报价", "覆盖缺口", "厂商出售包年"}},
+	} {
+		out, errOut, code := exec(t, true, nil, "--lang", tt.lang, "catalog", "stats")
+		if code != 0 {
+			t.Fatalf("%s stats: exit %d: %s", tt.lang, code, errOut)
+		}
+		out2, errOut, code := exec(t, true, nil, "--lang", tt.lang, "tco", "--months", "12",
+			"--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/on-demand", "--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/subscription-1m")
+		if code != 0 {
+			t.Fatalf("%s tco: exit %d: %s", tt.lang, code, errOut)
+		}
+		all := out + out2
+		for _, w := range tt.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s: output lacks %q", tt.lang, w)
+			}
+		}
+	}
+}
