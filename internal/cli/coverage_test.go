@@ -15,15 +15,17 @@ func TestCoverageInStatsAndTCO(t *testing.T) {
 		want []string
 	}{
 		{"en", []string{"Billing models", "✗", "Spot offers:", "with an on-demand sibling", "coverage gaps",
-			"subscription-1y is sold but the catalog has no price for it", "beats on-demand", "utilisation"}},
-		{"zh", []string{"计费方式", "包年包月", "竞价/抢占式报价", "覆盖缺口", "厂商出售包年"}},
+			"alibaba/ecs.gn7i-c8g1.2xlarge/cn-beijing: subscription-1m is sold but the catalog has no price for it",
+			"subscription-1y beats on-demand for GT4.4XLARGE96", "utilisation"}},
+		{"zh", []string{"计费方式", "包月", "包3年", "竞价/抢占式报价", "覆盖缺口", "厂商出售包年"}},
 	} {
 		out, errOut, code := exec(t, true, nil, "--lang", tt.lang, "catalog", "stats")
 		if code != 0 {
 			t.Fatalf("%s stats: exit %d: %s", tt.lang, code, errOut)
 		}
 		out2, errOut, code := exec(t, true, nil, "--lang", tt.lang, "tco", "--months", "12",
-			"--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/on-demand", "--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/subscription-1m")
+			"--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/on-demand", "--offer", "tencent/GT4.4XLARGE96/ap-guangzhou/subscription-1y",
+			"--offer", "alibaba/ecs.gn7i-c8g1.2xlarge/cn-beijing/on-demand")
 		if code != 0 {
 			t.Fatalf("%s tco: exit %d: %s", tt.lang, code, errOut)
 		}
