@@ -114,25 +114,34 @@ func writeCoverage(w io.Writer, p *i18n.Printer, c *catalog.Catalog, s catalog.S
 	return nil
 }
 
-// writeOfferGaps names, for each on-demand offer in the compared plans, the
-// billing models its provider sells that the catalog has no price for: a
-// 24/7 plan that cannot be weighed against 包年包月 or a reservation says so
-// instead of silently comparing on-demand alone.
-func writeOfferGaps(w io.Writer, p *i18n.Printer, c *catalog.Catalog, res *pricing.TCO) {
-	want := map[string]bool{}
-	for _, pl := range res.Plans {
-		for _, b := range pl.Breakdowns {
-			if o := b.Offer; o != nil && o.Billing == catalog.OnDemand {
-				want[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode] = true
-			}
+// offerGaps renders, for an on-demand offer ID, the commitment billing
+// models its provider sells that the catalog cannot price: a 24/7 plan that
+// cannot be weighed against 包年包月 or a reservation says so instead of
+// silently comparing on-demand alone.
+func offerGaps(p *i18n.Printer, gaps []catalog.Gap, offerID string) []string {
+	var out []string
+	for _, g := range gaps {
+		key := g.Provider + "/" + g.InstanceName + "/" + g.Region
+		if offerID == key+"/"+string(catalog.OnDemand) && g.Billing.IsCommitment() {
+			out = append(out, p.T("tco.gap", key, p.Billing(string(g.Billing), g.Billing.Family()), g.Reason))
 		}
 	}
-	if len(want) == 0 {
-		return
-	}
-	for _, g := range c.Gaps() {
-		if want[g.Provider+"/"+g.InstanceName+"/"+g.Region] && g.Billing.IsCommitment() {
-			fmt.Fprintln(w, "• "+p.T("tco.gap", g.Provider+"/"+g.InstanceName+"/"+g.Region, p.Billing(string(g.Billing), g.Billing.Family()), g.Reason))
+	return out
+}
+
+// writeOfferGaps prints offerGaps for every on-demand offer in the
+// compared plans.
+func writeOfferGaps(w io.Writer, p *i18n.Printer, c *catalog.Catalog, res *pricing.TCO) {
+	gaps := c.Gaps()
+	seen := map[string]bool{}
+	for _, pl := range res.Plans {
+		for _, b := range pl.Breakdowns {
+			if o := b.Offer; o != nil && !seen[o.ID()] {
+				seen[o.ID()] = true
+				for _, s := range offerGaps(p, gaps, o.ID()) {
+					fmt.Fprintln(w, "• "+s)
+				}
+			}
 		}
 	}
 }

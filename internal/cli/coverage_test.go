@@ -37,3 +37,20 @@ func TestCoverageInStatsAndTCO(t *testing.T) {
 		}
 	}
 }
+
+// TestRecommendNamesUnpricedSubscriptions: a steady 24/7 service in
+// mainland China weighs Tencent's subscriptions (with their break-even
+// utilisation) and says which Alibaba 包年包月 models it could not weigh.
+func TestRecommendNamesUnpricedSubscriptions(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "recommend", "--residency", "cn-mainland", "--cluster-gpus", "1",
+		"--horizon-months", "12", "--utilization", "1", "--gpu", "T4,A10", "--limit", "20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, w := range []string{"tencent/", "subscription-1y", "utilisation, on-demand would be cheaper than this commitment",
+		"alibaba/", "subscription-1m is sold but the catalog has no price for it"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("recommend output lacks %q", w)
+		}
+	}
+}
