@@ -1,6 +1,9 @@
 package catalog
 
-import "sort"
+import (
+	"sort"
+	"strconv"
+)
 
 // AnyInstance is the instance_type and region of a provider-level
 // interruption prior in interruptions.csv: a documented fact that applies to
@@ -195,4 +198,83 @@ func (v *validator) billingModels(c *Catalog) {
 		seen[id] = true
 		v.source(m, id, m.Source)
 	}
+}
+
+// CoverageModel groups billing codes for coverage reports: the family and
+// the term ("reserved-1y" covers the no-, partial- and all-upfront
+// variants), so 包月, 包年 and 3-year subscriptions stay separate models.
+func CoverageModel(b Billing) string {
+	f := b.Family()
+	switch b.TermHours() {
+	case HoursPerMonth:
+		return f + "-1m"
+	case HoursPerYear:
+		return f + "-1y"
+	case HoursPer3Year:
+		return f + "-3y"
+	}
+	return f
+}
+
+// CoverageMatrix is the provider × billing-model table: for each model
+// (CoverageModel) with an offer or a gap somewhere, each provider's offers
+// and gaps.
+type CoverageMatrix struct {
+	Models []string      // columns, in canonical billing order
+	Rows   []CoverageRow // one per provider, in catalog order
+}
+
+// CoverageRow is one provider's line of a CoverageMatrix; Offers and Gaps
+// are indexed like Models.
+type CoverageRow struct {
+	Provider     string
+	Offers, Gaps []int
+}
+
+// CoverageMatrix builds the provider × billing-model table from s.
+func (c *Catalog) CoverageMatrix(s Stats) CoverageMatrix {
+	used := map[string]bool{}
+	for _, ps := range s.ByProvider {
+		for b := range ps.OffersByBilling {
+			used[CoverageModel(b)] = true
+		}
+		for b := range ps.GapsByBilling {
+			used[CoverageModel(b)] = true
+		}
+	}
+	var m CoverageMatrix
+	col := map[string]int{}
+	for _, b := range billingCodes {
+		if k := CoverageModel(b); used[k] {
+			if _, ok := col[k]; !ok {
+				col[k] = len(m.Models)
+				m.Models = append(m.Models, k)
+			}
+		}
+	}
+	for _, p := range c.providers {
+		row := CoverageRow{Provider: p.ID, Offers: make([]int, len(m.Models)), Gaps: make([]int, len(m.Models))}
+		if ps := s.ByProvider[p.ID]; ps != nil {
+			for b, n := range ps.OffersByBilling {
+				row.Offers[col[CoverageModel(b)]] += n
+			}
+			for b, n := range ps.GapsByBilling {
+				row.Gaps[col[CoverageModel(b)]] += n
+			}
+		}
+		m.Rows = append(m.Rows, row)
+	}
+	return m
+}
+
+// Cell renders column i as "12", "12 ✗40" (offers and gaps), "- ✗40" or "-".
+func (r CoverageRow) Cell(i int) string {
+	cell := "-"
+	if r.Offers[i] > 0 {
+		cell = strconv.Itoa(r.Offers[i])
+	}
+	if r.Gaps[i] > 0 {
+		cell += " ✗" + strconv.Itoa(r.Gaps[i])
+	}
+	return cell
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
@@ -11,89 +10,20 @@ import (
 	"github.com/gpuscout/gpuscout/internal/pricing"
 )
 
-// coverageColumn groups billing codes for the matrix: the family and the
-// term ("reserved-1y" covers the no-, partial- and all-upfront variants),
-// so 包月, 包年 and 3-year subscriptions stay separate models.
-func coverageColumn(b catalog.Billing) string {
-	f := b.Family()
-	switch b.TermHours() {
-	case catalog.HoursPerMonth:
-		return f + "-1m"
-	case catalog.HoursPerYear:
-		return f + "-1y"
-	case catalog.HoursPer3Year:
-		return f + "-3y"
-	}
-	return f
-}
-
-// coverageLabel renders a matrix column in the printer's language.
-func coverageLabel(p *i18n.Printer, col string) string {
-	for _, b := range catalog.BillingCodes() {
-		if coverageColumn(b) != col {
-			continue
-		}
-		if b.Family() == "subscription" || col == b.Family() {
-			return p.Billing(string(b), b.Family())
-		}
-		if p.Billing(string(b), b.Family()) == string(b) { // English: the column key
-			return col
-		}
-		term := "1年"
-		if b.TermHours() == catalog.HoursPer3Year {
-			term = "3年"
-		}
-		return p.T("billing."+b.Family()) + " " + term
-	}
-	return col
-}
-
-// coverageGrid is the provider × billing-model matrix: offers per model
-// (family and term), with "✗N" for on-demand offers lacking a price for a
-// model the provider sells (billing_models.csv). Only models with an offer
-// or a gap somewhere get a column.
+// coverageGrid renders the provider × billing-model matrix: offers per
+// model, with "✗N" for on-demand offers lacking a price for a model the
+// provider sells (billing_models.csv).
 func coverageGrid(p *i18n.Printer, c *catalog.Catalog, s catalog.Stats) *output.Grid {
-	used := map[string]bool{}
-	for _, ps := range s.ByProvider {
-		for b := range ps.OffersByBilling {
-			used[coverageColumn(b)] = true
-		}
-		for b := range ps.GapsByBilling {
-			used[coverageColumn(b)] = true
-		}
-	}
-	var cols []string
-	seen := map[string]bool{}
-	for _, b := range catalog.BillingCodes() {
-		if col := coverageColumn(b); used[col] && !seen[col] {
-			seen[col] = true
-			cols = append(cols, col)
-		}
-	}
+	m := c.CoverageMatrix(s)
 	g := &output.Grid{Headers: []string{p.T("col.provider")}, Align: []output.Align{output.Left}}
-	for _, col := range cols {
-		g.Headers = append(g.Headers, coverageLabel(p, col))
+	for _, col := range m.Models {
+		g.Headers = append(g.Headers, p.BillingModel(col))
 		g.Align = append(g.Align, output.Right)
 	}
-	for _, pr := range c.Providers() {
-		ps := s.ByProvider[pr.ID]
-		offers, gaps := map[string]int{}, map[string]int{}
-		for b, n := range ps.OffersByBilling {
-			offers[coverageColumn(b)] += n
-		}
-		for b, n := range ps.GapsByBilling {
-			gaps[coverageColumn(b)] += n
-		}
-		row := []string{pr.ID}
-		for _, col := range cols {
-			cell := "-"
-			if offers[col] > 0 {
-				cell = strconv.Itoa(offers[col])
-			}
-			if gaps[col] > 0 {
-				cell += " ✗" + strconv.Itoa(gaps[col])
-			}
-			row = append(row, cell)
+	for _, r := range m.Rows {
+		row := []string{r.Provider}
+		for i := range m.Models {
+			row = append(row, r.Cell(i))
 		}
 		g.Add(row...)
 	}
