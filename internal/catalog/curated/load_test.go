@@ -199,6 +199,14 @@ func TestBrokenFilesNameFileLineAndField(t *testing.T) {
 		{"bad fraction", "instances/x.csv", "provider,instance_type,gpu,gpu_count,gpu_memory_gb,status,source_kind,source_ref,as_of\naws,z1,A10,1/0,24,current,user,r,2026-01-01\n", "instances/x.csv:2: field gpu_count"},
 		{"spot above on-demand", "offers/x.csv", offerHeader + "aws,p4d.24xlarge,us-east-1,spot,999,,,USD,user,r,2026-01-01,\n", "offers/x.csv:2: aws/p4d.24xlarge/us-east-1/spot: field price: effective 999 USD/h is above the on-demand"},
 		{"empty file", "offers/x.csv", "", "offers/x.csv:1: empty file"},
+		{"spot without on-demand", "offers/x.csv", offerHeader + "aws,g4dn.xlarge,ca-central-1,spot,0.1931,,,USD,user,r,2026-01-01,\n",
+			"offers/x.csv:2: aws/g4dn.xlarge/ca-central-1/spot: field billing: spot offer without an on-demand offer"},
+		{"sold not yes or no", "billing_models.csv", "provider,billing,sold,source_kind,source_ref,as_of\naws,spot,maybe,user,r,2026-01-01\n",
+			"billing_models.csv:2: field sold: \"maybe\" is not yes or no"},
+		{"unknown billing model", "billing_models.csv", "provider,billing,sold,source_kind,source_ref,as_of\naws,yearly,yes,user,r,2026-01-01\n",
+			"billing_models.csv:2: aws/yearly: field billing"},
+		{"half a prior", "interruptions.csv", "provider,instance_type,region,band,source_kind,source_ref,as_of\naws,*,us-east-1,<10%,user,r,2026-01-01\n",
+			"interruptions.csv:2: aws/*/us-east-1: field region: a provider-level prior"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
