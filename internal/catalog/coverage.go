@@ -65,20 +65,9 @@ type Gap struct {
 // provider, billing, instance type and region.
 func (c *Catalog) Gaps() []Gap {
 	var out []Gap
-	for _, o := range c.offers {
-		if o.Billing != OnDemand {
-			continue
-		}
-		for _, m := range c.billingModels {
-			if m.Provider != o.Provider || !m.Sold {
-				continue
-			}
-			if c.offerByID[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+string(m.Billing)] != nil {
-				continue
-			}
-			out = append(out, Gap{Provider: o.Provider, InstanceName: o.InstanceName, Region: o.RegionCode, Billing: m.Billing, Reason: m.GapReason})
-		}
-	}
+	c.eachGap(func(o *Offer, m *BillingModel) {
+		out = append(out, Gap{Provider: o.Provider, InstanceName: o.InstanceName, Region: o.RegionCode, Billing: m.Billing, Reason: m.GapReason})
+	})
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Provider != b.Provider {
@@ -93,6 +82,36 @@ func (c *Catalog) Gaps() []Gap {
 		return a.Region < b.Region
 	})
 	return out
+}
+
+// eachGap calls f for every on-demand offer and sold billing model of its
+// provider without an offer of that model for the same instance type and
+// region.
+func (c *Catalog) eachGap(f func(*Offer, *BillingModel)) {
+	sold := map[string][]*BillingModel{}
+	for _, m := range c.billingModels {
+		if m.Sold {
+			sold[m.Provider] = append(sold[m.Provider], m)
+		}
+	}
+	type key struct {
+		provider, instance, region string
+		billing                    Billing
+	}
+	have := make(map[key]bool, len(c.offers))
+	for _, o := range c.offers {
+		have[key{o.Provider, o.InstanceName, o.RegionCode, o.Billing}] = true
+	}
+	for _, o := range c.offers {
+		if o.Billing != OnDemand {
+			continue
+		}
+		for _, m := range sold[o.Provider] {
+			if !have[key{o.Provider, o.InstanceName, o.RegionCode, m.Billing}] {
+				f(o, m)
+			}
+		}
+	}
 }
 
 func billingIndex(b Billing) int {

@@ -63,7 +63,7 @@ func TestGapsAndSpotCoverage(t *testing.T) {
 			t.Errorf("gap %s: reason %q, want %q", k, got[k], v)
 		}
 	}
-	s := c.Stats()
+	s := c.StatsWithCoverage()
 	if s.Gaps != 4 || s.ByProvider["panda"].GapsByBilling[catalog.Subscription1y] != 1 || s.ByProvider["panda"].OffersByBilling[catalog.Subscription1m] != 1 {
 		t.Errorf("stats gaps = %d, panda = %+v", s.Gaps, s.ByProvider["panda"])
 	}

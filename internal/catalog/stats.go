@@ -24,8 +24,10 @@ type Stats struct {
 	ByProvider                                              map[string]*ProviderStats
 	OldestAsOf, NewestAsOf                                  time.Time // over offers
 	BySourceKind                                            map[SourceKind]int
-	Spot                                                    SpotCoverage
-	Gaps                                                    int // see Catalog.Gaps
+	// Filled by StatsWithCoverage only (they cost a pass over every offer
+	// and billing model, too much for every page header).
+	Spot SpotCoverage
+	Gaps int // see Catalog.Gaps
 }
 
 // Stats counts the catalog's records per provider and the span of its
@@ -60,11 +62,6 @@ func (c *Catalog) Stats() Stats {
 			s.NewestAsOf = o.Source.AsOf
 		}
 	}
-	for _, g := range c.Gaps() {
-		s.ByProvider[g.Provider].GapsByBilling[g.Billing]++
-		s.Gaps++
-	}
-	s.Spot = c.SpotCoverage()
 	for id, set := range billing {
 		for _, b := range billingCodes {
 			if set[b] {
@@ -72,6 +69,19 @@ func (c *Catalog) Stats() Stats {
 			}
 		}
 	}
+	return s
+}
+
+// StatsWithCoverage is Stats plus the billing-model coverage gaps
+// (GapsByBilling, Gaps) and the spot coverage: what catalog stats, its API
+// and the About page show.
+func (c *Catalog) StatsWithCoverage() Stats {
+	s := c.Stats()
+	c.eachGap(func(o *Offer, m *BillingModel) {
+		s.ByProvider[o.Provider].GapsByBilling[m.Billing]++
+		s.Gaps++
+	})
+	s.Spot = c.SpotCoverage()
 	return s
 }
 

@@ -92,7 +92,7 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s := ds.Catalog.Stats()
+			s := ds.Catalog.StatsWithCoverage()
 			if a.out == output.JSON {
 				return output.WriteJSON(a.io.Out, document.BuildCatalogStats(s))
 			}

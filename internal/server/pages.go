@@ -682,7 +682,7 @@ type aboutPage struct {
 func (s *Server) pageAbout(w http.ResponseWriter, r *http.Request) {
 	d := s.Data()
 	v := s.view(r, d, "about")
-	st := d.Catalog.Stats()
+	st := d.Catalog.StatsWithCoverage()
 	v.Page = &aboutPage{Stats: document.BuildCatalogStats(st), Sources: document.BuildSources(d.Catalog.Sources()),
 		Coverage: buildCoverage(v.P, d.Catalog, st)}
 	s.render(w, r, http.StatusOK, "about", v)
