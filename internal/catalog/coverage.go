@@ -15,12 +15,13 @@ const AnyInstance = "*"
 // missing). It turns a missing price into a reported gap instead of a
 // silent absence.
 type BillingModel struct {
-	Provider  string
-	Billing   Billing
-	Sold      bool   // the provider documents the model (Source says where)
-	GapReason string // why offers lack it, when they do; empty when none is missing
-	Notes     string
-	Source    Source
+	Provider    string
+	Billing     Billing
+	Sold        bool   // the provider documents the model (Source says where)
+	GapReason   string // why offers lack it, when they do; empty when none is missing
+	GapReasonZH string // the same in Chinese
+	Notes       string
+	Source      Source
 }
 
 // IsPrior reports whether the band is a provider-level prior (instance type
@@ -57,7 +58,7 @@ func (c *Catalog) BillingModels(provider string) []*BillingModel {
 type Gap struct {
 	Provider, InstanceName, Region string
 	Billing                        Billing
-	Reason                         string
+	Reason, ReasonZH               string
 }
 
 // Gaps lists, for every on-demand offer, the billing models its provider
@@ -66,7 +67,7 @@ type Gap struct {
 func (c *Catalog) Gaps() []Gap {
 	var out []Gap
 	c.eachGap(func(o *Offer, m *BillingModel) {
-		out = append(out, Gap{Provider: o.Provider, InstanceName: o.InstanceName, Region: o.RegionCode, Billing: m.Billing, Reason: m.GapReason})
+		out = append(out, Gap{Provider: o.Provider, InstanceName: o.InstanceName, Region: o.RegionCode, Billing: m.Billing, Reason: m.GapReason, ReasonZH: m.GapReasonZH})
 	})
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -215,6 +216,9 @@ func (v *validator) billingModels(c *Catalog) {
 			v.add(m, id, "billing", "duplicate billing model")
 		}
 		seen[id] = true
+		if m.GapReason != "" && m.GapReasonZH == "" {
+			v.add(m, id, "gap_reason_zh", "a gap reason needs its Chinese text")
+		}
 		v.source(m, id, m.Source)
 	}
 }

@@ -31,8 +31,8 @@ func TestSpotWithoutOnDemandSiblingIsRejected(t *testing.T) {
 func TestGapsAndSpotCoverage(t *testing.T) {
 	d := catalogtest.Data()
 	d.Billing = []*catalog.BillingModel{
-		{Provider: "acme", Billing: catalog.Spot, Sold: true, GapReason: "no feed", Source: catalogtest.Src()},
-		{Provider: "panda", Billing: catalog.Subscription1y, Sold: true, GapReason: "no yearly price", Source: catalogtest.Src()},
+		{Provider: "acme", Billing: catalog.Spot, Sold: true, GapReason: "no feed", GapReasonZH: "无来源", Source: catalogtest.Src()},
+		{Provider: "panda", Billing: catalog.Subscription1y, Sold: true, GapReason: "no yearly price", GapReasonZH: "无包年价格", Source: catalogtest.Src()},
 		{Provider: "panda", Billing: catalog.Subscription1m, Sold: true, Source: catalogtest.Src()},
 	}
 	d.Interrupt = []*catalog.InterruptionBand{
@@ -94,5 +94,9 @@ func TestBillingModelValidation(t *testing.T) {
 	d.Billing = []*catalog.BillingModel{{Provider: "acme", Billing: "yearly", Sold: true, Source: catalogtest.Src()}}
 	if _, err := catalog.New(d); err == nil || !strings.Contains(err.Error(), "canonical billing code") {
 		t.Errorf("New = %v, want a billing code error", err)
+	}
+	d.Billing = []*catalog.BillingModel{{Provider: "acme", Billing: catalog.Spot, Sold: true, GapReason: "no feed", Source: catalogtest.Src()}}
+	if _, err := catalog.New(d); err == nil || !strings.Contains(err.Error(), "gap_reason_zh") {
+		t.Errorf("New = %v, want a missing Chinese reason error", err)
 	}
 }

@@ -53,7 +53,11 @@ func offerGaps(p *i18n.Printer, gaps []catalog.Gap, offerID string) []string {
 	for _, g := range gaps {
 		key := g.Provider + "/" + g.InstanceName + "/" + g.Region
 		if offerID == key+"/"+string(catalog.OnDemand) && g.Billing.IsCommitment() {
-			out = append(out, p.T("tco.gap", key, p.Billing(string(g.Billing), g.Billing.Family()), g.Reason))
+			reason := g.Reason
+			if p.Lang() == i18n.ZH && g.ReasonZH != "" {
+				reason = g.ReasonZH
+			}
+			out = append(out, p.T("tco.gap", key, p.Billing(string(g.Billing), g.Billing.Family()), reason))
 		}
 	}
 	return out

@@ -17,7 +17,7 @@ func TestCoverageInStatsAndTCO(t *testing.T) {
 		{"en", []string{"Billing models", "✗", "Spot offers:", "with an on-demand sibling", "coverage gaps",
 			"alibaba/ecs.gn7i-c8g1.2xlarge/cn-beijing: subscription-1m is sold but the catalog has no price for it",
 			"subscription-1y beats on-demand for GT4.4XLARGE96", "utilisation"}},
-		{"zh", []string{"计费方式", "包月", "包3年", "竞价/抢占式报价", "覆盖缺口", "厂商出售包年"}},
+		{"zh", []string{"计费方式", "包月", "包3年", "竞价/抢占式报价", "覆盖缺口", "厂商出售包年", "年付折扣规则"}},
 	} {
 		out, errOut, code := exec(t, true, nil, "--lang", tt.lang, "catalog", "stats")
 		if code != 0 {

@@ -15,7 +15,7 @@ func TestAboutShowsBillingCoverage(t *testing.T) {
 		want []string
 	}{
 		{"en", []string{"Billing models and coverage gaps", "data-coverage", "subscription-1y", "Spot offers:", "WHY NO PRICE", "coverage gaps in all"}},
-		{"zh", []string{"计费方式与覆盖缺口", "包年", "竞价/抢占式报价", "缺少价格的原因", "覆盖缺口"}},
+		{"zh", []string{"计费方式与覆盖缺口", "包年", "竞价/抢占式报价", "缺少价格的原因", "覆盖缺口", "未编造价格"}},
 	} {
 		rec := get(t, srv, "/about?lang="+tt.lang)
 		body := rec.Body.String()

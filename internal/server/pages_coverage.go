@@ -41,7 +41,11 @@ func buildCoverage(p *i18n.Printer, c *catalog.Catalog, s catalog.Stats) coverag
 		ps := s.ByProvider[pr.ID]
 		for _, bm := range c.BillingModels(pr.ID) {
 			if n := ps.GapsByBilling[bm.Billing]; n > 0 && bm.Sold {
-				v.Reasons = append(v.Reasons, gapReason{Provider: pr.ID, Model: p.Billing(string(bm.Billing), bm.Billing.Family()), Reason: bm.GapReason, Offers: n})
+				reason := bm.GapReason
+				if p.Lang() == i18n.ZH && bm.GapReasonZH != "" {
+					reason = bm.GapReasonZH
+				}
+				v.Reasons = append(v.Reasons, gapReason{Provider: pr.ID, Model: p.Billing(string(bm.Billing), bm.Billing.Family()), Reason: reason, Offers: n})
 			}
 		}
 	}

@@ -48,7 +48,7 @@ var (
 	supportCols   = append([]string{"provider", "plan", "tier_start", "tier_end", "percent", "minimum_monthly", "currency", "notes"}, srcCols...)
 	spotCols      = append([]string{"provider", "notice_seconds", "protection_hours", "billing_granularity", "price_behaviour", "interruption_data", "notes"}, srcCols...)
 	interruptCols = append([]string{"provider", "instance_type", "region", "band", "low_pct", "high_pct", "savings_pct", "period", "mtbi_hours", "notes"}, srcCols...)
-	billingCols   = append([]string{"provider", "billing", "sold", "gap_reason", "notes"}, srcCols...)
+	billingCols   = append([]string{"provider", "billing", "sold", "gap_reason", "gap_reason_zh", "notes"}, srcCols...)
 	ecoCols       = append([]string{"provider", "category", "key", "value_en", "value_zh", "notes"}, srcCols...)
 	onpremCols    = append([]string{"item", "gpu", "value", "unit", "currency", "notes"}, srcCols...)
 	requiredFiles = []string{"providers.csv", "regions.csv", "gpus.csv"}
@@ -210,7 +210,7 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 					p.add(r.file, r.line, "sold", "%q is not yes or no", sold)
 				}
 				v := &catalog.BillingModel{Provider: r.need("provider"), Billing: catalog.Billing(r.need("billing")), Sold: sold == "yes",
-					GapReason: r.str("gap_reason"), Notes: r.str("notes"), Source: r.source()}
+					GapReason: r.str("gap_reason"), GapReasonZH: r.str("gap_reason_zh"), Notes: r.str("notes"), Source: r.source()}
 				d.Billing = append(d.Billing, v)
 				d.Positions[v] = r.pos()
 			}
