@@ -36,7 +36,7 @@ func TestGapsAndSpotCoverage(t *testing.T) {
 		{Provider: "panda", Billing: catalog.Subscription1m, Sold: true, Source: catalogtest.Src()},
 	}
 	d.Interrupt = []*catalog.InterruptionBand{
-		{Provider: "acme", InstanceName: catalog.AnyInstance, Region: catalog.AnyInstance, Band: "<10%", HighPct: D("10"), Source: catalogtest.Src()},
+		{Provider: "acme", InstanceName: catalog.AnyInstance, Region: catalog.AnyInstance, Band: "<10%", BandZH: "<10%", HighPct: D("10"), Source: catalogtest.Src()},
 	}
 	c, err := catalog.New(d)
 	if err != nil {

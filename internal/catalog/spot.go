@@ -26,6 +26,7 @@ type InterruptionBand struct {
 	InstanceName string
 	Region       string
 	Band         string          // as published: "<5%", "5-10%", ">20%"
+	BandZH       string          // the band or prior in Chinese, when it is words
 	LowPct       decimal.Decimal // lower bound, percent
 	HighPct      decimal.Decimal // upper bound, percent; zero when open-ended
 	SavingsPct   decimal.Decimal // published saving over on-demand, when given
@@ -78,6 +79,9 @@ func (v *validator) spot(c *Catalog) {
 				v.add(b, id, "region", "a provider-level prior has both instance_type and region %q", AnyInstance)
 			}
 			v.nonNegative(b, id, "mtbi_hours", b.MTBIHours)
+			if b.BandZH == "" {
+				v.add(b, id, "band_zh", "a provider-level prior needs its Chinese text")
+			}
 			v.source(b, id, b.Source)
 			continue
 		}

@@ -54,3 +54,22 @@ func TestRecommendNamesUnpricedSubscriptions(t *testing.T) {
 		}
 	}
 }
+
+// TestSpotNamesTheProviderPrior: a spot offer without a published band is
+// answered from its provider's documented prior, named in both languages.
+func TestSpotNamesTheProviderPrior(t *testing.T) {
+	for lang, want := range map[string][]string{
+		"en": {"Prior: nothing is published for this instance type in this region", "24 h (preemptible maximum run time)"},
+		"zh": {"先验：该实例规格在该地域没有公布的中断数据", "抢占式虚拟机最长运行 24 小时"},
+	} {
+		out, errOut, code := exec(t, true, nil, "--lang", lang, "spot", "--offer", "gcp/a2-highgpu-1g/us-central1/spot", "--work-hours", "12", "--trials", "2000")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", lang, code, errOut)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: spot output lacks %q", lang, w)
+			}
+		}
+	}
+}

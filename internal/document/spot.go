@@ -94,7 +94,7 @@ func BuildSpot(offer, odOffer, currency string, j spot.Job, r spot.Risk, d spot.
 		Notice: r.NoticeNote, ProtectionHours: fnum(r.Protection), Best: d.Best, Saving: fnum(d.Saving), Verdict: d.Verdict,
 		Assumptions: assumptions}
 	if pr := r.Prior; pr != nil {
-		doc.MTBIPrior = &SpotPrior{Provider: pr.Provider, Prior: pr.Band, Rated: pr.Rated, SourceRef: pr.Ref, AsOf: pr.AsOf}
+		doc.MTBIPrior = &SpotPrior{Provider: pr.Provider, Prior: pr.Band, PriorZH: pr.BandZH, Rated: pr.Rated, SourceRef: pr.Ref, AsOf: pr.AsOf}
 	}
 	if j.Deadline > 0 {
 		doc.DeadlineHours = fnum(j.Deadline)
@@ -121,6 +121,7 @@ func BuildSpot(offer, odOffer, currency string, j spot.Job, r spot.Risk, d spot.
 type SpotPrior struct {
 	Provider  string `json:"provider"`
 	Prior     string `json:"prior"` // as the provider states it: "<10%", "24 h", ...
+	PriorZH   string `json:"prior_zh,omitempty"`
 	Rated     bool   `json:"rated"` // false: the prior has no rate and gpuscout's one-a-day assumption was used
 	SourceRef string `json:"source_ref"`
 	AsOf      string `json:"as_of"`

@@ -147,9 +147,9 @@ func (page *spotPage) fill(v view, ans *document.SpotAnswer) {
 	page.Interruptions = p.T("web.spot.mtbi", mtbi, ans.Risk.Source)
 	if pr := ans.Risk.Prior; pr != nil {
 		if pr.Rated {
-			page.Prior = p.T("spot.prior", pr.Provider, pr.Band, pr.Ref, pr.AsOf)
+			page.Prior = p.T("spot.prior", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf)
 		} else {
-			page.Prior = p.T("spot.prior_assumed", pr.Provider, pr.Band, pr.Ref, pr.AsOf, mtbi)
+			page.Prior = p.T("spot.prior_assumed", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf, mtbi)
 		}
 	}
 	price := ans.SimConfig.SpotPrice

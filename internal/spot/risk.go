@@ -52,7 +52,7 @@ func RiskFor(c Facts, o *catalog.Offer, mtbi float64) Risk {
 	case mtbi > 0:
 		r.MTBI, r.Source = mtbi, "given with --mtbi"
 	case ok && b.IsPrior():
-		r.Prior = &PriorUse{Provider: o.Provider, Band: b.Band, Rated: b.Rated(), Ref: b.Source.Ref, AsOf: b.Source.AsOfString()}
+		r.Prior = &PriorUse{Provider: o.Provider, Band: b.Band, BandZH: b.BandZH, Rated: b.Rated(), Ref: b.Source.Ref, AsOf: b.Source.AsOfString()}
 		switch {
 		case b.MTBIHours.IsPositive():
 			r.MTBI = b.MTBIHours.InexactFloat64()

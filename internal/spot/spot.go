@@ -55,6 +55,7 @@ type Risk struct {
 type PriorUse struct {
 	Provider string
 	Band     string // the prior as the provider states it ("<10%", "24 h")
+	BandZH   string // the same in Chinese, when given
 	Rated    bool   // the prior carries a rate; false = gpuscout's one-a-day assumption was used with it
 	Ref      string
 	AsOf     string
@@ -154,4 +155,13 @@ func Analyze(j Job, r Risk) Plan {
 		p.Overhead = p.ExpectedHours/j.Work - 1
 	}
 	return p
+}
+
+// Label is the prior as the provider states it, in Chinese when zh and a
+// Chinese text is given.
+func (p PriorUse) Label(zh bool) string {
+	if zh && p.BandZH != "" {
+		return p.BandZH
+	}
+	return p.Band
 }
