@@ -18,6 +18,8 @@ type Data struct {
 	Spot      []*SpotFacts
 	Interrupt []*InterruptionBand
 	Ecosystem []*EcosystemFact
+	// Billing declares the billing models each provider sells (billing_models.csv).
+	Billing []*BillingModel
 	// Positions maps records to where they were defined, for error messages.
 	// Keys are the records' pointers; it may be nil.
 	Positions map[any]Position
@@ -38,6 +40,7 @@ type Catalog struct {
 	spot          []*SpotFacts
 	interruptions []*InterruptionBand
 	ecosystem     []*EcosystemFact
+	billingModels []*BillingModel
 
 	providerByID map[string]*Provider
 	regionByKey  map[string]*Region // provider/code
@@ -64,6 +67,7 @@ func New(d Data) (*Catalog, error) {
 		spot:          d.Spot,
 		interruptions: d.Interrupt,
 		ecosystem:     d.Ecosystem,
+		billingModels: d.Billing,
 		providerByID:  make(map[string]*Provider, len(d.Providers)),
 		regionByKey:   make(map[string]*Region, len(d.Regions)),
 		gpuByID:       make(map[string]*GPU, len(d.GPUs)),

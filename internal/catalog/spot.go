@@ -26,10 +26,12 @@ type InterruptionBand struct {
 	InstanceName string
 	Region       string
 	Band         string          // as published: "<5%", "5-10%", ">20%"
+	BandZH       string          // the band or prior in Chinese, when it is words
 	LowPct       decimal.Decimal // lower bound, percent
 	HighPct      decimal.Decimal // upper bound, percent; zero when open-ended
 	SavingsPct   decimal.Decimal // published saving over on-demand, when given
 	Period       string          // "month"
+	MTBIHours    decimal.Decimal // a documented mean time between interruptions (priors), when given
 	Notes        string
 	Source       Source
 }
@@ -72,6 +74,17 @@ func (v *validator) spot(c *Catalog) {
 	}
 	for _, b := range c.interruptions {
 		id := b.Provider + "/" + b.InstanceName + "/" + b.Region
+		if b.IsPrior() || b.Region == AnyInstance {
+			if !b.IsPrior() || b.Region != AnyInstance {
+				v.add(b, id, "region", "a provider-level prior has both instance_type and region %q", AnyInstance)
+			}
+			v.nonNegative(b, id, "mtbi_hours", b.MTBIHours)
+			if b.BandZH == "" {
+				v.add(b, id, "band_zh", "a provider-level prior needs its Chinese text")
+			}
+			v.source(b, id, b.Source)
+			continue
+		}
 		if c.instanceByID[b.Provider+"/"+b.InstanceName] == nil {
 			v.add(b, id, "instance_type", "unknown instance type %s/%s", b.Provider, b.InstanceName)
 		}

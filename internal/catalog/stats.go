@@ -11,6 +11,11 @@ type ProviderStats struct {
 	Offers        int
 	Regions       int
 	Billing       []Billing // billing models with at least one offer, in canonical order
+	// OffersByBilling counts offers per billing model.
+	OffersByBilling map[Billing]int
+	// GapsByBilling counts, per billing model the provider sells
+	// (billing_models.csv), the on-demand offers with no price for it.
+	GapsByBilling map[Billing]int
 }
 
 // Stats summarises a catalog.
@@ -19,6 +24,10 @@ type Stats struct {
 	ByProvider                                              map[string]*ProviderStats
 	OldestAsOf, NewestAsOf                                  time.Time // over offers
 	BySourceKind                                            map[SourceKind]int
+	// Filled by StatsWithCoverage only (they cost a pass over every offer
+	// and billing model, too much for every page header).
+	Spot SpotCoverage
+	Gaps int // see Catalog.Gaps
 }
 
 // Stats counts the catalog's records per provider and the span of its
@@ -28,7 +37,7 @@ func (c *Catalog) Stats() Stats {
 		InstanceTypes: len(c.instances), Offers: len(c.offers), Claims: len(c.claims),
 		ByProvider: map[string]*ProviderStats{}, BySourceKind: map[SourceKind]int{}}
 	for _, p := range c.providers {
-		s.ByProvider[p.ID] = &ProviderStats{}
+		s.ByProvider[p.ID] = &ProviderStats{OffersByBilling: map[Billing]int{}, GapsByBilling: map[Billing]int{}}
 	}
 	for _, r := range c.regions {
 		s.ByProvider[r.Provider].Regions++
@@ -40,6 +49,7 @@ func (c *Catalog) Stats() Stats {
 	for _, o := range c.offers {
 		ps := s.ByProvider[o.Provider]
 		ps.Offers++
+		ps.OffersByBilling[o.Billing]++
 		if billing[o.Provider] == nil {
 			billing[o.Provider] = map[Billing]bool{}
 		}
@@ -59,6 +69,19 @@ func (c *Catalog) Stats() Stats {
 			}
 		}
 	}
+	return s
+}
+
+// StatsWithCoverage is Stats plus the billing-model coverage gaps
+// (GapsByBilling, Gaps) and the spot coverage: what catalog stats, its API
+// and the About page show.
+func (c *Catalog) StatsWithCoverage() Stats {
+	s := c.Stats()
+	c.eachGap(func(o *Offer, m *BillingModel) {
+		s.ByProvider[o.Provider].GapsByBilling[m.Billing]++
+		s.Gaps++
+	})
+	s.Spot = c.SpotCoverage()
 	return s
 }
 

@@ -110,6 +110,8 @@ func (v *validator) index(c *Catalog) {
 		v.offer(c, o)
 	}
 	v.offerPrices(c)
+	v.spotSiblings(c)
+	v.billingModels(c)
 	v.costs(c)
 	v.spot(c)
 	v.ecosystem(c)

@@ -92,7 +92,7 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s := ds.Catalog.Stats()
+			s := ds.Catalog.StatsWithCoverage()
 			if a.out == output.JSON {
 				return output.WriteJSON(a.io.Out, document.BuildCatalogStats(s))
 			}
@@ -123,6 +123,9 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 				}
 				sort.Strings(kinds)
 				fmt.Fprintf(a.io.Out, "%s: %s\n", p.T("col.source"), strings.Join(kinds, ", "))
+				if err := writeCoverage(a.io.Out, p, ds.Catalog, s, a.tty()); err != nil {
+					return err
+				}
 			}
 			return nil
 		},

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
@@ -105,6 +106,13 @@ func (a *app) runSpot(o *spotOptions) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, p.T("spot.verdict", d.Verdict))
 	fmt.Fprintln(w, p.T("spot.mtbi", sig(r.MTBI), r.Source))
+	if pr := r.Prior; pr != nil {
+		if pr.Rated {
+			fmt.Fprintln(w, p.T("spot.prior", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf))
+		} else {
+			fmt.Fprintln(w, p.T("spot.prior_assumed", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf, sig(r.MTBI)))
+		}
+	}
 	if d.Plan.NoticeCovers {
 		fmt.Fprintln(w, p.T("spot.in_notice", o.checkpoint))
 	} else {

@@ -159,6 +159,9 @@ func (a *app) writeTCO(doc document.TCO, res *pricing.TCO) error {
 	for _, b := range doc.BreakEven {
 		fmt.Fprintln(w, "• "+b.Text)
 	}
+	if ds, err := a.data(); err == nil {
+		writeOfferGaps(w, p, ds.Catalog, res)
+	}
 	var notes []string
 	seen := map[string]bool{}
 	var from []string

@@ -6,6 +6,7 @@ package document
 
 import (
 	"encoding/json"
+	"math"
 	"sort"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -241,6 +242,21 @@ type ProviderStats struct {
 	Offers        int      `json:"offers"`
 	Regions       int      `json:"regions"`
 	Billing       []string `json:"billing"`
+	// OffersByBilling and GapsByBilling: offers per billing model, and on-demand
+	// offers with no price for a billing model the provider sells (coverage gaps).
+	OffersByBilling map[string]int `json:"offers_by_billing"`
+	GapsByBilling   map[string]int `json:"gaps_by_billing"`
+}
+
+// SpotCoverage says what the catalog knows about its spot offers.
+type SpotCoverage struct {
+	Offers      int     `json:"offers"`
+	WithSibling int     `json:"with_on_demand_sibling"`
+	Band        int     `json:"published_band"`
+	Prior       int     `json:"provider_prior"`
+	PriorRated  int     `json:"provider_prior_with_rate"`
+	None        int     `json:"none"`
+	Covered     float64 `json:"covered_share"` // (band + prior) / offers
 }
 
 // CatalogStats is the gpuscout/catalog-stats@v1 document.
@@ -256,6 +272,8 @@ type CatalogStats struct {
 	BySourceKind  map[string]int           `json:"by_source_kind"`
 	OldestAsOf    string                   `json:"oldest_as_of"`
 	NewestAsOf    string                   `json:"newest_as_of"`
+	Spot          SpotCoverage             `json:"spot_coverage"`
+	Gaps          int                      `json:"billing_gaps"`
 }
 
 // BuildCatalogStats builds the stats document.
@@ -268,11 +286,23 @@ func BuildCatalogStats(s catalog.Stats) CatalogStats {
 		for _, b := range p.Billing {
 			codes = append(codes, string(b))
 		}
-		doc.ByProvider[id] = ProviderStats{InstanceTypes: p.InstanceTypes, Offers: p.Offers, Regions: p.Regions, Billing: codes}
+		ps := ProviderStats{InstanceTypes: p.InstanceTypes, Offers: p.Offers, Regions: p.Regions, Billing: codes,
+			OffersByBilling: map[string]int{}, GapsByBilling: map[string]int{}}
+		for b, n := range p.OffersByBilling {
+			ps.OffersByBilling[string(b)] = n
+		}
+		for b, n := range p.GapsByBilling {
+			ps.GapsByBilling[string(b)] = n
+		}
+		doc.ByProvider[id] = ps
 	}
 	for k, n := range s.BySourceKind {
 		doc.BySourceKind[string(k)] = n
 	}
+	sp := s.Spot
+	doc.Spot = SpotCoverage{Offers: sp.Offers, WithSibling: sp.WithSibling, Band: sp.Band, Prior: sp.Prior, PriorRated: sp.PriorRated,
+		None: sp.None, Covered: math.Round(sp.Covered()*1000) / 1000}
+	doc.Gaps = s.Gaps
 	if !s.OldestAsOf.IsZero() {
 		doc.OldestAsOf = s.OldestAsOf.Format(catalog.DateLayout)
 		doc.NewestAsOf = s.NewestAsOf.Format(catalog.DateLayout)

@@ -51,17 +51,20 @@ type SpotOption struct {
 
 // SpotDoc is the gpuscout/spot@v1 document.
 type SpotDoc struct {
-	Schema          string         `json:"schema"`
-	Offer           string         `json:"offer"`
-	OnDemandOffer   string         `json:"on_demand_offer"`
-	Currency        string         `json:"currency"`
-	SpotPrice       json.Number    `json:"spot_price_per_hour"`
-	OnDemandPrice   json.Number    `json:"on_demand_price_per_hour"`
-	WorkHours       json.Number    `json:"work_hours"`
-	DeadlineHours   json.Number    `json:"deadline_hours,omitempty"`
-	MTBIHours       json.Number    `json:"mtbi_hours"`
-	MTBISource      string         `json:"mtbi_source"`
-	MTBIAssumed     bool           `json:"mtbi_assumed"`
+	Schema        string      `json:"schema"`
+	Offer         string      `json:"offer"`
+	OnDemandOffer string      `json:"on_demand_offer"`
+	Currency      string      `json:"currency"`
+	SpotPrice     json.Number `json:"spot_price_per_hour"`
+	OnDemandPrice json.Number `json:"on_demand_price_per_hour"`
+	WorkHours     json.Number `json:"work_hours"`
+	DeadlineHours json.Number `json:"deadline_hours,omitempty"`
+	MTBIHours     json.Number `json:"mtbi_hours"`
+	MTBISource    string      `json:"mtbi_source"`
+	MTBIAssumed   bool        `json:"mtbi_assumed"`
+	// MTBIPrior names the provider-level prior used when nothing is
+	// published for this offer (absent when a published band or --mtbi was used).
+	MTBIPrior       *SpotPrior     `json:"mtbi_prior,omitempty"`
 	Notice          string         `json:"notice"`
 	ProtectionHours json.Number    `json:"protection_hours"`
 	Checkpoint      SpotCheckpoint `json:"checkpoint"`
@@ -90,6 +93,9 @@ func BuildSpot(offer, odOffer, currency string, j spot.Job, r spot.Risk, d spot.
 		OnDemandPrice: fnum(odPrice), WorkHours: fnum(j.Work), MTBIHours: inf(r.MTBI), MTBISource: r.Source, MTBIAssumed: r.Assumed,
 		Notice: r.NoticeNote, ProtectionHours: fnum(r.Protection), Best: d.Best, Saving: fnum(d.Saving), Verdict: d.Verdict,
 		Assumptions: assumptions}
+	if pr := r.Prior; pr != nil {
+		doc.MTBIPrior = &SpotPrior{Provider: pr.Provider, Prior: pr.Band, PriorZH: pr.BandZH, Rated: pr.Rated, SourceRef: pr.Ref, AsOf: pr.AsOf}
+	}
 	if j.Deadline > 0 {
 		doc.DeadlineHours = fnum(j.Deadline)
 	}
@@ -109,4 +115,14 @@ func BuildSpot(offer, odOffer, currency string, j spot.Job, r spot.Risk, d spot.
 		doc.Assumptions = []string{}
 	}
 	return doc
+}
+
+// SpotPrior is the provider-level interruption prior a spot answer used.
+type SpotPrior struct {
+	Provider  string `json:"provider"`
+	Prior     string `json:"prior"` // as the provider states it: "<10%", "24 h", ...
+	PriorZH   string `json:"prior_zh,omitempty"`
+	Rated     bool   `json:"rated"` // false: the prior has no rate and gpuscout's one-a-day assumption was used
+	SourceRef string `json:"source_ref"`
+	AsOf      string `json:"as_of"`
 }

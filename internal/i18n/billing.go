@@ -27,3 +27,30 @@ func (p *Printer) Billing(code, family string) string {
 	}
 	return label + " " + rest
 }
+
+// BillingModel renders a coverage column: a billing family ("spot") or a
+// family with its term ("reserved-1y", "subscription-1m"), as produced by
+// catalog.CoverageModel: the key itself in English, the providers' own
+// Chinese terms in Chinese.
+func (p *Printer) BillingModel(model string) string {
+	if p.lang == EN {
+		return model
+	}
+	family, term := model, ""
+	for _, t := range []string{"-1m", "-1y", "-3y"} {
+		if strings.HasSuffix(model, t) {
+			family, term = strings.TrimSuffix(model, t), t
+		}
+	}
+	if family == "subscription" {
+		return p.Billing(model, family)
+	}
+	label := p.T("billing." + family)
+	switch term {
+	case "-1y":
+		label += " 1年"
+	case "-3y":
+		label += " 3年"
+	}
+	return label
+}

@@ -464,7 +464,7 @@ func contains(list []string, s string) bool {
 }
 
 func (s *Server) apiStats(_ *http.Request, d *Data) (any, error) {
-	return document.BuildCatalogStats(d.Catalog.Stats()), nil
+	return document.BuildCatalogStats(d.Catalog.StatsWithCoverage()), nil
 }
 
 func (s *Server) apiSources(_ *http.Request, d *Data) (any, error) {

@@ -71,6 +71,7 @@ func jobCases() []jobCase {
 		{"spot", "/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/spot&work_hours=12&trials=20000", 200, ""},
 		{"spot deadline fallback", "/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/on-demand&work_hours=12&mtbi=4&checkpoint_minutes=10&deadline_hours=14&trials=20000", 200, ""},
 		{"spot weibull cny", "/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/spot&work_hours=48&checkpoint_minutes=20&mtbi=10&weibull=0.7&seed=7&trials=5000&currency=CNY", 200, ""},
+		{"spot with a provider prior", "/api/v1/spot?offer=gcp/a2-highgpu-1g/us-central1/spot&work_hours=12&trials=2000", 200, "mtbi_prior"},
 		{"spot missed deadline", "/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/spot&work_hours=12&deadline_hours=6&trials=2000", 200, ""},
 		{"spot without offer", "/api/v1/spot?work_hours=1", 400, "offer"},
 		{"spot no spot price", "/api/v1/spot?offer=aws/p5.48xlarge/us-east-1/on-demand&work_hours=1", 400, "offer"},
@@ -148,6 +149,9 @@ func TestJobAPIsConformToOpenAPI(t *testing.T) {
 				t.Fatalf("status %d, want %d: %s", status, c.status, trim(body))
 			}
 			if status == 200 {
+				if c.field != "" && !strings.Contains(string(body), `"`+c.field+`"`) {
+					t.Errorf("answer lacks %q: %s", c.field, trim(body))
+				}
 				return
 			}
 			var e struct {

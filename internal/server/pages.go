@@ -676,14 +676,17 @@ func (s *Server) pageGPUs(w http.ResponseWriter, r *http.Request) {
 }
 
 type aboutPage struct {
-	Stats   document.CatalogStats
-	Sources document.Sources
+	Stats    document.CatalogStats
+	Sources  document.Sources
+	Coverage coverageView
 }
 
 func (s *Server) pageAbout(w http.ResponseWriter, r *http.Request) {
 	d := s.Data()
 	v := s.view(r, d, "about")
-	v.Page = &aboutPage{Stats: document.BuildCatalogStats(d.Catalog.Stats()), Sources: document.BuildSources(d.Catalog.Sources())}
+	st := d.Catalog.StatsWithCoverage()
+	v.Page = &aboutPage{Stats: document.BuildCatalogStats(st), Sources: document.BuildSources(d.Catalog.Sources()),
+		Coverage: buildCoverage(v.P, d.Catalog, st)}
 	s.render(w, r, http.StatusOK, "about", v)
 }
 

@@ -42,6 +42,7 @@ type spotPage struct {
 	Doc                                                                      *document.SpotDoc
 	BestLabel, Reason                                                        string
 	Interval, Interruptions                                                  string
+	Prior                                                                    string // the provider-level prior used, when one was
 	Figures                                                                  []spotFigure
 	Options                                                                  []spotOption
 	Chart                                                                    map[string]any
@@ -144,6 +145,13 @@ func (page *spotPage) fill(v view, ans *document.SpotAnswer) {
 		mtbi = fmt.Sprintf("%.3g", m)
 	}
 	page.Interruptions = p.T("web.spot.mtbi", mtbi, ans.Risk.Source)
+	if pr := ans.Risk.Prior; pr != nil {
+		if pr.Rated {
+			page.Prior = p.T("spot.prior", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf)
+		} else {
+			page.Prior = p.T("spot.prior_assumed", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf, mtbi)
+		}
+	}
 	price := ans.SimConfig.SpotPrice
 	walls, fallback := ans.Walls()
 	fig := func(label string, h float64) spotFigure {

@@ -23,6 +23,7 @@ const openBandPct = 30.0
 type Facts interface {
 	SpotFacts(provider string) (*catalog.SpotFacts, bool)
 	InterruptionBand(provider, instance, region string) (*catalog.InterruptionBand, bool)
+	InterruptionPrior(provider string) (*catalog.InterruptionBand, bool)
 }
 
 // RiskFor builds an offer's interruption risk from the catalog: the
@@ -41,9 +42,32 @@ func RiskFor(c Facts, o *catalog.Offer, mtbi float64) Risk {
 	if r.NoticeNote == "" {
 		r.NoticeNote = "no documented interruption notice: assumed none"
 	}
-	switch b, ok := c.InterruptionBand(o.Provider, o.InstanceName, o.RegionCode); {
+	b, ok := c.InterruptionBand(o.Provider, o.InstanceName, o.RegionCode)
+	if !ok {
+		if pr, pok := c.InterruptionPrior(o.Provider); pok {
+			b, ok = pr, true
+		}
+	}
+	switch {
 	case mtbi > 0:
 		r.MTBI, r.Source = mtbi, "given with --mtbi"
+	case ok && b.IsPrior():
+		r.Prior = &PriorUse{Provider: o.Provider, Band: b.Band, BandZH: b.BandZH, Rated: b.Rated(), Ref: b.Source.Ref, AsOf: b.Source.AsOfString()}
+		switch {
+		case b.MTBIHours.IsPositive():
+			r.MTBI = b.MTBIHours.InexactFloat64()
+			r.Source = fmt.Sprintf("prior: nothing is published for %s in %s; %s's provider-level prior %q (%s, as of %s) → M = %.0f h",
+				o.InstanceName, o.RegionCode, o.Provider, b.Band, b.Source.Ref, b.Source.AsOfString(), r.MTBI)
+		case b.HighPct.IsPositive():
+			pct := b.HighPct.InexactFloat64()
+			r.MTBI = MTBIFromMonthlyFraction(pct / 100)
+			r.Source = fmt.Sprintf("prior: nothing is published for %s in %s; %s's provider-level prior %s a month (%s, as of %s), upper bound %.0f%% → M = 730 / −ln(1 − %.2f) = %.0f h",
+				o.InstanceName, o.RegionCode, o.Provider, b.Band, b.Source.Ref, b.Source.AsOfString(), pct, pct/100, r.MTBI)
+		default:
+			r.MTBI, r.Assumed = DefaultMTBI, true
+			r.Source = fmt.Sprintf("prior: %s documents %s (%s, as of %s) but no interruption rate; assumed one interruption a day (override with --mtbi)",
+				o.Provider, b.Band, b.Source.Ref, b.Source.AsOfString())
+		}
 	case ok:
 		pct := b.HighPct.InexactFloat64()
 		label := "upper bound"

@@ -38,13 +38,27 @@ func (j Job) Validate() error {
 
 // Risk is how an offer gets interrupted.
 type Risk struct {
-	MTBI       float64 // M: mean hours between interruptions while running
-	Source     string  // where M comes from
-	Assumed    bool    // M is an assumption, not derived from published data
+	MTBI    float64 // M: mean hours between interruptions while running
+	Source  string  // where M comes from
+	Assumed bool    // M is an assumption, not derived from published data
+	// Prior is set when M comes from the provider-level prior (what the
+	// provider documents about interruptions in general) because nothing is
+	// published for this instance type in this region.
+	Prior      *PriorUse
 	Notice     float64 // hours of warning before an interruption
 	NoticeNote string
 	Protection float64 // hours after each start without interruptions (Alibaba's protection period)
 	WeibullK   float64 // shape of inter-arrival times; 1 (or 0) = exponential
+}
+
+// PriorUse names the provider-level prior an offer's rate was taken from.
+type PriorUse struct {
+	Provider string
+	Band     string // the prior as the provider states it ("<10%", "24 h")
+	BandZH   string // the same in Chinese, when given
+	Rated    bool   // the prior carries a rate; false = gpuscout's one-a-day assumption was used with it
+	Ref      string
+	AsOf     string
 }
 
 // MTBIFromMonthlyFraction converts a monthly interruption frequency — the
@@ -141,4 +155,13 @@ func Analyze(j Job, r Risk) Plan {
 		p.Overhead = p.ExpectedHours/j.Work - 1
 	}
 	return p
+}
+
+// Label is the prior as the provider states it, in Chinese when zh and a
+// Chinese text is given.
+func (p PriorUse) Label(zh bool) string {
+	if zh && p.BandZH != "" {
+		return p.BandZH
+	}
+	return p.Band
 }

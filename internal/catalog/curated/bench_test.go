@@ -42,3 +42,34 @@ func BenchmarkQueryA100(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStats measures Catalog.Stats on the embedded catalog: counts,
+// the billing-model coverage gaps and the spot coverage (catalog stats, the
+// About page and every page header use it).
+func BenchmarkStats(b *testing.B) {
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if s := ds.Catalog.Stats(); s.Offers == 0 {
+			b.Fatal("no offers")
+		}
+	}
+}
+
+// BenchmarkStatsWithCoverage adds the coverage gaps and spot coverage to
+// Stats (catalog stats, its API and the About page).
+func BenchmarkStatsWithCoverage(b *testing.B) {
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if s := ds.Catalog.StatsWithCoverage(); s.Spot.Offers == 0 {
+			b.Fatal("no spot offers")
+		}
+	}
+}

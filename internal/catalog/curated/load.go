@@ -47,7 +47,8 @@ var (
 	ancillaryCols = append([]string{"provider", "region", "item", "tier_start", "tier_end", "unit", "price", "currency", "notes"}, srcCols...)
 	supportCols   = append([]string{"provider", "plan", "tier_start", "tier_end", "percent", "minimum_monthly", "currency", "notes"}, srcCols...)
 	spotCols      = append([]string{"provider", "notice_seconds", "protection_hours", "billing_granularity", "price_behaviour", "interruption_data", "notes"}, srcCols...)
-	interruptCols = append([]string{"provider", "instance_type", "region", "band", "low_pct", "high_pct", "savings_pct", "period", "notes"}, srcCols...)
+	interruptCols = append([]string{"provider", "instance_type", "region", "band", "low_pct", "high_pct", "savings_pct", "period", "mtbi_hours", "band_zh", "notes"}, srcCols...)
+	billingCols   = append([]string{"provider", "billing", "sold", "gap_reason", "gap_reason_zh", "notes"}, srcCols...)
 	ecoCols       = append([]string{"provider", "category", "key", "value_en", "value_zh", "notes"}, srcCols...)
 	onpremCols    = append([]string{"item", "gpu", "value", "unit", "currency", "notes"}, srcCols...)
 	requiredFiles = []string{"providers.csv", "regions.csv", "gpus.csv"}
@@ -199,8 +200,20 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 			each = func(r row) {
 				v := &catalog.InterruptionBand{Provider: r.need("provider"), InstanceName: r.need("instance_type"), Region: r.need("region"),
 					Band: r.need("band"), LowPct: r.dec("low_pct"), HighPct: r.dec("high_pct"), SavingsPct: r.dec("savings_pct"),
-					Period: r.str("period"), Notes: r.str("notes"), Source: r.source()}
+					Period: r.str("period"), MTBIHours: r.dec("mtbi_hours"), BandZH: r.str("band_zh"), Notes: r.str("notes"), Source: r.source()}
 				d.Interrupt = append(d.Interrupt, v)
+				d.Positions[v] = r.pos()
+			}
+		case name == "billing_models.csv":
+			cols, req = billingCols, []string{"provider", "billing", "sold"}
+			each = func(r row) {
+				sold := r.need("sold")
+				if sold != "" && sold != "yes" && sold != "no" {
+					p.add(r.file, r.line, "sold", "%q is not yes or no", sold)
+				}
+				v := &catalog.BillingModel{Provider: r.need("provider"), Billing: catalog.Billing(r.need("billing")), Sold: sold == "yes",
+					GapReason: r.str("gap_reason"), GapReasonZH: r.str("gap_reason_zh"), Notes: r.str("notes"), Source: r.source()}
+				d.Billing = append(d.Billing, v)
 				d.Positions[v] = r.pos()
 			}
 		case name == "ecosystem.csv":

@@ -242,6 +242,14 @@ func TestBrokenFilesNameFileLineAndField(t *testing.T) {
 			"regions.csv:2: field lat: \"139.04\" is outside -90..90 degrees"},
 		{"FP64 not a number", "gpus.csv", "id,vendor,family,memory_gb,fp64_tflops,source_kind,source_ref,as_of\nA100-SXM4-40GB,NVIDIA,A100,40,fast,user,r,2026-01-01\n",
 			"gpus.csv:2: field fp64_tflops: \"fast\" is not a number"},
+		{"spot without on-demand", "offers/x.csv", offerHeader + "aws,g4dn.xlarge,ca-central-1,spot,0.1931,,,USD,user,r,2026-01-01,\n",
+			"offers/x.csv:2: aws/g4dn.xlarge/ca-central-1/spot: field billing: spot offer without an on-demand offer"},
+		{"sold not yes or no", "billing_models.csv", "provider,billing,sold,source_kind,source_ref,as_of\naws,spot,maybe,user,r,2026-01-01\n",
+			"billing_models.csv:2: field sold: \"maybe\" is not yes or no"},
+		{"unknown billing model", "billing_models.csv", "provider,billing,sold,source_kind,source_ref,as_of\naws,yearly,yes,user,r,2026-01-01\n",
+			"billing_models.csv:2: aws/yearly: field billing"},
+		{"half a prior", "interruptions.csv", "provider,instance_type,region,band,source_kind,source_ref,as_of\naws,*,us-east-1,<10%,user,r,2026-01-01\n",
+			"interruptions.csv:2: aws/*/us-east-1: field region: a provider-level prior"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -358,24 +358,9 @@ func (b *builder) addPrice(off int64, field string, e entry, fetched time.Time) 
 		b.skipped.Add("API error "+resp.Code, e.Region+" "+e.InstanceType)
 		return nil
 	}
-	period := e.Period
-	if period == 0 {
-		period = 1
-	}
-	var billing catalog.Billing
-	switch strings.ToLower(e.PriceUnit) {
-	case "hour", "":
-		billing = catalog.OnDemand
-	case "month":
-		billing = catalog.Subscription1m
-	case "year":
-		billing = catalog.Subscription1y
-	default:
-		b.skipped.Add("unsupported price unit "+e.PriceUnit, e.Region+" "+e.InstanceType)
-		return nil
-	}
-	if period != 1 {
-		b.skipped.Add(fmt.Sprintf("unsupported period %d %s", period, e.PriceUnit), e.Region+" "+e.InstanceType)
+	billing, ok := termBilling(e.PriceUnit, e.Period)
+	if !ok {
+		b.skipped.Add(fmt.Sprintf("unsupported price unit or period %d %s", e.Period, e.PriceUnit), e.Region+" "+e.InstanceType)
 		return nil
 	}
 	if resp.PriceInfo == nil || resp.PriceInfo.Price == nil {
@@ -411,7 +396,7 @@ func (b *builder) addPrice(off int64, field string, e entry, fetched time.Time) 
 		price.Hourly = amount.d
 	case catalog.Subscription1m:
 		price.Monthly = amount.d
-	case catalog.Subscription1y:
+	case catalog.Subscription1y, catalog.Subscription3y:
 		price.Upfront = amount.d
 	}
 	var rules []string

@@ -194,13 +194,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 
 func (i *Importer) fetchSubscriptions(ctx context.Context, c *http.Client, region string, zones map[string][]string,
 	add func(entry, []byte) error, b *builder) error {
-	var periods []int
-	if i.wants(catalog.Subscription1m) {
-		periods = append(periods, 1)
-	}
-	if i.wants(catalog.Subscription1y) {
-		periods = append(periods, 12)
-	}
+	periods := prepaidPeriods(i.wants)
 	for _, it := range i.InstanceTypes {
 		zs := append([]string(nil), zones[it]...)
 		if len(zs) == 0 {

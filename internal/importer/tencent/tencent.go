@@ -13,7 +13,8 @@
 //     POSTPAID_BY_HOUR → on-demand (Price.InstancePrice.UnitPrice, per
 //     hour), PREPAID with Period 1 → subscription-1m (OriginalPrice for
 //     the month, as Monthly), PREPAID with Period 12 → subscription-1y
-//     (OriginalPrice for the year, as Upfront), SPOTPAID → spot.
+//     (OriginalPrice for the year, as Upfront), Period 36 →
+//     subscription-3y (as Upfront), SPOTPAID → spot.
 //
 // # Which figure
 //
@@ -468,7 +469,8 @@ func (b *builder) addInquiry(off int64, field string, e entry, cur string, fetch
 		if period == 0 {
 			period = 1
 		}
-		if period != 1 && period != 12 {
+		billing, monthly, ok := prepaidBilling(period)
+		if !ok {
 			b.skipped.Add(fmt.Sprintf("unsupported prepaid period %d", period), ex)
 			return nil
 		}
@@ -479,10 +481,10 @@ func (b *builder) addInquiry(off int64, field string, e entry, cur string, fetch
 			return parseErr(off, pf+"OriginalPrice", fmt.Errorf("negative price %s", ip.OriginalPrice.d))
 		}
 		o.Notes = "list price (OriginalPrice)"
-		if period == 1 {
-			o.Billing, o.Price.Monthly = catalog.Subscription1m, ip.OriginalPrice.d
+		if o.Billing = billing; monthly {
+			o.Price.Monthly = ip.OriginalPrice.d
 		} else {
-			o.Billing, o.Price.Upfront = catalog.Subscription1y, ip.OriginalPrice.d
+			o.Price.Upfront = ip.OriginalPrice.d
 		}
 	default:
 		b.skipped.Add("unsupported charge type "+e.ChargeType, ex)
