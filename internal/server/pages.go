@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"net/http"
@@ -333,7 +332,7 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="gpuscout-offers.csv"`)
-	cw := csv.NewWriter(w)
+	cw := output.NewCSVWriter(w) // cells neutralised against formula injection
 	var head []string
 	for _, c := range page.Columns {
 		if c.Shown {
@@ -357,9 +356,13 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 				rec = append(rec, cell)
 			}
 		}
-		cw.Write(append(rec, row.ID))
+		if err := cw.Write(append(rec, row.ID)); err != nil {
+			return // the client went away
+		}
 	}
-	cw.Flush()
+	if err := cw.Flush(); err != nil {
+		s.log.Warn("writing offers.csv", "err", err)
+	}
 }
 
 // offerChoices fills the filter form's choices.

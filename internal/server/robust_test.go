@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -17,7 +18,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/catalog/catalogtest"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
+	"github.com/gpuscout/gpuscout/internal/fx"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/server"
@@ -177,5 +180,68 @@ func TestServerDataProblemIsNot4xx(t *testing.T) {
 	}
 	if rec := get(t, srv, "/offers?gpu=H100"); rec.Code != 500 {
 		t.Errorf("page: status %d, want 500", rec.Code)
+	}
+}
+
+// TestOffersCSVNeutralisesFormulas: the web download never writes a cell a
+// spreadsheet would run, whatever the catalog holds, and numbers stay
+// numbers.
+func TestOffersCSVNeutralisesFormulas(t *testing.T) {
+	load := func(context.Context) (*server.Data, error) {
+		d := catalogtest.Data()
+		d.Instances[1].Name = `=HYPERLINK("http://evil.example","x")` // acme/small1
+		d.Instances[1].GPUInterconnect = ""
+		d.Offers[4].InstanceName = d.Instances[1].Name
+		d.Regions[0].Code = "@SUM(1)" // acme/us-east
+		for _, o := range d.Offers {
+			if o.RegionCode == "us-east" {
+				o.RegionCode = "@SUM(1)"
+			}
+		}
+		c, err := catalog.New(d)
+		if err != nil {
+			return nil, err
+		}
+		rates, err := fx.New([]fx.Rate{{Currency: "USD", PerUSD: decimal.NewFromInt(1), AsOf: now, Source: "fixture"},
+			{Currency: "CNY", PerUSD: decimal.NewFromInt(7), AsOf: now, Source: "fixture"}})
+		if err != nil {
+			return nil, err
+		}
+		m, _, err := perf.New(c)
+		if err != nil {
+			return nil, err
+		}
+		return &server.Data{Catalog: c, FX: rates, Perf: m, Pricing: &pricing.Engine{Prices: c, FX: rates}}, nil
+	}
+	srv, err := server.New(context.Background(), server.Config{Load: load, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := get(t, srv, "/offers.csv?cheapest_region=false&cols=instance,region,gpus,price,upfront")
+	if rec.Code != 200 {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	recs, err := csv.NewReader(rec.Body).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sawInstance, sawRegion, sawPrice bool
+	for _, r := range recs[1:] {
+		for i, c := range r {
+			if c != "" && strings.ContainsRune("=+-@\t\r", rune(c[0])) && c != "-" {
+				t.Errorf("row %v: cell %q would run as a formula", r, c)
+			}
+			sawInstance = sawInstance || c == `'=HYPERLINK("http://evil.example","x")`
+			sawRegion = sawRegion || c == "'@SUM(1)"
+			if i == 3 {
+				if _, err := decimal.NewFromString(c); err != nil {
+					t.Errorf("price cell %q is not a plain number", c)
+				}
+				sawPrice = true
+			}
+		}
+	}
+	if !sawInstance || !sawRegion || !sawPrice {
+		t.Errorf("neutralised instance %v, region %v, prices %v in:\n%s", sawInstance, sawRegion, sawPrice, rec.Body)
 	}
 }
