@@ -245,3 +245,22 @@ func TestOffersCSVNeutralisesFormulas(t *testing.T) {
 		t.Errorf("neutralised instance %v, region %v, prices %v in:\n%s", sawInstance, sawRegion, sawPrice, rec.Body)
 	}
 }
+
+// TestStaticHasNoDirectoryListing: /static/ serves files, never a listing
+// of them.
+func TestStaticHasNoDirectoryListing(t *testing.T) {
+	srv := newServer(t)
+	for _, p := range []string{"/static/", "/static/./", "/static//"} {
+		rec := get(t, srv, p)
+		// The mux redirects unclean paths to /static/ first.
+		if rec.Code == http.StatusTemporaryRedirect && rec.Header().Get("Location") == "/static/" {
+			continue
+		}
+		if rec.Code != http.StatusNotFound || strings.Contains(rec.Body.String(), "app.css") || strings.Contains(rec.Body.String(), "<a href") {
+			t.Errorf("%s: status %d, body %.200q; want 404 without a listing", p, rec.Code, rec.Body.String())
+		}
+	}
+	if rec := get(t, srv, "/static/favicon.svg"); rec.Code != 200 {
+		t.Errorf("/static/favicon.svg: status %d", rec.Code)
+	}
+}
