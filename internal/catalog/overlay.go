@@ -72,14 +72,7 @@ type OverlayReport struct {
 // type and region are in the catalog; others are dropped with a reason.
 func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport {
 	var rep OverlayReport
-	instances := map[string]bool{}
-	for _, it := range d.Instances {
-		instances[it.ID()] = true
-	}
-	regions := map[string]bool{}
-	for _, r := range d.Regions {
-		regions[r.Key()] = true
-	}
+	instances, regions := coverage(d)
 	byID := map[string]int{}
 	for i, o := range d.Offers {
 		byID[o.ID()] = i
@@ -134,6 +127,19 @@ func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport 
 	return rep
 }
 
+// coverage returns the instance types (provider/name) and regions
+// (provider/code) of d.
+func coverage(d *Data) (instances, regions map[string]bool) {
+	instances, regions = map[string]bool{}, map[string]bool{}
+	for _, it := range d.Instances {
+		instances[it.ID()] = true
+	}
+	for _, r := range d.Regions {
+		regions[r.Key()] = true
+	}
+	return instances, regions
+}
+
 // key identifies a band: provider/instance_type/region.
 func (b *InterruptionBand) key() string { return b.Provider + "/" + b.InstanceName + "/" + b.Region }
 
@@ -152,9 +158,13 @@ type CurrencyKnown func(code string) bool
 func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known CurrencyKnown) (*Catalog, OverlayReport, error) {
 	var rejected []Rejection
 	if known != nil {
+		instances, regions := coverage(&d)
 		usable := make([]*Offer, 0, len(offers))
 		for _, o := range offers {
-			if !known(o.Price.Currency) {
+			// Offers outside the coverage are dropped by Overlay, quietly,
+			// whatever their currency.
+			covered := instances[o.Provider+"/"+o.InstanceName] && regions[o.Provider+"/"+o.RegionCode]
+			if covered && !known(o.Price.Currency) {
 				rejected = append(rejected, Rejection{Kind: KindOffer, Record: o.ID(), Reason: RejectCurrency, Detail: o.Price.Currency})
 				continue
 			}

@@ -34,8 +34,9 @@ func TestImportsWithUnusableDataAreRejected(t *testing.T) {
 		imported("acme", "small1", "us-east", catalog.OnDemand, catalog.Price{Hourly: D("0.9"), Currency: "USD"}),
 		// a spot price above on-demand fails validation
 		imported("acme", "small1", "us-east", catalog.Spot, catalog.Price{Hourly: D("5"), Currency: "USD"}),
-		// outside the catalog's coverage: dropped quietly, not a warning
-		imported("acme", "nosuch", "us-east", catalog.OnDemand, catalog.Price{Hourly: D("1"), Currency: "USD"}),
+		// outside the catalog's coverage: dropped quietly, not a warning,
+		// whatever the currency
+		imported("acme", "nosuch", "us-east", catalog.OnDemand, catalog.Price{Hourly: D("1"), Currency: "XYZ"}),
 	}
 	bands := []*catalog.InterruptionBand{
 		{Provider: "acme", InstanceName: "big8", Region: "us-east", Band: "10-5%", LowPct: D("10"), HighPct: D("5"), Period: "month", Source: catalogtest.Src()},
