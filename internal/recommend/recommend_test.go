@@ -27,4 +27,3 @@ func engine(t testing.TB) *recommend.Engine {
 }
 
 var en = i18n.NewPrinter(i18n.EN)
-
