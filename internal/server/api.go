@@ -612,7 +612,7 @@ func (s *Server) apiRecommend(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, doc)
+	writeDoc(w, r, doc) // compact, or indented with ?pretty, like every API document
 }
 
 // readBody reads a request body of at most max bytes.
