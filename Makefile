@@ -56,6 +56,9 @@ fmt:
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadOffers -fuzztime $(FUZZTIME) ./internal/catalog/curated
+	$(GO) test -run '^$$' -fuzz FuzzLoadCatalogFile -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/catalog/curated
+	$(GO) test -run '^$$' -fuzz FuzzRecommendBody -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/server
+	$(GO) test -run '^$$' -fuzz FuzzReadJob -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/recommend/jobfile
 	$(GO) test -run '^$$' -fuzz FuzzReadUsage -fuzztime $(FUZZTIME) ./internal/pricing/planfile
 	$(GO) test -run '^$$' -fuzz FuzzParseBenchmarks -fuzztime $(FUZZTIME) ./internal/perf
 	$(GO) test -run '^$$' -fuzz FuzzNVSMI -fuzztime $(FUZZTIME) ./internal/rightsize

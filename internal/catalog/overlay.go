@@ -11,14 +11,59 @@ type Conflict struct {
 	Curated, Imported Price
 }
 
+// RejectReason says why an imported record was left out of the catalog.
+type RejectReason string
+
+// Reasons an imported record is rejected.
+const (
+	// RejectCurrency: the offer's currency has no exchange rate, so it
+	// could be neither converted nor compared.
+	RejectCurrency RejectReason = "unknown-currency"
+	// RejectInvalid: the record fails catalog validation (a spot price above
+	// the on-demand price, a band whose high is below its low ...).
+	RejectInvalid RejectReason = "invalid"
+)
+
+// Rejection is an imported record, within the catalog's coverage, whose
+// data is unusable. It is left out, and every read warns about it (the
+// CLI on stderr, the web UI as a notice, the API in a warnings field), so
+// one bad stored figure never fails a whole read nor disappears silently.
+type Rejection struct {
+	Kind   string       // "offer" or "interruption-band"
+	Record string       // the offer ID, or provider/instance_type/region of a band
+	Reason RejectReason //
+	// Detail is the currency code (RejectCurrency) or the validation
+	// message (RejectInvalid, in English like every validation message).
+	Detail string
+}
+
+// Record kinds of a Rejection.
+const (
+	KindOffer = "offer"
+	KindBand  = "interruption-band"
+)
+
+// String renders the rejection in English, for logs.
+func (r Rejection) String() string {
+	if r.Reason == RejectCurrency {
+		return fmt.Sprintf("%s %s: no exchange rate for currency %q", r.Kind, r.Record, r.Detail)
+	}
+	return fmt.Sprintf("%s %s: fails validation: %s", r.Kind, r.Record, r.Detail)
+}
+
 // OverlayReport says what an overlay of imported data did.
 type OverlayReport struct {
 	Replaced, Added, Unchanged int
 	Bands                      int
 	Conflicts                  []Conflict
-	// Dropped are imported offers that could not be used (unknown instance
-	// type or region, or failing validation), with the reason.
+	// Dropped are imported records outside the catalog's coverage (an
+	// instance type or region the catalog does not know), with the reason.
+	// They are expected (a provider's price file lists more than the
+	// catalog curates) and are counted, not warned about on every read.
 	Dropped []Problem
+	// Rejected are imported records inside the coverage whose data is
+	// unusable; readers warn about each one.
+	Rejected []Rejection
 }
 
 // Overlay puts imported offers and interruption bands over curated data:
@@ -27,14 +72,7 @@ type OverlayReport struct {
 // type and region are in the catalog; others are dropped with a reason.
 func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport {
 	var rep OverlayReport
-	instances := map[string]bool{}
-	for _, it := range d.Instances {
-		instances[it.ID()] = true
-	}
-	regions := map[string]bool{}
-	for _, r := range d.Regions {
-		regions[r.Key()] = true
-	}
+	instances, regions := coverage(d)
 	byID := map[string]int{}
 	for i, o := range d.Offers {
 		byID[o.ID()] = i
@@ -66,13 +104,18 @@ func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport 
 	}
 	bandAt := map[string]int{}
 	for i, b := range d.Interrupt {
-		bandAt[b.Provider+"/"+b.InstanceName+"/"+b.Region] = i
+		bandAt[b.key()] = i
 	}
 	for _, b := range bands {
-		if !instances[b.Provider+"/"+b.InstanceName] || !regions[b.Provider+"/"+b.Region] {
+		k := b.key()
+		switch {
+		case !instances[b.Provider+"/"+b.InstanceName]:
+			rep.Dropped = append(rep.Dropped, Problem{Record: k, Field: "instance_type", Msg: "instance type not in the catalog"})
+			continue
+		case !regions[b.Provider+"/"+b.Region]:
+			rep.Dropped = append(rep.Dropped, Problem{Record: k, Field: "region", Msg: "region not in the catalog"})
 			continue
 		}
-		k := b.Provider + "/" + b.InstanceName + "/" + b.Region
 		if i, ok := bandAt[k]; ok {
 			d.Interrupt[i] = b
 		} else {
@@ -84,17 +127,85 @@ func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport 
 	return rep
 }
 
+// coverage returns the instance types (provider/name) and regions
+// (provider/code) of d.
+func coverage(d *Data) (instances, regions map[string]bool) {
+	instances, regions = map[string]bool{}, map[string]bool{}
+	for _, it := range d.Instances {
+		instances[it.ID()] = true
+	}
+	for _, r := range d.Regions {
+		regions[r.Key()] = true
+	}
+	return instances, regions
+}
+
+// key identifies a band: provider/instance_type/region.
+func (b *InterruptionBand) key() string { return b.Provider + "/" + b.InstanceName + "/" + b.Region }
+
+// CurrencyKnown reports whether prices in a currency can be converted
+// (an FX table's lookup; see fx.Table.Known).
+type CurrencyKnown func(code string) bool
+
 // NewWithImports builds a catalog from curated data overlaid with imports.
-// Imported offers that make validation fail (for example a spot price
-// above a newer on-demand price) are dropped and reported, so one bad
-// imported figure never makes the catalog unusable.
-func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand) (*Catalog, OverlayReport, error) {
-	imported := map[*Offer]bool{}
+// Imported records whose data is unusable are left out and reported in
+// OverlayReport.Rejected, so one bad stored figure never makes the catalog
+// unusable: an offer whose currency known rejects (when known is not nil),
+// and offers or bands that make validation fail (for example a spot price
+// above a newer on-demand price). Where a rejected offer replaced a
+// curated one, the curated offer stays. It fails only when the curated
+// data itself is invalid.
+func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known CurrencyKnown) (*Catalog, OverlayReport, error) {
+	var rejected []Rejection
+	if known != nil {
+		instances, regions := coverage(&d)
+		usable := make([]*Offer, 0, len(offers))
+		for _, o := range offers {
+			// Offers outside the coverage are dropped by Overlay, quietly,
+			// whatever their currency.
+			covered := instances[o.Provider+"/"+o.InstanceName] && regions[o.Provider+"/"+o.RegionCode]
+			if covered && !known(o.Price.Currency) {
+				rejected = append(rejected, Rejection{Kind: KindOffer, Record: o.ID(), Reason: RejectCurrency, Detail: o.Price.Currency})
+				continue
+			}
+			usable = append(usable, o)
+		}
+		offers = usable
+	}
+	imported := map[any]bool{}
 	for _, o := range offers {
 		imported[o] = true
 	}
+	for _, b := range bands {
+		imported[b] = true
+	}
+	curatedOffers := map[string]*Offer{}
+	for _, o := range d.Offers {
+		curatedOffers[o.ID()] = o
+	}
+	curatedBands := map[string]*InterruptionBand{}
+	for _, b := range d.Interrupt {
+		curatedBands[b.key()] = b
+	}
+	curated := d
+	// curatedValid says, once, whether the curated data alone is valid:
+	// then every problem of the combined data comes from the imports, and
+	// a curated record that an import contradicts (a curated spot price
+	// above a newer imported on-demand price) is the one to leave out.
+	var curatedOK *bool
+	curatedValid := func() bool {
+		if curatedOK == nil {
+			_, err := New(curated)
+			ok := err == nil
+			curatedOK = &ok
+		}
+		return *curatedOK
+	}
+	d.Offers = append([]*Offer(nil), d.Offers...) // Overlay writes into these
+	d.Interrupt = append([]*InterruptionBand(nil), d.Interrupt...)
 	rep := Overlay(&d, offers, bands)
-	for attempt := 0; attempt < 3; attempt++ {
+	rep.Rejected = rejected
+	for attempt := 0; attempt < 5; attempt++ {
 		c, err := New(d)
 		if err == nil {
 			return c, rep, nil
@@ -105,23 +216,59 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand) (*Catalo
 		}
 		bad := map[string]string{}
 		for _, p := range ve.Problems {
-			bad[p.Record] = p.Error()
-		}
-		kept := d.Offers[:0:0]
-		removed := 0
-		for _, o := range d.Offers {
-			if msg, ok := bad[o.ID()]; ok && imported[o] {
-				rep.Dropped = append(rep.Dropped, Problem{Record: o.ID(), Msg: "fails validation: " + msg})
-				removed++
-				continue
+			if _, seen := bad[p.Record]; !seen {
+				bad[p.Record] = fieldMsg(p)
 			}
-			kept = append(kept, o)
+		}
+		removed := 0
+		keptOffers := d.Offers[:0:0]
+		for _, o := range d.Offers {
+			msg, flagged := bad[o.ID()]
+			switch {
+			case flagged && imported[o]:
+				rep.Rejected = append(rep.Rejected, Rejection{Kind: KindOffer, Record: o.ID(), Reason: RejectInvalid, Detail: msg})
+				removed++
+				if cur := curatedOffers[o.ID()]; cur != nil {
+					keptOffers = append(keptOffers, cur) // the curated price stands
+				}
+			case flagged && curatedValid():
+				rep.Rejected = append(rep.Rejected, Rejection{Kind: KindOffer, Record: o.ID(), Reason: RejectInvalid,
+					Detail: msg + " (curated figure contradicted by imported prices)"})
+				removed++
+			default:
+				keptOffers = append(keptOffers, o)
+			}
+		}
+		keptBands := d.Interrupt[:0:0]
+		for _, b := range d.Interrupt {
+			msg, flagged := bad[b.key()]
+			switch {
+			case flagged && imported[b]:
+				rep.Rejected = append(rep.Rejected, Rejection{Kind: KindBand, Record: b.key(), Reason: RejectInvalid, Detail: msg})
+				removed++
+				if cur := curatedBands[b.key()]; cur != nil {
+					keptBands = append(keptBands, cur)
+				}
+			default:
+				keptBands = append(keptBands, b)
+			}
 		}
 		if removed == 0 {
 			return nil, rep, fmt.Errorf("catalog with imports: %w", err)
 		}
-		d.Offers = kept
+		d.Offers, d.Interrupt = keptOffers, keptBands
 	}
 	c, err := New(d)
-	return c, rep, err
+	if err != nil {
+		return nil, rep, fmt.Errorf("catalog with imports: %w", err)
+	}
+	return c, rep, nil
+}
+
+// fieldMsg renders a problem without its position and record.
+func fieldMsg(p Problem) string {
+	if p.Field == "" {
+		return p.Msg
+	}
+	return "field " + p.Field + ": " + p.Msg
 }

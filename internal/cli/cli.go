@@ -243,28 +243,6 @@ func (a *app) data() (*dataset, error) {
 	for _, o := range d.Offers {
 		ds.curated[o.ID()] = o
 	}
-	var imported []*catalog.Offer
-	var bands []*catalog.InterruptionBand
-	db, err := a.openDB(context.Background(), false)
-	if err != nil {
-		return nil, err
-	}
-	if db != nil {
-		imported, bands, err = db.LatestOffers(context.Background())
-		db.Close()
-		if err != nil {
-			return nil, fmt.Errorf("database %s: %w", a.dbPath(), err)
-		}
-	}
-	if len(imported) > 0 || len(bands) > 0 {
-		c, rep, err := catalog.NewWithImports(d, imported, bands)
-		if err != nil {
-			return nil, &dataError{err: prefixCatalog(a.catalog, err)}
-		}
-		ds.Catalog, ds.Imports = c, &rep
-	} else if ds.Catalog, err = catalog.New(d); err != nil {
-		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
-	}
 	var overrides []fx.Rate
 	for _, s := range a.fxFlags {
 		r, err := fx.ParseOverride(s)
@@ -282,11 +260,53 @@ func (a *app) data() (*dataset, error) {
 		return nil, usagef(fmt.Sprintf("known currencies: %s; add another with --fx %s=RATE.", strings.Join(rates.Currencies(), ", "), a.cur),
 			"no exchange rate for currency %q", a.cur)
 	}
+	var imported []*catalog.Offer
+	var bands []*catalog.InterruptionBand
+	db, err := a.openDB(context.Background(), false)
+	if err != nil {
+		return nil, err
+	}
+	if db != nil {
+		imported, bands, err = db.LatestOffers(context.Background())
+		db.Close()
+		if err != nil {
+			return nil, fmt.Errorf("database %s: %w", a.dbPath(), err)
+		}
+	}
+	if len(imported) > 0 || len(bands) > 0 {
+		known := func(cur string) bool { _, ok := rates.Rate(cur); return ok }
+		c, rep, err := catalog.NewWithImports(d, imported, bands, known)
+		if err != nil {
+			return nil, &dataError{err: prefixCatalog(a.catalog, err)}
+		}
+		ds.Catalog, ds.Imports = c, &rep
+	} else if ds.Catalog, err = catalog.New(d); err != nil {
+		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
+	}
 	ds.FX = rates
 	a.rates = rates
 	a.ds = ds
 	a.staleWarning(ds)
+	a.rejectedWarning(ds)
 	return ds, nil
+}
+
+// maxRejectedShown bounds the rejected imports listed on stderr.
+const maxRejectedShown = 10
+
+// rejectedWarning names, on stderr, each imported record left out because
+// its data is unusable, and why; the command goes on with everything else.
+func (a *app) rejectedWarning(ds *dataset) {
+	if ds.Imports == nil || len(ds.Imports.Rejected) == 0 {
+		return
+	}
+	for i, r := range ds.Imports.Rejected {
+		if i == maxRejectedShown {
+			fmt.Fprintf(a.io.Err, "gpuscout: %s\n", a.printer.T("warn.rejected_more", len(ds.Imports.Rejected)-maxRejectedShown))
+			break
+		}
+		fmt.Fprintf(a.io.Err, "gpuscout: %s\n", a.printer.Rejected(r.Kind, r.Record, string(r.Reason), r.Detail))
+	}
 }
 
 // staleAfterDays is the age of the newest price beyond which every command warns.

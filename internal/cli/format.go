@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"strings"
 	"time"
@@ -113,5 +112,3 @@ func unitLabel(p *i18n.Printer, u catalog.PriceUnit, cur string) string {
 	}
 	return p.T("unit.per_hour", cur)
 }
-
-func fmtErr(format string, args ...any) error { return fmt.Errorf(format, args...) }

@@ -144,7 +144,11 @@ func (a *app) runOffers(o *offersOptions) error {
 		rows = rows[:o.limit]
 	}
 	if a.out == output.JSON {
-		return output.WriteJSON(a.io.Out, document.BuildOffers(rows, total, a.cur, a.rates))
+		doc := document.BuildOffers(rows, total, a.cur, a.rates)
+		if ds.Imports != nil {
+			doc.Warnings = document.BuildWarnings(ds.Imports.Rejected, a.printer)
+		}
+		return output.WriteJSON(a.io.Out, doc)
 	}
 	p := a.printer
 	g := &output.Grid{

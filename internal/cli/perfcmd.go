@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -12,8 +11,6 @@ import (
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/spf13/cobra"
 )
-
-func asErr[T error](err error, target *T) bool { return errors.As(err, target) }
 
 func (a *app) perfCmd() *cobra.Command {
 	cmd := &cobra.Command{

@@ -71,6 +71,7 @@ func (a *app) loadServerData(context.Context) (*server.Data, error) {
 	d := &server.Data{Catalog: ds.Catalog, FX: ds.FX, Pricing: a.engine(ds.Catalog), Perf: m, Loaded: a.env.Now()}
 	if ds.Imports != nil {
 		d.Imported = ds.Imports.Replaced + ds.Imports.Added + ds.Imports.Unchanged
+		d.Rejected = ds.Imports.Rejected
 	}
 	return d, nil
 }

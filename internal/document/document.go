@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/shopspring/decimal"
 )
 
@@ -123,6 +124,9 @@ type Offers struct {
 	FX       FX      `json:"fx"`
 	Total    int     `json:"total"` // matches before --limit
 	Offers   []Offer `json:"offers"`
+	// Warnings name stored records left out because their data is
+	// unusable (absent when there are none).
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
 // BuildOffers builds the offers document from query rows priced in currency.
@@ -400,4 +404,28 @@ func BuildValidation(problems, warnings []catalog.Problem) Validation {
 		return out
 	}
 	return Validation{Schema: SchemaValidation, OK: len(problems) == 0, Problems: conv(problems), Warnings: conv(warnings)}
+}
+
+// Warning is a data problem a read worked around: a stored record left out
+// of the catalog, and why. Message is in the request's language.
+type Warning struct {
+	Kind    string `json:"kind"`   // offer or interruption-band
+	Record  string `json:"record"` // the offer ID, or provider/instance_type/region
+	Reason  string `json:"reason"` // unknown-currency or invalid
+	Detail  string `json:"detail"` // the currency code, or the validation message
+	Message string `json:"message"`
+}
+
+// BuildWarnings turns rejected imports into warnings rendered by p; nil
+// when there are none (the field is then left out of documents).
+func BuildWarnings(rs []catalog.Rejection, p *i18n.Printer) []Warning {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]Warning, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, Warning{Kind: r.Kind, Record: r.Record, Reason: string(r.Reason), Detail: r.Detail,
+			Message: p.Rejected(r.Kind, r.Record, string(r.Reason), r.Detail)})
+	}
+	return out
 }

@@ -186,7 +186,12 @@ var messages = map[Lang]map[string]string{
 		"billing.committed":      "committed use",
 		"billing.capacity-block": "capacity block",
 
-		"err.hint": "Hint: %s",
+		"err.hint":                       "Hint: %s",
+		"warn.rejected.unknown-currency": "warning: left out imported %s %s: no exchange rate for its currency %q (add one to fx.csv or pass --fx %s=RATE, or re-import); everything else is used as usual.",
+		"warn.rejected.invalid":          "warning: left out %s %s: %s; everything else is used as usual.",
+		"warn.rejected_more":             "warning: ... and %d more stored records left out (all are listed in the warnings field of -o json and of /api/v1/offers).",
+		"warn.kind.offer":                "offer",
+		"warn.kind.interruption-band":    "interruption band",
 	},
 	ZH: {
 		"rec.col.risk":              "风险",
@@ -371,6 +376,11 @@ var messages = map[Lang]map[string]string{
 		"billing.committed":      "承诺使用折扣",
 		"billing.capacity-block": "容量块",
 
-		"err.hint": "提示：%s",
+		"err.hint":                       "提示：%s",
+		"warn.rejected.unknown-currency": "警告：已忽略导入的%s %s：其币种 %q 没有汇率（可在 fx.csv 中添加，或使用 --fx %s=汇率，或重新导入）；其余数据照常使用。",
+		"warn.rejected.invalid":          "警告：已忽略%s %s：%s；其余数据照常使用。",
+		"warn.rejected_more":             "警告：……另有 %d 条已存储记录被忽略（-o json 与 /api/v1/offers 的 warnings 字段列出全部）。",
+		"warn.kind.offer":                "报价",
+		"warn.kind.interruption-band":    "中断频率区间",
 	},
 }

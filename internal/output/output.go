@@ -3,7 +3,6 @@
 package output
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -111,16 +110,19 @@ func WriteTable(w io.Writer, g *Grid, tty bool) error {
 	return err
 }
 
-// WriteCSV writes g as RFC 4180 CSV with a header row.
+// WriteCSV writes g as RFC 4180 CSV with a header row, every cell
+// neutralised against formula injection (see SafeCell).
 func WriteCSV(w io.Writer, g *Grid) error {
-	cw := csv.NewWriter(w)
+	cw := NewCSVWriter(w)
 	if err := cw.Write(g.Headers); err != nil {
 		return err
 	}
-	if err := cw.WriteAll(g.Rows); err != nil {
-		return err
+	for _, r := range g.Rows {
+		if err := cw.Write(r); err != nil {
+			return err
+		}
 	}
-	return cw.Error()
+	return cw.Flush()
 }
 
 // WriteMarkdown writes g as a GitHub-flavoured Markdown table.

@@ -3,6 +3,7 @@ package output_test
 import (
 	"bytes"
 	"encoding/csv"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,5 +71,55 @@ func TestParseFormat(t *testing.T) {
 	}
 	if _, err := output.ParseFormat("yaml"); err == nil {
 		t.Error("yaml accepted")
+	}
+}
+
+// TestSafeCell: cells a spreadsheet would run as formulas get a leading
+// apostrophe (OWASP CSV injection); numbers, negative ones included, and
+// ordinary text are left as they are.
+func TestSafeCell(t *testing.T) {
+	for in, want := range map[string]string{
+		`=HYPERLINK("http://evil.example","x")`: `'=HYPERLINK("http://evil.example","x")`,
+		"=1+1":                                  "'=1+1",
+		"+cmd|' /C calc'!A0":                    "'+cmd|' /C calc'!A0",
+		"-2+3":                                  "'-2+3",
+		"@SUM(A1:A9)":                           "'@SUM(A1:A9)",
+		"\t=1":                                  "'\t=1",
+		"\r=1":                                  "'\r=1",
+		"-":                                     "-",
+		"+":                                     "+",
+		"-12.5":                                 "-12.5",
+		"-1,234":                                "-1,234",
+		"-10.1%":                                "-10.1%",
+		"+3%":                                   "+3%",
+		"-1e-05":                                "-1e-05",
+		"21.958":                                "21.958",
+		"a=b":                                   "a=b",
+		"":                                      "",
+		"aws/p4d.24xlarge/us-east-1/x":          "aws/p4d.24xlarge/us-east-1/x",
+		"-1-1":                                  "'-1-1",
+		"- 1":                                   "'- 1",
+	} {
+		if got := output.SafeCell(in); got != want {
+			t.Errorf("SafeCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCSVNeutralisesFormulas(t *testing.T) {
+	g := &output.Grid{Headers: []string{"=NAME", "CHANGE"}}
+	g.Add("@evil", "-10.1")
+	g.Add("=1+1", "-1,234")
+	var b bytes.Buffer
+	if err := output.WriteCSV(&b, g); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"'=NAME", "CHANGE"}, {"'@evil", "-10.1"}, {"'=1+1", "-1,234"}}
+	if fmt.Sprint(recs) != fmt.Sprint(want) {
+		t.Errorf("CSV = %q, want %q", recs, want)
 	}
 }

@@ -1,7 +1,6 @@
 package perf
 
 import (
-	"fmt"
 	"math"
 	"sort"
 )
@@ -477,5 +476,3 @@ func slope(xs, ys []float64) float64 {
 	}
 	return num / den
 }
-
-func fmtGB(x float64) string { return fmt.Sprintf("%.0f GB", x) }

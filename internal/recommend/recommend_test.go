@@ -31,22 +31,6 @@ func engine(t testing.TB) *recommend.Engine {
 
 var en = i18n.NewPrinter(i18n.EN)
 
-func testSmoke(t *testing.T) {
-	e := engine(t)
-	r := recommend.Requirements{Workload: recommend.Workload{Job: &perf.Job{Kind: perf.TransformerTrain, Params: 7e9, Tokens: 2e11}},
-		DeadlineHours: 200, MinGPUs: 8, MultiNode: true, MaxGPUs: 64, Interruptible: true, Priority: "cost"}
-	res, err := e.Recommend(r, en)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range res.Plans {
-		t.Logf("#%d %s ×%d %d GPUs %.1fh %.0f %s score %.3f miss %.3f", p.Rank, p.Offer.ID(), p.Instances, p.GPUs, p.Hours, p.Cost, p.Currency, p.Score, p.DeadlineMiss)
-		t.Logf("   %s", strings.Join(p.Reasons, "\n   "))
-		t.Logf("   risks: %s", strings.Join(p.Risks, " | "))
-	}
-	t.Logf("notes: %v; rejected %d, feasible %d", res.Notes, len(res.Rejected), res.Feasible)
-}
-
 // TestPrecisionAsWritten: bf16 comes back as bf16 in the requirements.
 func TestPrecisionAsWritten(t *testing.T) {
 	r, err := jobfile.Read(strings.NewReader("workload: {job: {kind: transformer-train, params: 1e9, tokens: 1e10, precision: bf16}}\n"))

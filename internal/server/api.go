@@ -44,6 +44,15 @@ func badRequest(field, hint, format string, args ...any) *apiError {
 	return &apiError{Status: http.StatusBadRequest, Code: "bad_request", Field: field, Hint: hint, Message: fmt.Sprintf(format, args...)}
 }
 
+// dataProblem is a failure caused by the server's own data (a stored
+// figure that cannot be priced or converted), never by the request: a 500
+// whose message names the problem, so the client is not told to change a
+// request that was fine.
+func dataProblem(err error) *apiError {
+	return &apiError{Status: http.StatusInternalServerError, Code: "data_error", Message: err.Error(),
+		Hint: "the server's catalog data has a problem; the operator should check the server log and the imported snapshots."}
+}
+
 func notFound(format string, args ...any) *apiError {
 	return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: fmt.Sprintf(format, args...)}
 }
@@ -81,6 +90,8 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !errors.As(err, &ae) {
 		s.log.Error("request failed", "path", r.URL.Path, "err", err)
 		ae = &apiError{Status: http.StatusInternalServerError, Code: "internal", Message: "internal error; see the server log"}
+	} else if ae.Status >= 500 {
+		s.log.Error("request failed", "path", r.URL.Path, "code", ae.Code, "err", ae.Message)
 	}
 	writeJSON(w, ae.Status, map[string]*apiError{"error": ae})
 }
@@ -288,7 +299,7 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
 	rows, err := d.Catalog.QueryOffers(s.Query)
 	if err != nil {
-		return nil, 0, badRequest("", "", "%v", err)
+		return nil, 0, dataProblem(err) // the currency was checked; the stored data is at fault
 	}
 	if s.Interconnect != "" || s.RDMA || s.MinPrice.IsPositive() {
 		kept := rows[:0]
@@ -332,7 +343,9 @@ func (s *Server) apiOffers(r *http.Request, d *Data) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return document.BuildOffers(rows, total, search.Query.Currency, d.FX), nil
+	doc := document.BuildOffers(rows, total, search.Query.Currency, d.FX)
+	doc.Warnings = document.BuildWarnings(d.Rejected, i18n.NewPrinter(requestLang(r)))
+	return doc, nil
 }
 
 // sortRows orders rows by a column, stably, so ties keep the price order.
@@ -389,7 +402,7 @@ func (d *Data) offerRow(id, cur string) (catalog.OfferRow, error) {
 	rows, err := d.Catalog.QueryOffers(catalog.OfferQuery{Currency: cur, FX: d.FX, Providers: []string{o.Provider},
 		Regions: []string{o.RegionCode}, Statuses: []string{catalog.StatusCurrent, catalog.StatusPrevious, catalog.StatusRetired}})
 	if err != nil {
-		return catalog.OfferRow{}, err
+		return catalog.OfferRow{}, dataProblem(err)
 	}
 	for _, r := range rows {
 		if r.Offer.ID() == id {
@@ -408,7 +421,9 @@ func (s *Server) apiOffer(r *http.Request, d *Data) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return document.BuildOffers([]catalog.OfferRow{row}, 1, cur, d.FX), nil
+	doc := document.BuildOffers([]catalog.OfferRow{row}, 1, cur, d.FX)
+	doc.Warnings = document.BuildWarnings(d.Rejected, i18n.NewPrinter(requestLang(r)))
+	return doc, nil
 }
 
 func (s *Server) apiGPUs(r *http.Request, d *Data) (any, error) {
@@ -545,7 +560,7 @@ func (d *Data) tco(in TCOInput) (*pricing.TCO, error) {
 		if errors.As(err, &fe) {
 			return nil, badRequest(fe.Field, "", "%s", fe.Msg)
 		}
-		return nil, badRequest("", "", "%v", err)
+		return nil, dataProblem(err) // the request was checked; the stored data is at fault
 	}
 	return res, nil
 }
@@ -597,7 +612,7 @@ func (s *Server) apiRecommend(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, doc)
+	writeDoc(w, r, doc) // compact, or indented with ?pretty, like every API document
 }
 
 // readBody reads a request body of at most max bytes.

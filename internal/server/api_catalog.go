@@ -93,7 +93,7 @@ func (d *Data) instanceDoc(it *catalog.InstanceType, cur string) (*document.Inst
 	rows, err := d.Catalog.QueryOffers(catalog.OfferQuery{InstanceID: it.ID(), Currency: cur, FX: d.FX,
 		Statuses: []string{catalog.StatusCurrent, catalog.StatusPrevious, catalog.StatusRetired}})
 	if err != nil {
-		return nil, badRequest("currency", "", "%v", err)
+		return nil, dataProblem(err) // the currency was checked; the stored data is at fault
 	}
 	ests := document.EstimateInstance(d.Perf, it, document.StandardBenchmarks)
 	doc := document.BuildInstance(it, rows, cur, d.FX, ests)

@@ -18,6 +18,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 
+	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/cli"
 	"github.com/gpuscout/gpuscout/internal/perf"
@@ -364,30 +365,54 @@ func hostileServer(t *testing.T) (*server.Server, string, string) {
 	region := "r" + xssAttr
 	inst := "x" + xssScript
 	inst2 := "y" + xssAttr
+	// The --catalog loader refuses such identifiers (only letters, digits
+	// and . _ - + :), so the files carry placeholders and the hostile ids
+	// are planted after parsing: the pages must escape them however they
+	// arrive.
+	ids := map[string]string{"evil-inst": inst, "evil-inst2": inst2, "evil-region": region}
 	ref := csvField(xssAttr + " " + xssScript)
 	overlay := fstest.MapFS{
 		"providers.csv": appendTo("providers.csv", "evil,"+csvField("Evil "+xssScript)+","+csvField(xssAttr)+",https://example.com/,https://example.com/p,user,"+ref+",2026-11-01"),
-		"regions.csv":   appendTo("regions.csv", "evil,"+csvField(region)+","+csvField(xssScript)+","+csvField(xssAttr)+",US,us,user,"+ref+",2026-11-01,,,"),
+		"regions.csv":   appendTo("regions.csv", "evil,evil-region,"+csvField(xssScript)+","+csvField(xssAttr)+",US,us,user,"+ref+",2026-11-01,,,"),
 		"ecosystem.csv": appendTo("ecosystem.csv", "evil,ml-platform,"+csvField(xssScript)+","+csvField(xssAttr)+","+csvField(xssScript)+",user,"+ref+",2026-11-01,"+csvField(xssAttr)),
 		"instances/evil.csv": &fstest.MapFile{Data: []byte("provider,instance_type,family,gpu,gpu_count,gpu_memory_gb,vcpu,memory_gib,gpu_interconnect,gpu_interconnect_gbs,network_gbps,rdma,local_storage,status,source_kind,source_ref,as_of,notes\n" +
-			"evil," + csvField(inst) + "," + csvField(xssAttr) + ",H100-SXM-80GB,8,640,192,2048,nvswitch,900,3200,efa," + csvField(xssScript) + ",current,user," + ref + ",2026-11-01," + csvField(xssScript+xssAttr) + "\n" +
-			"evil," + csvField(inst2) + ",y,H100-SXM-80GB,1,80,24,256,,,,,,current,user," + ref + ",2026-11-01," + csvField(xssAttr) + "\n")},
+			"evil,evil-inst," + csvField(xssAttr) + ",H100-SXM-80GB,8,640,192,2048,nvswitch,900,3200,efa," + csvField(xssScript) + ",current,user," + ref + ",2026-11-01," + csvField(xssScript+xssAttr) + "\n" +
+			"evil,evil-inst2,y,H100-SXM-80GB,1,80,24,256,,,,,,current,user," + ref + ",2026-11-01," + csvField(xssAttr) + "\n")},
 		"offers/evil.csv": &fstest.MapFile{Data: []byte("provider,instance_type,region,billing,hourly,upfront,monthly,currency,source_kind,source_ref,as_of,notes\n" +
-			"evil," + csvField(inst) + "," + csvField(region) + ",on-demand,0.5,,,USD,user," + ref + ",2026-11-01," + csvField(xssScript) + "\n" +
-			"evil," + csvField(inst) + "," + csvField(region) + ",spot,0.2,,,USD,user," + ref + ",2026-11-01," + csvField(xssAttr) + "\n" +
-			"evil," + csvField(inst2) + "," + csvField(region) + ",on-demand,0.1,,,USD,user," + ref + ",2026-11-01,\n")},
+			"evil,evil-inst,evil-region,on-demand,0.5,,,USD,user," + ref + ",2026-11-01," + csvField(xssScript) + "\n" +
+			"evil,evil-inst,evil-region,spot,0.2,,,USD,user," + ref + ",2026-11-01," + csvField(xssAttr) + "\n" +
+			"evil,evil-inst2,evil-region,on-demand,0.1,,,USD,user," + ref + ",2026-11-01,\n")},
 	}
 	load := func(context.Context) (*server.Data, error) {
-		ds, err := curated.Load(base, overlay)
+		d, rates, err := curated.LoadData(base, overlay)
 		if err != nil {
 			return nil, err
 		}
-		m, _, err := perf.New(ds.Catalog)
+		plant := func(s *string) {
+			if v, ok := ids[*s]; ok {
+				*s = v
+			}
+		}
+		for _, r := range d.Regions {
+			plant(&r.Code)
+		}
+		for _, it := range d.Instances {
+			plant(&it.Name)
+		}
+		for _, o := range d.Offers {
+			plant(&o.InstanceName)
+			plant(&o.RegionCode)
+		}
+		c, err := catalog.New(d)
 		if err != nil {
 			return nil, err
 		}
-		return &server.Data{Catalog: ds.Catalog, FX: ds.FX, Perf: m,
-			Pricing: &pricing.Engine{Prices: ds.Catalog, FX: ds.FX, Spot: spot.CostHook{Facts: ds.Catalog}}}, nil
+		m, _, err := perf.New(c)
+		if err != nil {
+			return nil, err
+		}
+		return &server.Data{Catalog: c, FX: rates, Perf: m,
+			Pricing: &pricing.Engine{Prices: c, FX: rates, Spot: spot.CostHook{Facts: c}}}, nil
 	}
 	srv, err := server.New(context.Background(), server.Config{Load: load, Now: func() time.Time { return now }})
 	if err != nil {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"net/http"
@@ -33,7 +32,10 @@ type view struct {
 	NewestAsOf string
 	Offers     int
 	Error      *apiError
-	Page       any
+	// Warnings name stored records left out because their data is
+	// unusable (at most maxPageWarnings, then a count).
+	Warnings []string
+	Page     any
 	// Assets is false in a build without the bundled script and stylesheet.
 	Assets bool
 }
@@ -57,7 +59,24 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 	p := i18n.NewPrinter(lang)
 	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
-		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, Assets: web.HasAssets()}
+		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, Assets: web.HasAssets(),
+		Warnings: pageWarnings(p, d.Rejected)}
+}
+
+// maxPageWarnings bounds the warnings a page lists.
+const maxPageWarnings = 10
+
+// pageWarnings renders rejected imports for a page's notice.
+func pageWarnings(p *i18n.Printer, rs []catalog.Rejection) []string {
+	var out []string
+	for i, r := range rs {
+		if i == maxPageWarnings {
+			out = append(out, p.T("warn.rejected_more", len(rs)-maxPageWarnings))
+			break
+		}
+		out = append(out, p.Rejected(r.Kind, r.Record, string(r.Reason), r.Detail))
+	}
+	return out
 }
 
 // render writes a page; ?lang= also sets the language cookie so links keep it.
@@ -313,7 +332,7 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="gpuscout-offers.csv"`)
-	cw := csv.NewWriter(w)
+	cw := output.NewCSVWriter(w) // cells neutralised against formula injection
 	var head []string
 	for _, c := range page.Columns {
 		if c.Shown {
@@ -337,9 +356,13 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 				rec = append(rec, cell)
 			}
 		}
-		cw.Write(append(rec, row.ID))
+		if err := cw.Write(append(rec, row.ID)); err != nil {
+			return // the client went away
+		}
 	}
-	cw.Flush()
+	if err := cw.Flush(); err != nil {
+		s.log.Warn("writing offers.csv", "err", err)
+	}
 }
 
 // offerChoices fills the filter form's choices.

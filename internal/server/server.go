@@ -31,6 +31,9 @@ type Data struct {
 	Perf    *perf.Model
 	// Imported is the number of offers that came from imported snapshots.
 	Imported int
+	// Rejected are imported records left out because their data is
+	// unusable; pages show a notice and offers documents a warnings field.
+	Rejected []catalog.Rejection
 	// Loaded is when this data was loaded.
 	Loaded time.Time
 }

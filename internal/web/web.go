@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"path"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -124,7 +125,8 @@ func (p *Pages) Render(w io.Writer, name string, data any) error {
 	return err
 }
 
-// Static serves the embedded assets with a one-hour cache.
+// Static serves the embedded assets with a one-hour cache. It serves
+// files only: a directory (the root included) is 404, never a listing.
 func Static() http.Handler {
 	sub, err := fs.Sub(staticFS, "static")
 	if err != nil {
@@ -132,6 +134,11 @@ func Static() http.Handler {
 	}
 	fsrv := http.FileServerFS(sub)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if st, err := fs.Stat(sub, name); name == "" || err != nil || st.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
 		w.Header().Set("Cache-Control", "public, max-age=3600")
 		fsrv.ServeHTTP(w, r)
 	})

@@ -255,7 +255,39 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 	if err != nil {
 		return d, nil, fmt.Errorf("fx.csv: %w", err)
 	}
+	if probs := unconvertible(d, table); len(probs) > 0 {
+		return d, nil, &catalog.ValidationError{Problems: probs}
+	}
 	return d, table, nil
+}
+
+// unconvertible finds prices in a currency fx.csv has no rate for: they
+// could be neither converted nor compared, so the file is rejected here,
+// with file and line, rather than failing a query later.
+func unconvertible(d catalog.Data, t *fx.Table) []catalog.Problem {
+	var out []catalog.Problem
+	check := func(rec any, cur string) {
+		if cur == "" {
+			return // a missing currency is reported by validation
+		}
+		if _, ok := t.Rate(cur); !ok {
+			out = append(out, catalog.Problem{Pos: d.Positions[rec], Field: "currency",
+				Msg: fmt.Sprintf("no exchange rate for %q in fx.csv (known: %s)", cur, strings.Join(t.Currencies(), ", "))})
+		}
+	}
+	for _, o := range d.Offers {
+		check(o, o.Price.Currency)
+	}
+	for _, a := range d.Ancillary {
+		check(a, a.Price.Currency)
+	}
+	for _, s := range d.Support {
+		check(s, s.Currency)
+	}
+	for _, f := range d.OnPrem {
+		check(f, f.Currency)
+	}
+	return out
 }
 
 // LoadEmbedded loads the embedded catalog.

@@ -306,3 +306,110 @@ func FuzzLoadOffers(f *testing.F) {
 		}
 	})
 }
+
+// TestHostileCatalogRejected: a --catalog directory with path-like ids,
+// absurd lengths, control characters or prices nothing can convert is
+// rejected with file:line and field, and the error does not echo a huge
+// value back.
+func TestHostileCatalogRejected(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	row := func(inst, notes string) string {
+		return offerHeader + "aws," + inst + ",us-east-1,spot,1,,,USD,user,r,2026-01-01," + notes + "\n"
+	}
+	tests := []struct {
+		name, file, content, want string
+	}{
+		{"dot-dot id", "offers/x.csv", row("../../etc/passwd", ""), `offers/x.csv:2: field instance_type: identifier "../../etc/passwd" may hold only letters, digits`},
+		{"dot-dot inside id", "offers/x.csv", row("p4d..24xlarge", ""), `offers/x.csv:2: field instance_type: identifier "p4d..24xlarge"`},
+		{"slash in provider id", "providers.csv", "id,name_en,name_zh,source_kind,source_ref,as_of\nev/il,Evil,恶意,user,r,2026-01-01\n", `providers.csv:2: field id: identifier "ev/il"`},
+		{"space in region code", "regions.csv", "provider,code,name_en,country,residency,source_kind,source_ref,as_of\naws,us east,US,US,us,user,r,2026-01-01\n", `regions.csv:2: field code: identifier "us east"`},
+		{"100k-char id", "offers/x.csv", row(long, ""), "offers/x.csv:2: field instance_type: identifier is 100000 bytes long; at most 128"},
+		{"100k-char notes", "offers/x.csv", row("p4d.24xlarge", long), "offers/x.csv:2: field notes: is 100000 characters long; at most 4096"},
+		{"100k-char column name", "offers/x.csv", long + "\n", "offers/x.csv:1: field xxxxxxxx"},
+		{"escape sequence", "providers.csv", "id,name_en,name_zh,source_kind,source_ref,as_of\nevil,\x1b[31mEvil,恶意,user,r,2026-01-01\n", "providers.csv:2: field name_en: contains the control character U+001B"},
+		{"NUL byte", "offers/x.csv", row("p4d.24xlarge", "a\x00b"), "offers/x.csv:2: field notes: contains the control character U+0000"},
+		{"newline in quoted field", "offers/x.csv", row("p4d.24xlarge", "\"two\nlines\""), "offers/x.csv:2: field notes: contains the control character U+000A"},
+		{"invalid UTF-8", "offers/x.csv", row("p4d.24xlarge", "\xff\xfe"), "offers/x.csv:2: field notes: not valid UTF-8"},
+		{"currency without a rate", "offers/x.csv", offerHeader + "aws,p4d.24xlarge,us-east-1,spot,1,,,XYZ,user,r,2026-01-01,\n", `offers/x.csv:2: field currency: no exchange rate for "XYZ" in fx.csv`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := curated.Load(curated.Embedded(), overlay(map[string]string{tt.file: tt.content}))
+			var ve *catalog.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("err = %v, want a validation error", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.want) {
+				t.Errorf("error does not contain %q:\n%.2000s", tt.want, msg)
+			}
+			if len(msg) > 8000 {
+				t.Errorf("error is %d bytes: a hostile value is echoed whole", len(msg))
+			}
+			if strings.ContainsAny(msg, "\x00\x1b") {
+				t.Errorf("error echoes control characters: %q", msg)
+			}
+		})
+	}
+}
+
+// catalogFiles are the files FuzzLoadCatalogFile writes its input to, one
+// per format the loader reads.
+var catalogFiles = []string{"providers.csv", "regions.csv", "gpus.csv", "instances/fuzz.csv", "offers/fuzz.csv", "claims.csv",
+	"fx.csv", "ancillary.csv", "support.csv", "onprem.csv", "spot.csv", "interruptions.csv", "ecosystem.csv"}
+
+// FuzzLoadCatalogFile feeds arbitrary bytes to the --catalog reader as any
+// of its files. It must never panic; an accepted catalog holds no id with
+// "..", a slash or a control character; a rejected one names the file
+// and line of every problem, in a message of bounded size.
+func FuzzLoadCatalogFile(f *testing.F) {
+	base := fuzzBase()
+	for i, name := range catalogFiles {
+		if mf, ok := base[name]; ok {
+			f.Add(uint8(i), mf.Data)
+		}
+	}
+	f.Add(uint8(5), []byte("id,seed,quote,subject,field,claimed,verdict,actual,evidence,as_of\nc1,s,\"q\tq\",aws/p4d.24xlarge,gpu,A100,right,A100,e,2026-01-01\n"))
+	f.Add(uint8(6), []byte("currency,per_usd,as_of,source_ref\nUSD,1,2026-01-01,r\nCNY,7.1,2026-01-01,r\n"))
+	f.Add(uint8(11), []byte("provider,instance_type,region,band,low_pct,high_pct,source_kind,source_ref,as_of\naws,p4d.24xlarge,us-east-1,<5%,0,5,user,r,2026-01-01\n"))
+	f.Add(uint8(4), []byte(offerHeader+"aws,../p4d,us-east-1,spot,1,,,USD,user,r,2026-01-01,\x1b\n"))
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		name := catalogFiles[int(which)%len(catalogFiles)]
+		over := fstest.MapFS{name: &fstest.MapFile{Data: data}}
+		if name != "fx.csv" {
+			over["fx.csv"] = &fstest.MapFile{Data: []byte("currency,per_usd,as_of,source_ref\nUSD,1,2026-01-01,r\n")}
+		}
+		ds, err := curated.Load(base, over)
+		if err != nil {
+			var ve *catalog.ValidationError
+			if errors.As(err, &ve) {
+				for _, p := range ve.Problems {
+					if p.Pos.File == "" {
+						t.Fatalf("problem without a file: %v", p)
+					}
+				}
+			}
+			if n := len(err.Error()); n > 64<<10 {
+				t.Fatalf("error message is %d bytes", n)
+			}
+			return
+		}
+		check := func(id string) {
+			if strings.Contains(id, "..") || strings.ContainsFunc(id, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+				t.Fatalf("accepted id %q", id)
+			}
+		}
+		for _, o := range ds.Catalog.Offers() {
+			check(o.ID())
+			if strings.Count(o.ID(), "/") != 3 {
+				t.Fatalf("offer id %q does not split into provider/instance/region/billing", o.ID())
+			}
+		}
+		for _, it := range ds.Catalog.Instances() {
+			check(it.ID())
+		}
+		for _, g := range ds.Catalog.GPUs() {
+			check(g.ID)
+		}
+	})
+}

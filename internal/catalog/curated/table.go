@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"regexp"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/shopspring/decimal"
@@ -34,6 +37,61 @@ func (p *problems) add(file string, line int, field, format string, args ...any)
 	p.list = append(p.list, catalog.Problem{Pos: catalog.Position{File: file, Line: line}, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
+// Bounds on what a catalog file may hold. A curated text field is at most
+// a few hundred characters; identifiers name a provider's resource.
+const (
+	maxFileBytes = 64 << 20 // one catalog file
+	maxIDLen     = 128      // an identifier column (see idColumns)
+	maxTextLen   = 4096     // any other column, in characters
+)
+
+// idColumns are the columns that hold identifiers: they become parts of
+// IDs ("provider/instance_type/region/billing"), URLs and file names, so
+// they are limited to letters, digits and . _ - + : (region may be * in
+// ancillary.csv), with no "..", no path separators and no spaces.
+var idColumns = map[string]bool{"id": true, "provider": true, "instance_type": true, "region": true, "code": true,
+	"gpu": true, "billing": true, "currency": true, "item": true, "plan": true, "category": true, "status": true}
+
+var reID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+:-]*$`)
+
+// checkField returns why a field's value is not acceptable, or "".
+func checkField(col, v string) string {
+	if !utf8.ValidString(v) {
+		return "not valid UTF-8"
+	}
+	for _, r := range v {
+		if r != '\t' && unicode.IsControl(r) {
+			return fmt.Sprintf("contains the control character %U", r)
+		}
+	}
+	if !idColumns[col] {
+		if n := utf8.RuneCountInString(v); n > maxTextLen {
+			return fmt.Sprintf("is %d characters long; at most %d", n, maxTextLen)
+		}
+		return ""
+	}
+	switch {
+	case v == "" || (v == "*" && (col == "region" || col == "instance_type")):
+		// "*" is the wildcard of provider-level rows (interruption priors,
+		// provider-wide region facts); the loader checks where it may stand.
+		return ""
+	case len(v) > maxIDLen:
+		return fmt.Sprintf("identifier is %d bytes long; at most %d", len(v), maxIDLen)
+	case strings.Contains(v, ".."), !reID.MatchString(v):
+		return fmt.Sprintf("identifier %q may hold only letters, digits and . _ - + : (no \"..\", slashes or spaces)", v)
+	}
+	return ""
+}
+
+// clip shortens a value for an error message.
+func clip(v string) string {
+	const n = 40
+	if utf8.RuneCountInString(v) <= n {
+		return v
+	}
+	return string([]rune(v)[:n]) + "…"
+}
+
 // readTable reads a CSV file whose header must be a subset of allowed that
 // contains every column in required. Lines starting with # are comments.
 func readTable(fsys fs.FS, file string, required, allowed []string, p *problems) (*table, error) {
@@ -42,7 +100,11 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems)
 		return nil, err
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
+	if st, err := f.Stat(); err == nil && st.Size() > maxFileBytes {
+		p.add(file, 0, "", "file is %d bytes; at most %d MiB", st.Size(), maxFileBytes>>20)
+		return &table{file: file}, nil
+	}
+	r := csv.NewReader(io.LimitReader(f, maxFileBytes+1))
 	r.Comment = '#'
 	r.ReuseRecord = false
 	t := &table{file: file}
@@ -66,7 +128,7 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems)
 		header[i] = h
 		switch {
 		case !allowedSet[h]:
-			p.add(file, 1, h, "unknown column %q (allowed: %s)", h, strings.Join(allowed, ", "))
+			p.add(file, 1, clip(h), "unknown column %q (allowed: %s)", clip(h), strings.Join(allowed, ", "))
 		case seen[h]:
 			p.add(file, 1, h, "duplicate column")
 		}
@@ -93,11 +155,24 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems)
 		line, _ := r.FieldPos(0)
 		fields := make(map[string]string, len(header))
 		for i, h := range header {
-			fields[h] = strings.TrimSpace(rec[i])
+			v := strings.TrimSpace(rec[i])
+			if msg := checkField(h, v); msg != "" {
+				p.add(file, line, h, "%s", msg)
+				v = clip(strings.Map(printable, v)) // later messages must not echo the bad value whole
+			}
+			fields[h] = v
 		}
 		t.rows = append(t.rows, row{file: file, line: line, fields: fields, p: p})
 	}
 	return t, nil
+}
+
+// printable maps control characters to U+FFFD, for error messages.
+func printable(r rune) rune {
+	if unicode.IsControl(r) {
+		return utf8.RuneError
+	}
+	return r
 }
 
 func csvLine(err error, def int) int {

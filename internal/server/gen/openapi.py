@@ -9,7 +9,9 @@ offer={"type":"object","required":["id","provider","instance_type","region","bil
  "id":s,"provider":s,"instance_type":s,"region":s,"country":s,"residency":s,"billing":s,"gpu":{"$ref":"#/components/schemas/GPURef"},"vcpu":num,"memory_gib":num,
  "price":{"type":"object","required":["hourly","upfront","monthly","effective_hourly","per_gpu_hourly","currency","original_currency"],"properties":{k:num for k in ["hourly","upfront","monthly","effective_hourly","per_gpu_hourly"]}|{"currency":s,"original_currency":s}},
  "source":{"$ref":"#/components/schemas/Source"}}}
-offers={"type":"object","required":["schema","currency","fx","total","offers"],"properties":{"schema":{"type":"string","enum":["gpuscout/offers@v1"]},"currency":s,"fx":{"$ref":"#/components/schemas/FX"},"total":{"type":"integer","minimum":0},"offers":{"type":"array","items":{"$ref":"#/components/schemas/Offer"}}}}
+offers={"type":"object","required":["schema","currency","fx","total","offers"],"properties":{"schema":{"type":"string","enum":["gpuscout/offers@v1"]},"currency":s,"fx":{"$ref":"#/components/schemas/FX"},"total":{"type":"integer","minimum":0},"offers":{"type":"array","items":{"$ref":"#/components/schemas/Offer"}},
+ "warnings":{"type":"array","description":"Stored records left out because their data is unusable (a currency without an exchange rate, a figure failing validation); absent when there are none. The other offers are answered as usual.","items":{"$ref":"#/components/schemas/Warning"}}}}
+warning={"type":"object","required":["kind","record","reason","detail","message"],"properties":{"kind":{"type":"string","enum":["offer","interruption-band"]},"record":{"type":"string","description":"The offer ID, or provider/instance_type/region of a band."},"reason":{"type":"string","enum":["unknown-currency","invalid"]},"detail":{"type":"string","description":"The currency code (unknown-currency) or the validation message (invalid, in English)."},"message":{"type":"string","description":"The warning in the request's language."}}}
 gpu={"type":"object","required":["id","vendor","family","architecture","memory_gb","source"],"properties":{"id":s,"vendor":s,"family":s,"variant":s,"architecture":s,"memory_gb":num,"memory_type":s,
  "memory_bandwidth_gbs":numN,"fp32_tflops":numN,"tf32_tflops":numN,"fp16_tflops":numN,"fp8_tflops":numN,"int8_tops":numN,"interconnect":s,"interconnect_gbs":numN,"tdp_w":numN,"launch_year":{"type":"integer"},"aliases":{"type":"array","items":s},"source":{"$ref":"#/components/schemas/Source"}}}
 gpus={"type":"object","required":["schema","gpus"],"properties":{"schema":{"type":"string","enum":["gpuscout/gpus@v1"]},"gpus":{"type":"array","items":{"$ref":"#/components/schemas/GPU"}}}}
@@ -37,7 +39,7 @@ rec={"type":"object","required":["schema","currency","plans","pareto","rejected"
  "rejected":{"type":"array","items":{"type":"object","required":["offer","stage","reason"],"properties":{"offer":s,"stage":s,"reason":s}}},
  "rejected_by_stage":{"type":"object","additionalProperties":{"type":"integer"}},"feasible":{"type":"integer"},"notes":{"type":"array","items":s},
  "data_as_of":{"type":"object","properties":{"oldest":s,"newest":s}}}}
-err={"type":"object","required":["error"],"properties":{"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","enum":["bad_request","not_found","no_plan","too_large","internal"]},"message":s,"field":s,"hint":s}}}}
+err={"type":"object","required":["error"],"properties":{"error":{"type":"object","required":["code","message"],"properties":{"code":{"type":"string","enum":["bad_request","not_found","no_plan","too_large","internal","data_error"]},"message":s,"field":s,"hint":s}}}}
 def q(name,desc,schema=None,explode=True):
     p={"name":name,"in":"query","required":False,"description":desc,"schema":schema or s}
     return p
@@ -47,7 +49,7 @@ def listq(name,desc):
 cur=q("currency","Currency for every amount (USD, CNY, EUR, GBP, JPY ...). Default USD.")
 def resp(ref,desc):
     return {"description":desc,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/"+ref}}}}
-errs={"400":resp("Error","Invalid parameter; error.field names it."),"404":resp("Error","Unknown offer or endpoint.")}
+errs={"400":resp("Error","Invalid parameter; error.field names it."),"404":resp("Error","Unknown offer or endpoint."),"500":resp("Error","The server's own data cannot answer (data_error: a stored figure that cannot be priced); never the client's fault.")}
 spec={"openapi":"3.0.3","info":{"title":"gpuscout API","version":"1.0.0","description":"GPU cloud offers, prices under every billing model, total cost of ownership and ranked plans, from gpuscout's catalog. Every figure carries its source and as-of date. Responses are the same documents as the CLI's -o json. Errors are {\"error\": {code, message, field, hint}}."},
  "servers":[{"url":"/"}],
  "paths":{
@@ -59,9 +61,9 @@ spec={"openapi":"3.0.3","info":{"title":"gpuscout API","version":"1.0.0","descri
     q("order","Order by a column instead of sort.",{"type":"string","enum":["provider","instance","gpu","gpus","vram","vcpu","ram","region","billing","price","per_gpu","upfront","as_of","network"]}),q("desc","Reverse the order.",{"type":"boolean"}),q("sort","Order.",{"type":"string","enum":["price","gpu-price","vram","fp16-tflops-per-dollar"]}),
     q("limit","Return at most this many offers (0 = all; default 100).",{"type":"integer","minimum":0}),q("per_provider","Keep the first N offers of each provider.",{"type":"integer","minimum":0}),
     q("cheapest_region","Each instance type and billing model once, in its cheapest region.",{"type":"boolean"}),q("include_retired","Include retired instance types.",{"type":"boolean"}),cur],
-   "responses":{"200":resp("Offers","Matching offers, cheapest first by default; total counts matches before limit."),"400":errs["400"]}}},
+   "responses":{"200":resp("Offers","Matching offers, cheapest first by default; total counts matches before limit."),"400":errs["400"],"500":errs["500"]}}},
   "/api/v1/offers/{id}":{"get":{"operationId":"getOffer","summary":"One offer by ID (provider/instance_type/region/billing)","parameters":[{"name":"id","in":"path","required":True,"description":"Offer ID; its slashes are part of the path.","schema":s},cur],
-   "responses":{"200":resp("Offers","The offer, as a one-row offers document."),"400":errs["400"],"404":errs["404"]}}},
+   "responses":{"200":resp("Offers","The offer, as a one-row offers document."),"400":errs["400"],"404":errs["404"],"500":errs["500"]}}},
   "/api/v1/gpus":{"get":{"operationId":"listGPUs","summary":"GPU models and their specifications","parameters":[listq("gpu","Only these models or families.")],"responses":{"200":resp("GPUs","GPU models."),"400":errs["400"]}}},
   "/api/v1/instances":{"get":{"operationId":"listInstances","summary":"GPU instance types","parameters":[listq("provider","Providers."),listq("gpu","GPU models or families.")],"responses":{"200":resp("Instances","Instance types."),"400":errs["400"]}}},
   "/api/v1/catalog/stats":{"get":{"operationId":"catalogStats","summary":"What the catalog holds, per provider","responses":{"200":resp("CatalogStats","Counts.")}}},
@@ -70,12 +72,12 @@ spec={"openapi":"3.0.3","info":{"title":"gpuscout API","version":"1.0.0","descri
     listq("offer","Offer IDs to compare, each as its own plan (at most 12)."),q("onprem","Add a plan that buys servers with this GPU (catalog defaults)."),q("servers","Servers for onprem (default 1).",{"type":"integer","minimum":1}),
     q("months","Horizon in months (default 36).",{"type":"integer","minimum":1,"maximum":120}),q("instances","Instances per offer (default 1).",{"type":"integer","minimum":1}),
     q("hours_per_day","Hours a day the instances run (default 24).",num),q("utilization","Fraction of scheduled hours actually used, 0-1 (default 1).",num),q("storage_gb","Block storage held, GB.",num),q("egress_gb","Internet egress per month, GB.",num),cur],
-   "responses":{"200":resp("TCO","Plans ranked by total cost."),"400":errs["400"]}}},
+   "responses":{"200":resp("TCO","Plans ranked by total cost."),"400":errs["400"],"500":errs["500"]}}},
   "/api/v1/recommend":{"post":{"operationId":"recommend","summary":"Ranked plans for a job description, each with reasons and risks","parameters":[q("lang","Language of reasons: en or zh (default from Accept-Language).",{"type":"string","enum":["en","zh"]})],
    "requestBody":{"required":True,"description":"A job description in YAML or JSON, as for gpuscout recommend -f (see examples/*.yaml).","content":{"application/yaml":{"schema":{"type":"string"}},"application/json":{"schema":{"type":"object"}},"text/plain":{"schema":{"type":"string"}}}},
    "responses":{"200":resp("Recommendation","Ranked plans, the Pareto front and the rejected candidates."),"400":resp("Error","The job description is invalid; error.field and error.message say where."),"413":resp("Error","Body over 1 MiB."),"422":resp("Error","No offer satisfies the constraints; the message names the one that eliminated the last candidates.")}}},
  },
- "components":{"schemas":{"Source":src,"FX":fx,"GPURef":gpuref,"Offer":offer,"Offers":offers,"GPU":gpu,"GPUs":gpus,"Instance":inst,"Instances":insts,"CatalogStats":stats,"Sources":sources,"MonthAmount":month,"CostComponent":comp,"BreakEven":be,"Cost":cost,"TCO":tco,"Plan":plan,"Recommendation":rec,"Error":err}}}
+ "components":{"schemas":{"Source":src,"FX":fx,"GPURef":gpuref,"Offer":offer,"Offers":offers,"GPU":gpu,"GPUs":gpus,"Instance":inst,"Instances":insts,"CatalogStats":stats,"Sources":sources,"MonthAmount":month,"CostComponent":comp,"BreakEven":be,"Cost":cost,"TCO":tco,"Plan":plan,"Recommendation":rec,"Error":err,"Warning":warning}}}
 # Fragments gen/extra_*.json add paths and component schemas.
 import glob, os
 for frag in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file__)), "extra_*.json"))):
