@@ -584,6 +584,11 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 	if err != nil {
 		return nil, badRequest("job", "see examples/*.yaml for the format.", "%v", err)
 	}
+	if cur := strings.ToUpper(req.Currency); cur != "" {
+		if _, ok := d.FX.Rate(cur); !ok {
+			return nil, badRequest("currency", "known currencies: "+strings.Join(d.FX.Currencies(), ", "), "no exchange rate for %q", cur)
+		}
+	}
 	e := &recommend.Engine{Catalog: d.Catalog, Perf: d.Perf, Pricing: d.Pricing, FX: d.FX, Now: s.cfg.Now()}
 	res, err := e.Recommend(req, i18n.NewPrinter(lang))
 	if err != nil {
