@@ -22,6 +22,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 )
 
 // The importer satisfies the shared interfaces.
@@ -520,7 +521,9 @@ func TestFetchConfig(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	if b, err := os.ReadFile(filepath.Join("testdata", "bundle.json")); err == nil {
-		f.Add(b)
+		for _, s := range importertest.Seeds(b, "") {
+			f.Add(s)
+		}
 	}
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`[{"action":"DescribeSpotPriceHistory","region":"r","response":{"Currency":"CNY","SpotPrices":{"SpotPriceType":[{"ZoneId":"z","InstanceType":"ecs.x","Timestamp":"2025-01-01T00:00:00Z","SpotPrice":"1e3"}]}}}]`))

@@ -3,6 +3,7 @@ package aws
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 	"github.com/shopspring/decimal"
 )
 
@@ -276,9 +278,41 @@ func TestBandLabels(t *testing.T) {
 	_ = decimal.Zero
 }
 
+// offerSeeds cuts an offer file into one small file per SKU (its product
+// and its terms), so that the fuzzer's minimisation stays fast.
+func offerSeeds(t testing.TB, raw []byte) [][]byte {
+	var file struct {
+		Products map[string]json.RawMessage
+		Terms    map[string]map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for sku, p := range file.Products {
+		terms := map[string]map[string]json.RawMessage{}
+		for kind, bySKU := range file.Terms {
+			if tm, ok := bySKU[sku]; ok {
+				terms[kind] = map[string]json.RawMessage{sku: tm}
+			}
+		}
+		doc, err := json.Marshal(map[string]any{"publicationDate": "2026-11-01T00:00:00Z", "products": map[string]json.RawMessage{sku: p}, "terms": terms})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, importertest.Seeds(doc, "")...)
+	}
+	return out
+}
+
 func FuzzOffers(f *testing.F) {
-	raw, _ := os.ReadFile("testdata/offer-small.json")
-	f.Add(raw)
+	raw, err := os.ReadFile("testdata/offer-small.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range offerSeeds(f, raw) {
+		f.Add(s)
+	}
 	f.Add([]byte(`{"products":{"a":{"attributes":{"instanceType":"p4d.24xlarge","instanceFamily":"GPU instance"}}},"terms":{"OnDemand":{"a":{}}}}`))
 	f.Add([]byte("\"SKU\",\"x\"\n"))
 	f.Add([]byte(`{"a":"\\`))
@@ -296,9 +330,18 @@ func FuzzOffers(f *testing.F) {
 
 func FuzzSpot(f *testing.F) {
 	raw, _ := os.ReadFile("testdata/spot-history.json")
-	f.Add(raw)
+	for _, s := range importertest.Seeds(raw, "SpotPriceHistory") {
+		f.Add(s)
+	}
 	adv, _ := os.ReadFile("testdata/advisor.json")
-	f.Add(adv)
+	for _, s := range importertest.Seeds(adv, "") {
+		f.Add(s)
+	}
+	sp, _ := os.ReadFile("testdata/savings.csv")
+	lines := strings.SplitAfter(string(sp), "\n")
+	for i := 0; i+6 < len(lines); i += 3 {
+		f.Add([]byte(strings.Join(lines[:6], "") + strings.Join(lines[6+i:min(6+i+3, len(lines))], "")))
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		(&SpotHistory{}).Parse(context.Background(), bytes.NewReader(in), nil)
 		(&SpotAdvisor{}).Parse(context.Background(), bytes.NewReader(in), nil)

@@ -22,7 +22,7 @@ type scanner struct {
 	err error
 }
 
-func newScanner(r io.Reader) *scanner { return &scanner{r: r, buf: make([]byte, 1<<20)} }
+func newScanner(r io.Reader) *scanner { return &scanner{r: r, buf: make([]byte, 64<<10)} }
 
 // offset is the file offset of the next byte.
 func (s *scanner) offset() int64 { return s.off + int64(s.pos) }

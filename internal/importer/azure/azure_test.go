@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 	"github.com/shopspring/decimal"
 )
 
@@ -425,7 +426,9 @@ func TestFetchRepeatedLink(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, name := range []string{"page1.json", "page2.json"} {
-		f.Add(readFixture(f, name))
+		for _, s := range importertest.Seeds(readFixture(f, name), "Items") {
+			f.Add(s)
+		}
 	}
 	f.Add([]byte(`{"Items":[{"retailPrice":1e400,"type":"Consumption"}]}`))
 	f.Add([]byte(`{}{}`))

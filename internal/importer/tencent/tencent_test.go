@@ -23,6 +23,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 )
 
 // The importer satisfies the shared interfaces.
@@ -532,12 +533,18 @@ func TestFetchConfig(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	if b, err := os.ReadFile(filepath.Join("testdata", "bundle.json")); err == nil {
-		f.Add(b)
+		for _, s := range importertest.Seeds(b, "") {
+			f.Add(s)
+		}
 	}
 	for _, name := range []string{"inquiry-price-run-instances-ex1-default.json", "describe-zone-instance-config-infos-ex1.json"} {
 		if b, err := os.ReadFile(filepath.Join(samplesDir, name)); err == nil {
-			f.Add([]byte(`[{"action":"` + map[bool]string{true: "InquiryPriceRunInstances", false: "DescribeZoneInstanceConfigInfos"}[strings.HasPrefix(name, "inquiry")] +
-				`","region":"ap-guangzhou","instanceType":"S5.MEDIUM4","response":` + string(b) + `}]`))
+			for _, s := range importertest.Seeds([]byte(`[{"action":"`+map[bool]string{true: "InquiryPriceRunInstances", false: "DescribeZoneInstanceConfigInfos"}[strings.HasPrefix(name, "inquiry")]+
+				`","region":"ap-guangzhou","instanceType":"S5.MEDIUM4","response":`+string(b)+`}]`), "") {
+				if len(s) <= 2*importertest.MaxSeed {
+					f.Add(s)
+				}
+			}
 		}
 	}
 	f.Add([]byte(`[]`))
