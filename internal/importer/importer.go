@@ -90,14 +90,21 @@ func (s Skips) Lines() []string {
 // or line, and the field.
 type ParseError struct {
 	Source string
-	Offset int64 // byte offset, when known
-	Line   int   // line, when known (CSV)
+	// File is the file (or URL) read, when Source does not name it; the
+	// import command sets it.
+	File   string
+	Record string // the record (an item index, an offer), when known
+	Offset int64  // byte offset, when known
+	Line   int    // line, when known (CSV)
 	Field  string
 	Err    error
 }
 
 func (e *ParseError) Error() string {
 	var where []string
+	if e.Record != "" {
+		where = append(where, "record "+e.Record)
+	}
 	if e.Line > 0 {
 		where = append(where, fmt.Sprintf("line %d", e.Line))
 	}
@@ -105,6 +112,12 @@ func (e *ParseError) Error() string {
 		where = append(where, fmt.Sprintf("byte %d", e.Offset))
 	}
 	msg := e.Source
+	if e.File != "" && !strings.Contains(e.Source, e.File) {
+		msg = e.File
+		if e.Source != "" {
+			msg += " (" + e.Source + ")"
+		}
+	}
 	if len(where) > 0 {
 		msg += " (" + strings.Join(where, ", ") + ")"
 	}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"sync"
 	"testing"
 	"time"
@@ -564,4 +565,44 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFetchBlanketFailure: a server that refuses or breaks on every call
+// fails the fetch (with the server's message, without the secret) after a
+// few requests, instead of returning an empty result.
+func TestFetchBlanketFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		status  int
+		body    string
+		maxCall int
+		want    string
+	}{
+		{"403 without an API error", http.StatusForbidden, `Forbidden for ` + testSecretKey, 1, "Forbidden"},
+		{"401", http.StatusUnauthorized, `nope`, 1, "HTTP401"},
+		{"502 on every call", http.StatusBadGateway, `bad gateway`, 60, "requests failed"},
+		{"API error on every call", http.StatusOK, `{"Response":{"Error":{"Code":"InvalidParameter","Message":"no"},"RequestId":"r"}}`, 60, "requests failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				w.WriteHeader(tc.status)
+				fmt.Fprint(w, tc.body)
+			}))
+			defer srv.Close()
+			imp := fetchImporter(srv.URL)
+			imp.Regions = []string{"ap-guangzhou", "ap-shanghai", "ap-beijing", "ap-chengdu", "ap-nanjing"}
+			res, err := imp.Fetch(context.Background(), srv.Client(), nil)
+			if err == nil {
+				t.Fatalf("no error; %d offers", len(res.Offers))
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), testSecretKey) {
+				t.Errorf("error %q: want %q, without the secret", err, tc.want)
+			}
+			if n := int(calls.Load()); n > tc.maxCall {
+				t.Errorf("%d requests, want at most %d", n, tc.maxCall)
+			}
+		})
+	}
 }
