@@ -1,0 +1,48 @@
+package i18n
+
+// importMessages are the strings of the import, update and snapshot
+// commands.
+var importMessages = map[Lang]map[string]string{
+	EN: {
+		"import.done":                "Imported %s as snapshot %d into %s: %d offers, %d interruption bands.",
+		"import.skipped":             "Skipped %d records:",
+		"import.err.parse":           "import %s: %s (nothing was stored; the previous snapshot is still in use)",
+		"import.err.currency":        "import %s: %s: record %s: field %s: currency %q has no exchange rate (known: %s); nothing was stored",
+		"import.err.empty":           "import %s: %s holds no usable offers (%d records skipped, see above); refused, because it would hide the previous prices. Nothing was stored.",
+		"import.err.shrink":          "import %s: %s holds %d offers and bands, against %d in snapshot %d (less than %d%%); refused, nothing was stored.",
+		"import.err.fetch":           "update %s (%s): %d of %d requests failed; nothing was stored. First failure: %s",
+		"import.hint.parse":          "fix or download the file again; the error names the record and field.",
+		"import.hint.currency":       "the file is not a price list gpuscout can convert; check that it is the provider's own file.",
+		"import.hint.empty":          "check that the file is the provider's price list for GPU instances; nothing in it passed the checks.",
+		"import.hint.shrink":         "check the file; if the provider really dropped that many offers, pass --allow-shrink.",
+		"import.hint.fetch":          "check the credentials and the endpoint; the provider's own message is above.",
+		"update.err.failed":          "%d of %d source(s) failed, nothing was stored for them: %s",
+		"snapshots.removed":          "Removed snapshot %d (%s, fetched %s: %d offers, %d interruption bands).",
+		"snapshots.rolled_back":      "Rolled back %s: removed snapshot %d; reads now use snapshot %d (fetched %s, %d offers).",
+		"snapshots.rolled_back_none": "Rolled back %s: removed snapshot %d; no snapshot of it is left, reads use the curated catalog.",
+		"snapshots.err.no_source":    "no snapshot of source %q in %s",
+		"snapshots.err.no_id":        "no snapshot %d in %s",
+		"snapshots.hint.list":        "list the snapshots with gpuscout catalog snapshots.",
+	},
+	ZH: {
+		"import.done":                "已将 %s 导入为快照 %d（%s）：%d 条报价，%d 个中断频率区间。",
+		"import.skipped":             "跳过 %d 条记录：",
+		"import.err.parse":           "导入 %s 失败：%s（未保存任何内容，仍使用之前的快照）",
+		"import.err.currency":        "导入 %s 失败：%s：记录 %s：字段 %s：币种 %q 没有汇率（已知：%s）；未保存任何内容",
+		"import.err.empty":           "导入 %s 失败：%s 中没有可用的报价（跳过 %d 条记录，见上）；已拒绝，否则会遮盖之前的价格。未保存任何内容。",
+		"import.err.shrink":          "导入 %[1]s 失败：%[2]s 只有 %[3]d 条报价和区间，而快照 %[5]d 有 %[4]d 条（不足 %[6]d%%）；已拒绝，未保存任何内容。",
+		"import.err.fetch":           "更新 %s（%s）失败：%d/%d 个请求失败；未保存任何内容。第一个错误：%s",
+		"import.hint.parse":          "修正或重新下载文件；错误信息指明了记录和字段。",
+		"import.hint.currency":       "gpuscout 无法换算该文件的价格；请确认它是云厂商官方的价格文件。",
+		"import.hint.empty":          "请确认文件是云厂商 GPU 实例的价格表；其中没有记录通过检查。",
+		"import.hint.shrink":         "请检查文件；如果云厂商确实下架了这么多报价，请加 --allow-shrink。",
+		"import.hint.fetch":          "请检查访问密钥和接口地址；上面是云厂商自己的错误信息。",
+		"update.err.failed":          "%d/%d 个来源失败，均未保存：%s",
+		"snapshots.removed":          "已删除快照 %d（%s，获取于 %s：%d 条报价，%d 个中断频率区间）。",
+		"snapshots.rolled_back":      "已回滚 %s：删除快照 %d；现在使用快照 %d（获取于 %s，%d 条报价）。",
+		"snapshots.rolled_back_none": "已回滚 %s：删除快照 %d；该来源已无快照，改用内置目录。",
+		"snapshots.err.no_source":    "%[2]s 中没有来源 %[1]q 的快照",
+		"snapshots.err.no_id":        "%[2]s 中没有快照 %[1]d",
+		"snapshots.hint.list":        "用 gpuscout catalog snapshots 列出快照。",
+	},
+}
