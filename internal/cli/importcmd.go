@@ -454,7 +454,7 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 type dataset struct {
 	Catalog *catalog.Catalog
 	FX      *fx.Table
-	baseFX  *fx.Table // FX without the --fx overrides
+	baseFX  *fx.Table                 // FX without the --fx overrides
 	curated map[string]*catalog.Offer // curated offers by ID, before imports
 	Imports *catalog.OverlayReport
 }
