@@ -39,10 +39,29 @@ type Skips struct {
 	examples map[string][]string
 }
 
+// maxSkipReasons bounds the distinct reasons a Skips keeps (reasons may
+// quote the input); further ones are counted under OtherReasons.
+const maxSkipReasons = 100
+
+// maxExample bounds the length of a skip example.
+const maxExample = 120
+
+// OtherReasons counts skips beyond the first 100 distinct reasons.
+const OtherReasons = "other reasons"
+
 // Add records one skipped item.
 func (s *Skips) Add(reason, example string) {
 	if s.counts == nil {
 		s.counts, s.examples = map[string]int{}, map[string][]string{}
+	}
+	if _, ok := s.counts[reason]; !ok && len(s.counts) >= maxSkipReasons {
+		reason = OtherReasons
+	}
+	if len(reason) > maxExample {
+		reason = reason[:maxExample] + "..."
+	}
+	if len(example) > maxExample {
+		example = example[:maxExample] + "..."
 	}
 	s.counts[reason]++
 	if len(s.examples[reason]) < 3 && example != "" {

@@ -83,6 +83,14 @@ type term struct {
 	} `json:"termAttributes"`
 }
 
+// Bounds on what an offer file may make the parser hold. The largest
+// real file (all regions) has a few thousand GPU SKUs that pass the
+// filter; a file far beyond these bounds is not an offer file.
+const (
+	maxKeptSKUs = 100000
+	maxOffers   = 100000
+)
+
 type kept struct {
 	instance, region string
 }
@@ -185,6 +193,9 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 					}
 					return nil
 				}
+				if len(skus) >= maxKeptSKUs {
+					return fail("products."+sku, fmt.Errorf("more than %d GPU instance SKUs: not an EC2 offer file", maxKeptSKUs))
+				}
 				skus[sku] = kept{pr.Attributes.InstanceType, pr.Attributes.RegionCode}
 				return nil
 			})
@@ -281,6 +292,9 @@ func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, 
 	off := byKey[id]
 	created := off == nil
 	if created {
+		if len(res.Offers) >= maxOffers {
+			return fmt.Errorf("more than %d offers: not an EC2 offer file", maxOffers)
+		}
 		asOf := published
 		if ed, err := time.Parse(time.RFC3339, t.EffectiveDate); err == nil && ed.After(asOf) {
 			asOf = ed

@@ -22,6 +22,15 @@ type scanner struct {
 	err error
 }
 
+// Limits of the scanner. An EC2 offer file's keys are SKU codes and
+// attribute names, and a product or a SKU's terms are a few KiB; anything
+// far larger is not an offer file, and holding it would cost memory in
+// proportion to the input.
+const (
+	maxString = 64 << 10 // a key or a string value read with str
+	maxValue  = 4 << 20  // a captured value (a product, a SKU's terms)
+)
+
 func newScanner(r io.Reader) *scanner { return &scanner{r: r, buf: make([]byte, 64<<10)} }
 
 // offset is the file offset of the next byte.
@@ -121,6 +130,9 @@ func (s *scanner) str() (string, error) {
 		}
 		// Keep the string's start in the buffer while refilling.
 		rel := s.pos - start
+		if rel > maxString {
+			return "", s.errorf("string longer than %d bytes", maxString)
+		}
 		s.pos = start
 		if !s.fill() {
 			return "", s.errorf("unterminated string")
@@ -192,6 +204,9 @@ func (s *scanner) value(dst []byte, capture bool) ([]byte, error) {
 		over := s.pos - s.end
 		s.pos = s.end
 		flush()
+		if capture && len(dst) > maxValue {
+			return dst, s.errorf("value longer than %d bytes", maxValue)
+		}
 		if !s.fill() {
 			if scalar {
 				return dst, nil
