@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 )
@@ -85,4 +86,14 @@ func (l *sizeLimiter) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	l.left -= int64(n)
 	return n, err
+}
+
+// SkipBOM drops a leading UTF-8 byte order mark, which editors and some
+// Windows tools write at the start of JSON and CSV files.
+func SkipBOM(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(3); err == nil && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		br.Discard(3)
+	}
+	return br
 }

@@ -140,7 +140,7 @@ type entry struct {
 // Parse reads a bundle (see the package documentation).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	b := i.newBuilder()
-	cr := &importer.CountingReader{R: r, Progress: p, Records: b.count}
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: b.count}
 	dec := json.NewDecoder(cr)
 	tok, err := dec.Token()
 	if err != nil {

@@ -98,7 +98,7 @@ type kept struct {
 // Parse implements importer.Importer.
 func (o *Offers) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	res := &importer.Result{Source: "aws"}
-	cr := &importer.CountingReader{R: r, Progress: p, Records: func() int { return len(res.Offers) }}
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: func() int { return len(res.Offers) }}
 	br := peekReader{r: cr}
 	first, err := br.first()
 	if err != nil {

@@ -182,7 +182,7 @@ func (i *Importer) defaultRef() string {
 // followed.
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	col := i.newCollector(i.defaultRef())
-	cr := &importer.CountingReader{R: r, Progress: p, Records: col.count}
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: col.count}
 	if _, err := col.readPages(ctx, cr, true); err != nil {
 		return nil, err
 	}

@@ -448,3 +448,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestParseAcceptsByteOrderMark(t *testing.T) {
+	plain, err := newImporter().Parse(context.Background(), bytes.NewReader(readFixture(t, "page1.json")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withBOM := append([]byte("\xEF\xBB\xBF"), readFixture(t, "page1.json")...)
+	res, err := newImporter().Parse(context.Background(), bytes.NewReader(withBOM), nil)
+	if err != nil {
+		t.Fatalf("a file with a UTF-8 BOM: %v", err)
+	}
+	if len(res.Offers) != len(plain.Offers) || len(res.Offers) == 0 {
+		t.Errorf("%d offers with a BOM, %d without", len(res.Offers), len(plain.Offers))
+	}
+}

@@ -189,7 +189,7 @@ func (c *collector) count() int { return len(c.rates) }
 // table.
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	col := i.newCollector()
-	cr := &importer.CountingReader{R: r, Progress: p, Records: col.count}
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: col.count}
 	if _, err := col.readPages(ctx, cr, true); err != nil {
 		return nil, err
 	}
