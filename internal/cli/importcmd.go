@@ -179,6 +179,13 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 	defer db.Close()
 	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now(), sqlite.SaveOptions{AllowShrink: allowShrink})
 	if err != nil {
+		// Refused: say what was skipped, which is usually why.
+		if n := res.Skipped.Total(); n > 0 {
+			fmt.Fprintln(a.io.Err, a.printer.T("import.skipped", n))
+			for _, l := range res.Skipped.Lines() {
+				fmt.Fprintln(a.io.Err, "  "+l)
+			}
+		}
 		return err
 	}
 	if a.out == output.JSON {
@@ -553,4 +560,26 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string) ([]fetchJob, e
 		return jobs, nil
 	}
 	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, skypilot.", "no live source for %q", provider)
+}
+
+// ServerData is the loader gpuscout serve uses, for a database at db (and
+// the curated catalog of env, overlaid with catalogDir when not empty):
+// each call loads the catalog and the newest snapshots afresh.
+func ServerData(env Env, db, catalogDir string) func(context.Context) (*server.Data, error) {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	if env.Catalog == nil {
+		env.Catalog = curated.Embedded()
+	}
+	return func(ctx context.Context) (*server.Data, error) {
+		a := &app{env: env, db: db, catalog: catalogDir, format: "json", io: IO{Out: io.Discard, Err: io.Discard}}
+		if err := a.prepare(); err != nil {
+			return nil, err
+		}
+		return a.loadServerData(ctx)
+	}
 }

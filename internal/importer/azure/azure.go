@@ -464,7 +464,7 @@ func (c *collector) add(it *item, off int64, n int) error {
 	switch it.Type {
 	case "Consumption":
 		if !retail.IsPositive() {
-			skip("no price", ex)
+			skip(noPrice(retail), ex)
 			return nil
 		}
 		if strings.HasSuffix(it.MeterName, " Spot") || strings.HasSuffix(it.SkuName, " Spot") {
@@ -488,7 +488,7 @@ func (c *collector) add(it *item, off int64, n int) error {
 				continue
 			}
 			if !rate.IsPositive() {
-				skip("no price", ex+" "+string(b))
+				skip(noPrice(rate), ex+" "+string(b))
 				continue
 			}
 			mk(b, catalog.Price{Hourly: rate})
@@ -505,7 +505,7 @@ func (c *collector) add(it *item, off int64, n int) error {
 			return nil
 		}
 		if !unit.IsPositive() {
-			skip("no price", ex)
+			skip(noPrice(unit), ex)
 			return nil
 		}
 		// unitPrice of a reservation is the price of the whole term.
@@ -560,4 +560,12 @@ func (c *collector) finish() *importer.Result {
 		c.res.Offers = append(c.res.Offers, c.offers[id].offer)
 	}
 	return c.res
+}
+
+// noPrice is the skip reason of a price that is not positive.
+func noPrice(d decimal.Decimal) string {
+	if d.IsNegative() {
+		return importer.SkipNegative
+	}
+	return "no price"
 }
