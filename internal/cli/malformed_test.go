@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,6 +165,51 @@ func TestMalformedFilesKeepThePreviousPrices(t *testing.T) {
 			gotCLI, gotAPI := reads(t, db)
 			samePrices(t, "offers", gotCLI, wantCLI)
 			samePrices(t, "/api/v1/offers", gotAPI, wantAPI)
+		})
+	}
+}
+
+// TestUpdateAgainstAHostileServer: an update whose every call is refused
+// (403), answered with garbage, or declined fails, names the provider's
+// message without the credentials, and stores nothing.
+func TestUpdateAgainstAHostileServer(t *testing.T) {
+	const secret = "s3cr3t-key-value"
+	db := filepath.Join(t.TempDir(), "g.db")
+	if _, errOut, code := exec(t, true, nil, "catalog", "import", "alibaba", "--file", "../importer/alibaba/testdata/bundle.json", "--db", db); code != 0 {
+		t.Fatal(errOut)
+	}
+	want, _, _ := exec(t, true, nil, "catalog", "snapshots", "--db", db, "-o", "json")
+	for _, tc := range []struct {
+		name, provider string
+		status         int
+		body           string
+		want           string
+	}{
+		{"alibaba 403", "alibaba", http.StatusForbidden, `{"Code":"Forbidden.RAM","Message":"User not authorized to operate on the specified resource. key ` + secret + `"}`, "Forbidden.RAM"},
+		{"alibaba garbage", "alibaba", http.StatusOK, `<html>hello</html>`, "not JSON"},
+		{"alibaba declines everything", "alibaba", http.StatusBadRequest, `{"Code":"InvalidInstanceType.NotSupported","Message":"no"}`, "requests failed"},
+		{"tencent 403", "tencent", http.StatusForbidden, `forbidden ` + secret, "HTTP403"},
+		{"tencent 401 API error", "tencent", http.StatusOK, `{"Response":{"Error":{"Code":"AuthFailure.SecretIdNotFound","Message":"no such key"},"RequestId":"r"}}`, "AuthFailure.SecretIdNotFound"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				w.WriteHeader(tc.status)
+				w.Write([]byte(tc.body))
+			}))
+			defer srv.Close()
+			env := map[string]string{
+				"ALIBABA_CLOUD_ACCESS_KEY_ID": "id", "ALIBABA_CLOUD_ACCESS_KEY_SECRET": secret, "GPUSCOUT_ALIBABA_ENDPOINT": srv.URL + "/",
+				"TENCENTCLOUD_SECRET_ID": "id", "TENCENTCLOUD_SECRET_KEY": secret, "GPUSCOUT_TENCENT_ENDPOINT": srv.URL + "/",
+			}
+			out, errOut, code := exec(t, true, env, "catalog", "update", "--provider", tc.provider, "--db", db)
+			if code == 0 || !strings.Contains(errOut, tc.want) || strings.Contains(out+errOut, secret) {
+				t.Errorf("exit %d after %d calls, want a failure naming %q without the secret:\n%s%s", code, calls.Load(), tc.want, out, errOut)
+			}
+			if got, _, _ := exec(t, true, nil, "catalog", "snapshots", "--db", db, "-o", "json"); got != want {
+				t.Errorf("snapshots changed:\n%s", got)
+			}
 		})
 	}
 }
