@@ -79,5 +79,9 @@ func (t *Tally) Err() error {
 }
 
 func (t *Tally) err() error {
-	return &FailureError{Source: t.Source, Failed: t.requests - t.answered, Requests: t.requests, First: t.first}
+	failed := t.failed
+	if t.answered == 0 {
+		failed = t.requests // nothing usable came back at all
+	}
+	return &FailureError{Source: t.Source, Failed: failed, Requests: t.requests, First: t.first}
 }

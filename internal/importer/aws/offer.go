@@ -323,6 +323,17 @@ func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, 
 			res.Skipped.Add("price unit "+d.Unit, k.instance)
 		}
 	}
+	if off.Price.Hourly.IsNegative() || off.Price.Upfront.IsNegative() {
+		res.Skipped.Add(importer.SkipNegative, k.instance+" "+k.region+" "+string(billing))
+		delete(byKey, id)
+		for i := len(res.Offers) - 1; i >= 0; i-- {
+			if res.Offers[i] == off {
+				res.Offers = append(res.Offers[:i], res.Offers[i+1:]...)
+				break
+			}
+		}
+		return nil
+	}
 	if created && billing == catalog.OnDemand && off.Price.Hourly.IsZero() {
 		// A zero on-demand price is not a price (AWS lists some placeholders at 0).
 		res.Skipped.Add("zero on-demand price", k.instance)
