@@ -36,7 +36,7 @@ w("}}")' ;;
 }
 printf '%-24s %6s %10s  %s\n' input exit "peak RSS" message
 for c in key-1GiB product-256MiB brackets-1GiB csv-row-1GiB csv-quoted-1GiB skipped-string-256MiB gpu-products-300k; do
-  gen "$c" | /usr/bin/time -f "%M" -o "$work/time" bin/gpuscout catalog import aws --file /dev/stdin --db "$work/g.db" > /dev/null 2> "$work/err"
+  gen "$c" 2> /dev/null | /usr/bin/time -f "%M" -o "$work/time" bin/gpuscout catalog import aws --file /dev/stdin --db "$work/g.db" > /dev/null 2> "$work/err"
   code=${PIPESTATUS[1]}
   kb=$(tail -1 "$work/time")
   printf '%-24s %6s %7.0f MB  %s\n' "$c" "$code" "$(echo "$kb/1024" | bc -l)" "$(grep -m1 gpuscout: "$work/err" | cut -c1-110)"

@@ -31,6 +31,10 @@ const (
 	maxValue  = 4 << 20  // a captured value (a product, a SKU's terms)
 )
 
+// bufSize is the read buffer of a large input; a scanner starts with
+// 64 KiB and grows to it on the first full read.
+const bufSize = 1 << 20
+
 func newScanner(r io.Reader) *scanner { return &scanner{r: r, buf: make([]byte, 64<<10)} }
 
 // offset is the file offset of the next byte.
@@ -53,6 +57,13 @@ func (s *scanner) fill() bool {
 		s.buf = nb
 	}
 	n, err := s.r.Read(s.buf[s.end:])
+	if n == len(s.buf)-s.end && len(s.buf) < bufSize {
+		// A large input: read it in bigger chunks (small inputs, such as
+		// the fuzzer's, never pay for the large buffer).
+		nb := make([]byte, bufSize)
+		copy(nb, s.buf[:s.end+n])
+		s.buf = nb
+	}
 	s.end += n
 	if err != nil {
 		s.eof = true
@@ -67,7 +78,7 @@ func (s *scanner) errorf(format string, args ...any) error {
 	if s.err != nil {
 		return s.err
 	}
-	return fmt.Errorf("byte %d: %s", s.offset(), fmt.Sprintf(format, args...))
+	return fmt.Errorf(format, args...) // the caller's ParseError gives the offset
 }
 
 // ws skips whitespace and returns the next byte without consuming it.
