@@ -219,7 +219,7 @@ func GetWithRetry(ctx context.Context, c *http.Client, url string, header http.H
 		case err != nil:
 			last = err
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-			last = fmt.Errorf("GET %s: %s", url, resp.Status)
+			last = fmt.Errorf("GET %s: %s%s", url, resp.Status, bodyMessage(resp))
 			if ra := resp.Header.Get("Retry-After"); ra != "" {
 				if d, err := time.ParseDuration(ra + "s"); err == nil && d < 30*time.Second {
 					backoff = d
@@ -227,8 +227,9 @@ func GetWithRetry(ctx context.Context, c *http.Client, url string, header http.H
 			}
 			resp.Body.Close()
 		case resp.StatusCode >= 400:
+			msg := bodyMessage(resp)
 			resp.Body.Close()
-			return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+			return nil, fmt.Errorf("GET %s: %s%s", url, resp.Status, msg)
 		default:
 			return resp, nil
 		}
@@ -245,4 +246,14 @@ func GetWithRetry(ctx context.Context, c *http.Client, url string, header http.H
 		}
 	}
 	return nil, fmt.Errorf("after %d attempts: %w", attempts, last)
+}
+
+// bodyMessage is the start of an error response's body (the provider's
+// own message), on one line, prefixed with ": "; empty when there is none.
+func bodyMessage(resp *http.Response) string {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if m := Snippet(b); m != "" {
+		return ": " + m
+	}
+	return ""
 }
