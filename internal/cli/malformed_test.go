@@ -213,3 +213,40 @@ func TestUpdateAgainstAHostileServer(t *testing.T) {
 		})
 	}
 }
+
+// TestImportMessagesInBothLanguages renders a refusal, a shrink and the
+// snapshot commands in English and Chinese.
+func TestImportMessagesInBothLanguages(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "g.db")
+	if _, errOut, code := exec(t, true, nil, "catalog", "import", "azure", "--file", "../importer/azure/testdata/page1.json", "--db", db); code != 0 {
+		t.Fatal(errOut)
+	}
+	for _, tc := range []struct {
+		lang string
+		want []string
+	}{
+		{"en_US.UTF-8", []string{`currency "XYZ" has no exchange rate`, "against 6 in snapshot 1 (less than 50%)", "Rolled back azure: removed snapshot 2; reads now use snapshot 1", "no snapshot 99"}},
+		{"zh_CN.UTF-8", []string{`币种 "XYZ" 没有汇率`, "而快照 1 有 6 条（不足 50%）", "已回滚 azure：删除快照 2；现在使用快照 1", "没有快照 99"}},
+	} {
+		env := map[string]string{"LANG": tc.lang}
+		_, cur, code1 := exec(t, true, env, "catalog", "import", "azure", "--file", "testdata/malformed/azure/currency-xyz.json", "--db", db)
+		_, shrink, code2 := exec(t, true, env, "catalog", "import", "azure", "--file", "testdata/malformed/azure/shrunk-to-spot-only.json", "--db", db)
+		if code1 != 3 || code2 != 3 {
+			t.Errorf("%s: exits %d %d, want 3", tc.lang, code1, code2)
+		}
+		if _, errOut, code := exec(t, true, env, "catalog", "import", "azure", "--allow-shrink", "--file", "testdata/malformed/azure/shrunk-to-spot-only.json", "--db", db); code != 0 {
+			t.Fatalf("--allow-shrink: %s", errOut)
+		}
+		rb, _, _ := exec(t, true, env, "catalog", "snapshots", "rollback", "azure", "--db", db)
+		_, rm, code3 := exec(t, true, env, "catalog", "snapshots", "rm", "99", "--db", db)
+		all := cur + shrink + rb + rm
+		for _, w := range tc.want {
+			if !strings.Contains(all, w) {
+				t.Errorf("%s: no %q in\n%s", tc.lang, w, all)
+			}
+		}
+		if code3 != 2 {
+			t.Errorf("rm of an unknown snapshot: exit %d, want 2", code3)
+		}
+	}
+}

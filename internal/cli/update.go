@@ -122,6 +122,9 @@ the offers of its previous snapshot (unless --allow-shrink).`,
 						return fmt.Errorf("update cancelled during %s %s: it stored nothing; earlier sources were kept", j.name, j.ref)
 					}
 					le := importError(j.name, j.ref, err)
+					if le.key == "import.err.parse" {
+						le.key = "update.err.source"
+					}
 					failed = append(failed, j.name+" "+j.ref)
 					fmt.Fprintf(a.io.Err, "gpuscout: %s\n", a.printer.T(le.key, le.args...))
 					continue
