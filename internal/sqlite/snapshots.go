@@ -79,14 +79,11 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 	}
 	defer tx.Rollback() // no-op after Commit
 	if !opt.AllowShrink {
-		var prevID int64
-		var before int
-		err := tx.QueryRowContext(ctx, `SELECT id, offers + bands FROM snapshots WHERE source = ? ORDER BY id DESC LIMIT 1`, s.Source).Scan(&prevID, &before)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-		case err != nil:
+		prevID, before, err := previousSize(ctx, tx, res)
+		if err != nil {
 			return s, fmt.Errorf("read the previous snapshot: %w", err)
-		case float64(s.Offers+s.Bands) < MinShare*float64(before):
+		}
+		if prevID > 0 && float64(s.Offers+s.Bands) < MinShare*float64(before) {
 			return s, &ShrinkError{Source: s.Source, Previous: prevID, Before: before, After: s.Offers + s.Bands}
 		}
 	}
@@ -128,6 +125,45 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 		return s, fmt.Errorf("commit import: %w", err)
 	}
 	return s, nil
+}
+
+// previousSize is the newest snapshot of res's source and how many of its
+// offers and bands belong to the providers res covers (0, 0 when there is
+// none). Counting by provider keeps one source that spans providers (the
+// SkyPilot catalog, one cloud per fetch) from comparing one cloud with
+// another.
+func previousSize(ctx context.Context, tx *sql.Tx, res *importer.Result) (int64, int, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM snapshots WHERE source = ? ORDER BY id DESC LIMIT 1`, res.Source).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	seen := map[string]bool{}
+	args := []any{id}
+	for _, o := range res.Offers {
+		if !seen[o.Provider] {
+			seen[o.Provider] = true
+			args = append(args, o.Provider)
+		}
+	}
+	for _, b := range res.Bands {
+		if !seen[b.Provider] {
+			seen[b.Provider] = true
+			args = append(args, b.Provider)
+		}
+	}
+	marks := make([]string, len(args)-1)
+	for i := range marks {
+		marks[i] = fmt.Sprintf("?%d", i+2)
+	}
+	in := strings.Join(marks, ",")
+	var n int
+	err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM offers WHERE snapshot_id = ?1 AND provider IN (`+in+`)) +
+		(SELECT count(*) FROM bands WHERE snapshot_id = ?1 AND provider IN (`+in+`))`, args...).Scan(&n)
+	return id, n, err
 }
 
 // DeleteSnapshot removes a snapshot with its offers and bands, in one

@@ -229,9 +229,25 @@ func TestRefusesEmptyAndShrunkenImports(t *testing.T) {
 	if _, err := db.SaveImport(ctx, other, "f", "", time.Now(), SaveOptions{}); err != nil {
 		t.Errorf("first import of another source: %v", err)
 	}
+	// One source over several providers (SkyPilot, a cloud per fetch):
+	// a small cloud after a large one is compared with that cloud only.
+	big := result(10, "1")
+	big.Source = "skypilot"
+	small := result(1, "1")
+	small.Source = "skypilot"
+	for _, o := range small.Offers {
+		o.Provider = "lambda"
+	}
+	small.Bands = nil
+	if _, err := db.SaveImport(ctx, big, "g", "", time.Now(), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveImport(ctx, small, "h", "", time.Now(), SaveOptions{}); err != nil {
+		t.Errorf("another cloud of the same source refused: %v", err)
+	}
 	snaps, _ := db.Snapshots(ctx)
-	if len(snaps) != 4 {
-		t.Errorf("%d snapshots, want 4", len(snaps))
+	if len(snaps) != 6 {
+		t.Errorf("%d snapshots, want 6", len(snaps))
 	}
 }
 
