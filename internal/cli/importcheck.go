@@ -174,3 +174,14 @@ func (a *app) snapshotError(err error, path string) error {
 	}
 	return &localError{key: "snapshots.err.no_id", args: []any{nf.ID, path}, hint: "snapshots.hint.list", exit: ExitUsage, err: err}
 }
+
+// skipReason translates a skip reason that has a message ("skip." and
+// the reason); others (the parsers' own, often quoting the file) stay as
+// they are.
+func (a *app) skipReason(reason string) string {
+	key := "skip." + reason
+	if t := a.printer.T(key); t != key {
+		return t
+	}
+	return reason
+}

@@ -182,7 +182,7 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 		// Refused: say what was skipped, which is usually why.
 		if n := res.Skipped.Total(); n > 0 {
 			fmt.Fprintln(a.io.Err, a.printer.T("import.skipped", n))
-			for _, l := range res.Skipped.Lines() {
+			for _, l := range res.Skipped.LinesWith(a.skipReason) {
 				fmt.Fprintln(a.io.Err, "  "+l)
 			}
 		}
@@ -196,7 +196,7 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 	if snap.Skipped > 0 {
 		fmt.Fprintln(a.io.Out, a.printer.T("import.skipped", snap.Skipped))
 	}
-	for _, l := range res.Skipped.Lines() {
+	for _, l := range res.Skipped.LinesWith(a.skipReason) {
 		fmt.Fprintln(a.io.Out, "  "+l)
 	}
 	return nil

@@ -225,8 +225,8 @@ func TestImportMessagesInBothLanguages(t *testing.T) {
 		lang string
 		want []string
 	}{
-		{"en_US.UTF-8", []string{`currency "XYZ" has no exchange rate`, "against 6 in snapshot 1 (less than 50%)", "Rolled back azure: removed snapshot 2; reads now use snapshot 1", "no snapshot 99"}},
-		{"zh_CN.UTF-8", []string{`币种 "XYZ" 没有汇率`, "而快照 1 有 6 条（不足 50%）", "已回滚 azure：删除快照 2；现在使用快照 1", "没有快照 99"}},
+		{"en_US.UTF-8", []string{`currency "XYZ" has no exchange rate`, "against 6 in snapshot 1 (less than 50%)", "Rolled back azure: removed snapshot 2; reads now use snapshot 1", "no snapshot 99", "4 negative price"}},
+		{"zh_CN.UTF-8", []string{`币种 "XYZ" 没有汇率`, "而快照 1 有 6 条（不足 50%）", "已回滚 azure：删除快照 2；现在使用快照 1", "没有快照 99", "4 价格为负", "跳过 8 条记录"}},
 	} {
 		env := map[string]string{"LANG": tc.lang}
 		_, cur, code1 := exec(t, true, env, "catalog", "import", "azure", "--file", "testdata/malformed/azure/currency-xyz.json", "--db", db)
@@ -237,9 +237,10 @@ func TestImportMessagesInBothLanguages(t *testing.T) {
 		if _, errOut, code := exec(t, true, env, "catalog", "import", "azure", "--allow-shrink", "--file", "testdata/malformed/azure/shrunk-to-spot-only.json", "--db", db); code != 0 {
 			t.Fatalf("--allow-shrink: %s", errOut)
 		}
+		_, neg, _ := exec(t, true, env, "catalog", "import", "azure", "--file", "testdata/malformed/azure/all-negative.json", "--db", db)
 		rb, _, _ := exec(t, true, env, "catalog", "snapshots", "rollback", "azure", "--db", db)
 		_, rm, code3 := exec(t, true, env, "catalog", "snapshots", "rm", "99", "--db", db)
-		all := cur + shrink + rb + rm
+		all := cur + shrink + neg + rb + rm
 		for _, w := range tc.want {
 			if !strings.Contains(all, w) {
 				t.Errorf("%s: no %q in\n%s", tc.lang, w, all)

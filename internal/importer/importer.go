@@ -79,7 +79,11 @@ func (s Skips) Total() int {
 }
 
 // Lines renders "N reason (e.g. a, b)" lines, most frequent first.
-func (s Skips) Lines() []string {
+func (s Skips) Lines() []string { return s.LinesWith(nil) }
+
+// LinesWith renders the lines as Lines does, passing each reason through
+// name (to translate it) when name is not nil.
+func (s Skips) LinesWith(name func(reason string) string) []string {
 	type kv struct {
 		k string
 		n int
@@ -96,7 +100,11 @@ func (s Skips) Lines() []string {
 	})
 	var out []string
 	for _, x := range all {
-		line := fmt.Sprintf("%d %s", x.n, x.k)
+		reason := x.k
+		if name != nil {
+			reason = name(reason)
+		}
+		line := fmt.Sprintf("%d %s", x.n, reason)
 		if ex := s.examples[x.k]; len(ex) > 0 {
 			line += " (e.g. " + strings.Join(ex, ", ") + ")"
 		}
