@@ -97,3 +97,45 @@ func SkipBOM(r io.Reader) io.Reader {
 	}
 	return br
 }
+
+// MaxRecord is the most bytes one record (an API response item, a SKU, a
+// recorded response) may take in a stream that is decoded record by
+// record. Real records are a few KiB.
+const MaxRecord = 16 << 20
+
+// Window bounds the bytes a stream yields between two calls of Reset, so
+// that a decoder that holds one record at a time holds at most Max bytes
+// of it: the parser calls Reset before each record. Past Max, Read
+// returns a *RecordSizeError.
+type Window struct {
+	R   io.Reader
+	Max int64
+	n   int64
+}
+
+// RecordSizeError is a record longer than a Window allows.
+type RecordSizeError struct{ Max int64 }
+
+func (e *RecordSizeError) Error() string {
+	return fmt.Sprintf("a record longer than %d MiB: not a price file of this kind", e.Max>>20)
+}
+
+// Read implements io.Reader.
+func (w *Window) Read(p []byte) (int, error) {
+	if w.n >= w.Max {
+		return 0, &RecordSizeError{Max: w.Max}
+	}
+	if int64(len(p)) > w.Max-w.n {
+		p = p[:w.Max-w.n]
+	}
+	n, err := w.R.Read(p)
+	w.n += int64(n)
+	return n, err
+}
+
+// Reset starts a new record. A nil Window is allowed.
+func (w *Window) Reset() {
+	if w != nil {
+		w.n = 0
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -350,69 +349,41 @@ func FuzzSpot(f *testing.F) {
 	})
 }
 
-// endless is a reader of prefix, then n bytes of fill, then suffix; it
-// counts what was read.
-type endless struct {
-	prefix, suffix string
-	fill           byte
-	n, read        int64
-}
-
-func (e *endless) Read(p []byte) (int, error) {
-	total := int64(len(e.prefix)) + e.n + int64(len(e.suffix))
-	if e.read >= total {
-		return 0, io.EOF
-	}
-	i := 0
-	for ; i < len(p) && e.read < total; i++ {
-		switch {
-		case e.read < int64(len(e.prefix)):
-			p[i] = e.prefix[e.read]
-		case e.read < int64(len(e.prefix))+e.n:
-			p[i] = e.fill
-		default:
-			p[i] = e.suffix[e.read-int64(len(e.prefix))-e.n]
-		}
-		e.read++
-	}
-	return i, nil
-}
-
 // TestHugeKeysAndValuesStopEarly: a key, a product or a CSV row of a GiB
 // is an error after a few MiB are read, never a GiB held in memory.
 func TestHugeKeysAndValuesStopEarly(t *testing.T) {
 	const gib = 1 << 30
 	for _, tc := range []struct {
 		name string
-		in   *endless
+		in   *importertest.Endless
 		want string
 	}{
-		{"1 GiB key", &endless{prefix: `{"products":{"`, fill: 'a', n: gib, suffix: `":{}}}`}, "string longer than"},
-		{"1 GiB top-level key", &endless{prefix: `{"`, fill: 'a', n: gib, suffix: `":1}`}, "string longer than"},
-		{"1 GiB product", &endless{prefix: `{"products":{"S":{"attributes":{"instanceFamily":"GPU instance","x":"`, fill: 'a', n: gib, suffix: `"}}}}`}, "value longer than"},
-		{"1 GiB terms", &endless{prefix: `{"products":{"S":{"attributes":{"instanceType":"p5.48xlarge","instanceFamily":"GPU instance","operatingSystem":"Linux","tenancy":"Shared","regionCode":"us-east-1"}}},"terms":{"OnDemand":{"S":{"x":"`, fill: 'a', n: gib, suffix: `"}}}}`}, "value longer than"},
-		{"1 GiB of nested brackets", &endless{prefix: `{"products":{"S":`, fill: '[', n: gib, suffix: ``}, "value longer than"},
-		{"1 GiB CSV row", &endless{prefix: "SKU,OfferTermCode\n", fill: 'a', n: gib, suffix: "\n"}, "longer than"},
+		{"1 GiB key", &importertest.Endless{Prefix: `{"products":{"`, Fill: 'a', N: gib, Suffix: `":{}}}`}, "string longer than"},
+		{"1 GiB top-level key", &importertest.Endless{Prefix: `{"`, Fill: 'a', N: gib, Suffix: `":1}`}, "string longer than"},
+		{"1 GiB product", &importertest.Endless{Prefix: `{"products":{"S":{"attributes":{"instanceFamily":"GPU instance","x":"`, Fill: 'a', N: gib, Suffix: `"}}}}`}, "value longer than"},
+		{"1 GiB terms", &importertest.Endless{Prefix: `{"products":{"S":{"attributes":{"instanceType":"p5.48xlarge","instanceFamily":"GPU instance","operatingSystem":"Linux","tenancy":"Shared","regionCode":"us-east-1"}}},"terms":{"OnDemand":{"S":{"x":"`, Fill: 'a', N: gib, Suffix: `"}}}}`}, "value longer than"},
+		{"1 GiB of nested brackets", &importertest.Endless{Prefix: `{"products":{"S":`, Fill: '[', N: gib, Suffix: ``}, "value longer than"},
+		{"1 GiB CSV row", &importertest.Endless{Prefix: "SKU,OfferTermCode\n", Fill: 'a', N: gib, Suffix: "\n"}, "longer than"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := (&Offers{Ref: "big.json"}).Parse(context.Background(), tc.in, nil)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "big.json") {
 				t.Fatalf("error %v, want %q naming the file", err, tc.want)
 			}
-			if tc.in.read > 16<<20 {
-				t.Errorf("read %d MiB before failing", tc.in.read>>20)
+			if tc.in.Served > 16<<20 {
+				t.Errorf("read %d MiB before failing", tc.in.Served>>20)
 			}
 		})
 	}
 	// Skipped values are not held at all: a 64 MiB string in a key the
 	// parser does not read is skipped in constant memory.
-	in := &endless{prefix: `{"disclaimer":"`, fill: 'a', n: 64 << 20, suffix: `","products":{}}`}
+	in := &importertest.Endless{Prefix: `{"disclaimer":"`, Fill: 'a', N: 64 << 20, Suffix: `","products":{}}`}
 	if _, err := (&Offers{}).Parse(context.Background(), in, nil); err != nil {
 		t.Fatal(err)
 	}
 	// The spot files, decoded whole, are bounded too.
-	big := &endless{prefix: `{"SpotPriceHistory":[{"AvailabilityZone":"`, fill: 'a', n: gib, suffix: `"}]}`}
-	if _, err := (&SpotHistory{}).Parse(context.Background(), big, nil); err == nil || !strings.Contains(err.Error(), "MiB") || big.read > 40<<20 {
-		t.Errorf("huge spot history: %v after %d MiB", err, big.read>>20)
+	big := &importertest.Endless{Prefix: `{"SpotPriceHistory":[{"AvailabilityZone":"`, Fill: 'a', N: gib, Suffix: `"}]}`}
+	if _, err := (&SpotHistory{}).Parse(context.Background(), big, nil); err == nil || !strings.Contains(err.Error(), "MiB") || big.Served > 40<<20 {
+		t.Errorf("huge spot history: %v after %d MiB", err, big.Served>>20)
 	}
 }

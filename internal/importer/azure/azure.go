@@ -137,6 +137,7 @@ type candidate struct {
 
 // collector turns items into offers, across pages.
 type collector struct {
+	win     *importer.Window // bounds one record of the stream being read
 	imp     *Importer
 	source  string // ParseError.Source
 	res     *importer.Result
@@ -270,7 +271,8 @@ func (c *collector) count() int { return len(c.offers) }
 // readPages decodes response pages from r, one or (when many) several
 // concatenated, and returns the last NextPageLink.
 func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (string, error) {
-	dec := json.NewDecoder(r)
+	c.win = &importer.Window{R: r, Max: importer.MaxRecord}
+	dec := json.NewDecoder(c.win)
 	dec.UseNumber()
 	var next string
 	for pages := 0; ; pages++ {
@@ -289,6 +291,7 @@ func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (stri
 		}
 		next = ""
 		for dec.More() {
+			c.win.Reset()
 			tok, err := dec.Token()
 			if err != nil {
 				return "", c.jsonErr(dec, 0, "", err)
@@ -334,6 +337,7 @@ func (c *collector) readItems(ctx context.Context, dec *json.Decoder) error {
 		return c.perr(dec.InputOffset(), "Items", fmt.Errorf("want an array, got %v", tok))
 	}
 	for n := 0; dec.More(); n++ {
+		c.win.Reset()
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("%s: %w", c.source, err)

@@ -463,3 +463,16 @@ func TestParseAcceptsByteOrderMark(t *testing.T) {
 		t.Errorf("%d offers with a BOM, %d without", len(res.Offers), len(plain.Offers))
 	}
 }
+
+// TestHugeRecordStopsEarly: one record of a GiB is an error after a few
+// MiB are read, never a GiB held in memory.
+func TestHugeRecordStopsEarly(t *testing.T) {
+	in := &importertest.Endless{Prefix: `{"Items":[{"armSkuName":"`, Fill: 'a', N: 1 << 30, Suffix: `"}]`}
+	_, err := newImporter().Parse(context.Background(), in, nil)
+	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") {
+		t.Fatalf("error %v", err)
+	}
+	if in.Served > 20<<20 {
+		t.Errorf("read %d MiB before failing", in.Served>>20)
+	}
+}

@@ -606,3 +606,16 @@ func TestFetchBlanketFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestHugeRecordStopsEarly: one record of a GiB is an error after a few
+// MiB are read, never a GiB held in memory.
+func TestHugeRecordStopsEarly(t *testing.T) {
+	in := &importertest.Endless{Prefix: `[{"action":"InquiryPriceRunInstances","region":"`, Fill: 'a', N: 1 << 30, Suffix: `"}]`}
+	_, err := testImporter().Parse(context.Background(), in, nil)
+	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") {
+		t.Fatalf("error %v", err)
+	}
+	if in.Served > 20<<20 {
+		t.Errorf("read %d MiB before failing", in.Served>>20)
+	}
+}
