@@ -64,6 +64,13 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzNVSMI -fuzztime $(FUZZTIME) ./internal/rightsize
 	$(GO) test -run '^$$' -fuzz FuzzDCGM -fuzztime $(FUZZTIME) ./internal/rightsize
 	$(GO) test -run '^$$' -fuzz FuzzDetect -fuzztime $(FUZZTIME) ./internal/rightsize
+	$(GO) test -run '^$$' -fuzz FuzzOffers -fuzztime $(FUZZTIME) ./internal/importer/aws
+	$(GO) test -run '^$$' -fuzz FuzzSpot -fuzztime $(FUZZTIME) ./internal/importer/aws
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/azure
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/gcp
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/alibaba
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/tencent
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/skypilot
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:

@@ -126,6 +126,14 @@ func (a *app) report(err error) int {
 	if p == nil {
 		p = i18n.NewPrinter(i18n.FromEnv(a.env.Getenv))
 	}
+	var le *localError
+	if errors.As(err, &le) {
+		fmt.Fprintf(a.io.Err, "gpuscout: %s\n", p.T(le.key, le.args...))
+		if le.hint != "" {
+			fmt.Fprintln(a.io.Err, p.T("err.hint", p.T(le.hint)))
+		}
+		return le.exit
+	}
 	fmt.Fprintf(a.io.Err, "gpuscout: %v\n", err)
 	var ue *usageError
 	var de *dataError
@@ -239,7 +247,7 @@ func (a *app) data() (*dataset, error) {
 	if err != nil {
 		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
 	}
-	ds := &dataset{FX: rates, curated: map[string]*catalog.Offer{}}
+	ds := &dataset{FX: rates, baseFX: rates, curated: map[string]*catalog.Offer{}}
 	for _, o := range d.Offers {
 		ds.curated[o.ID()] = o
 	}

@@ -107,6 +107,7 @@ func (a *app) progress(source string) importer.Progress {
 
 func (a *app) catalogImportCmd() *cobra.Command {
 	var file, cloud string
+	var allowShrink bool
 	cmd := &cobra.Command{
 		Use:   "import SOURCE --file F",
 		Short: "Import a price file from a provider's own source into the database (offline)",
@@ -114,7 +115,11 @@ func (a *app) catalogImportCmd() *cobra.Command {
 one of: ` + strings.Join(importSources, ", ") + `.
 
 An import is one transaction: a malformed, truncated or cancelled file leaves the database as it
-was. Every read command then uses the catalog overlaid with the newest snapshot of each source
+was. Every figure is checked as the catalog validator checks it: an offer without a region, with a
+negative price or one above 10,000 USD per GPU-hour is skipped, counted and reported; a currency the
+exchange-rate table does not know refuses the whole file. An import with no offers left is refused,
+and so is one with fewer than half the offers of the source's previous snapshot unless
+--allow-shrink is given. Every read command then uses the catalog overlaid with the newest snapshot of each source
 (imported prices win; the curated catalog fills the gaps). The database is --db, by default in
 your data directory.`,
 		Example: `  gpuscout catalog import aws --file us-east-1-index.json
@@ -125,7 +130,8 @@ your data directory.`,
 			if file == "" {
 				return usagef("", "--file is required")
 			}
-			if _, err := a.data(); err != nil {
+			ds, err := a.data()
+			if err != nil {
 				return err
 			}
 			imp, err := a.importer(args[0], file, cloud)
@@ -146,34 +152,52 @@ your data directory.`,
 				if errors.Is(err, context.Canceled) {
 					return fmt.Errorf("import cancelled: nothing was stored")
 				}
-				return &dataError{err: fmt.Errorf("import %s: %w (nothing was stored)", args[0], err)}
+				return importError(args[0], file, err)
 			}
-			return a.store(cmd.Context(), res, hex.EncodeToString(h.Sum(nil)), filepath.Base(file))
+			if err := a.checker(ds, file).Check(res); err != nil {
+				return importError(args[0], file, err)
+			}
+			if err := a.store(cmd.Context(), res, hex.EncodeToString(h.Sum(nil)), filepath.Base(file), allowShrink); err != nil {
+				return importError(args[0], file, err)
+			}
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&file, "file", "", "the file to import")
+	cmd.Flags().BoolVar(&allowShrink, "allow-shrink", false, "store the import even when it holds fewer than half the offers of the source's previous snapshot")
 	cmd.Flags().StringVar(&cloud, "cloud", "", "for skypilot: the cloud of the vms.csv (aws, azure, gcp, lambda, oci ...)")
 	return cmd
 }
 
-// store saves an import and reports it.
-func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref string) error {
+// store saves an import and reports it, with every skipped record counted
+// by reason.
+func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref string, allowShrink bool) error {
 	db, err := a.openDB(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now())
+	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now(), sqlite.SaveOptions{AllowShrink: allowShrink})
 	if err != nil {
-		return fmt.Errorf("%w (nothing was stored)", err)
+		// Refused: say what was skipped, which is usually why.
+		if n := res.Skipped.Total(); n > 0 {
+			fmt.Fprintln(a.io.Err, a.printer.T("import.skipped", n))
+			for _, l := range res.Skipped.LinesWith(a.skipReason) {
+				fmt.Fprintln(a.io.Err, "  "+l)
+			}
+		}
+		return err
 	}
 	if a.out == output.JSON {
 		return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/import@v1", "snapshot": snap.ID, "source": snap.Source,
-			"offers": snap.Offers, "bands": snap.Bands, "skipped": res.Skipped.Lines(), "checksum": snap.Checksum, "database": db.Path()})
+			"offers": snap.Offers, "bands": snap.Bands, "skipped_total": snap.Skipped, "skipped": res.Skipped.Lines(), "checksum": snap.Checksum, "database": db.Path()})
 	}
-	fmt.Fprintf(a.io.Out, "Imported %s as snapshot %d into %s: %d offers, %d interruption bands.\n", snap.Source, snap.ID, db.Path(), snap.Offers, snap.Bands)
-	for _, l := range res.Skipped.Lines() {
-		fmt.Fprintln(a.io.Out, "  skipped "+l)
+	fmt.Fprintln(a.io.Out, a.printer.T("import.done", snap.Source, snap.ID, db.Path(), snap.Offers, snap.Bands))
+	if snap.Skipped > 0 {
+		fmt.Fprintln(a.io.Out, a.printer.T("import.skipped", snap.Skipped))
+	}
+	for _, l := range res.Skipped.LinesWith(a.skipReason) {
+		fmt.Fprintln(a.io.Out, "  "+l)
 	}
 	return nil
 }
@@ -389,10 +413,13 @@ func (a *app) catalogDiffCmd() *cobra.Command {
 }
 
 func (a *app) catalogSnapshotsCmd() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "snapshots",
-		Short: "List the imported snapshots in the database",
-		Args:  cobra.NoArgs,
+		Short: "List the imported snapshots in the database; remove one, or roll a source back",
+		Example: `  gpuscout catalog snapshots
+  gpuscout catalog snapshots rollback azure   # undo the newest azure import
+  gpuscout catalog snapshots rm 7`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := a.data(); err != nil {
 				return err
@@ -420,6 +447,8 @@ func (a *app) catalogSnapshotsCmd() *cobra.Command {
 			return output.Write(a.io.Out, a.out, g, a.tty())
 		},
 	}
+	cmd.AddCommand(a.catalogSnapshotsRmCmd(), a.catalogSnapshotsRollbackCmd())
+	return cmd
 }
 
 // client is the HTTP client for live updates.
@@ -432,6 +461,7 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 type dataset struct {
 	Catalog *catalog.Catalog
 	FX      *fx.Table
+	baseFX  *fx.Table                 // FX without the --fx overrides
 	curated map[string]*catalog.Offer // curated offers by ID, before imports
 	Imports *catalog.OverlayReport
 }
@@ -542,3 +572,25 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string) ([]fetchJob, e
 // vms.csv refreshes their prices as is. (RunPod's and Vast.ai's files use
 // other region codes; DigitalOcean's cloud is named do.)
 var skyPilotV8Clouds = []string{"nebius", "hyperstack", "verda"}
+
+// ServerData is the loader gpuscout serve uses, for a database at db (and
+// the curated catalog of env, overlaid with catalogDir when not empty):
+// each call loads the catalog and the newest snapshots afresh.
+func ServerData(env Env, db, catalogDir string) func(context.Context) (*server.Data, error) {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if env.Now == nil {
+		env.Now = time.Now
+	}
+	if env.Catalog == nil {
+		env.Catalog = curated.Embedded()
+	}
+	return func(ctx context.Context) (*server.Data, error) {
+		a := &app{env: env, db: db, catalog: catalogDir, format: "json", io: IO{Out: io.Discard, Err: io.Discard}}
+		if err := a.prepare(); err != nil {
+			return nil, err
+		}
+		return a.loadServerData(ctx)
+	}
+}

@@ -46,9 +46,9 @@ func storeBadSnapshot(t *testing.T) string {
 	band := &catalog.InterruptionBand{Provider: "aws", InstanceName: "p4d.24xlarge", Region: "us-east-1", Band: "20-10%",
 		LowPct: decimal.NewFromInt(20), HighPct: decimal.NewFromInt(10), Period: "month", Source: src}
 	res := &importer.Result{Source: "aws", Offers: []*catalog.Offer{bad, good}, Bands: []*catalog.InterruptionBand{band}}
-	if _, err := db.SaveImport(ctx, res, "sum", "test", now); err != nil {
+	if _, err := db.SaveImport(ctx, res, "sum", "test", now, sqlite.SaveOptions{}); err != nil {
 		bad.Price.Currency = "USD"
-		if _, err := db.SaveImport(ctx, res, "sum", "test", now); err != nil {
+		if _, err := db.SaveImport(ctx, res, "sum", "test", now, sqlite.SaveOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		raw, err := sql.Open("sqlite", path)

@@ -59,6 +59,7 @@ func (a *app) catalogUpdateCmd() *cobra.Command {
 	var providers, regions []string
 	var watchFile string
 	var timeout time.Duration
+	var allowShrink bool
 	cmd := &cobra.Command{
 		Use:   "update [--provider P ...]",
 		Short: "Fetch current prices from the providers' own price sources into the database (live)",
@@ -68,12 +69,16 @@ GCP (the Cloud Billing Catalog; GOOGLE_API_KEY), Alibaba Cloud and Tencent Cloud
 APIs; ALIBABA_CLOUD_ACCESS_KEY_ID/SECRET, TENCENTCLOUD_SECRET_ID/KEY — read from the environment,
 never stored), and the SkyPilot catalog. Requests time out, retry with backoff, and show progress;
 Ctrl-C cancels cleanly. Each source is one transaction: a failed source stores nothing and the
-others still land.`,
+others still land. A source fails when the provider refuses the credentials (HTTP 401/403, with the
+provider's message, credentials redacted), when more than 5% of its requests fail, when nothing
+usable is left after the checks gpuscout catalog import makes, or when it holds fewer than half
+the offers of its previous snapshot (unless --allow-shrink).`,
 		Example: `  gpuscout catalog update --provider aws --region us-east-1 --region us-west-2
   gpuscout catalog update --provider azure,skypilot`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if _, err := a.data(); err != nil {
+			ds, err := a.data()
+			if err != nil {
 				return err
 			}
 			ctx := cmd.Context()
@@ -106,20 +111,27 @@ others still land.`,
 				if a.progress(j.name) != nil {
 					fmt.Fprintln(a.io.Err)
 				}
+				if err == nil {
+					err = a.checker(ds, j.ref).Check(res)
+				}
+				if err == nil {
+					err = a.store(ctx, res, "", j.ref, allowShrink)
+				}
 				if err != nil {
 					if errors.Is(ctx.Err(), context.Canceled) {
 						return fmt.Errorf("update cancelled during %s %s: it stored nothing; earlier sources were kept", j.name, j.ref)
 					}
-					failed = append(failed, fmt.Sprintf("%s %s: %v", j.name, j.ref, err))
-					fmt.Fprintf(a.io.Err, "gpuscout: %s %s failed, nothing stored for it: %v\n", j.name, j.ref, err)
+					le := importError(j.name, j.ref, err)
+					if le.key == "import.err.parse" {
+						le.key = "update.err.source"
+					}
+					failed = append(failed, j.name+" "+j.ref)
+					fmt.Fprintf(a.io.Err, "gpuscout: %s\n", a.printer.T(le.key, le.args...))
 					continue
-				}
-				if err := a.store(ctx, res, "", j.ref); err != nil {
-					return err
 				}
 			}
 			if len(failed) > 0 {
-				return fmt.Errorf("%d source(s) failed: %s", len(failed), strings.Join(failed, "; "))
+				return &localError{key: "update.err.failed", args: []any{len(failed), len(jobs), strings.Join(failed, "; ")}, exit: ExitFailure}
 			}
 			return a.watchAfterUpdate(ctx, watchFile)
 		},
@@ -127,6 +139,7 @@ others still land.`,
 	cmd.Flags().StringSliceVar(&providers, "provider", nil, "providers to update: aws, azure, gcp, alibaba, tencent, skypilot (default aws, azure, skypilot)")
 	cmd.Flags().StringSliceVar(&regions, "region", []string{"us-east-1"}, "AWS regions whose offer files to fetch (each is hundreds of MB)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Minute, "time limit per source")
+	cmd.Flags().BoolVar(&allowShrink, "allow-shrink", false, "store a source even when it holds fewer than half the offers of its previous snapshot")
 	cmd.Flags().StringVar(&watchFile, "watch", "", "after a successful update, check the price alert rules of this file (see gpuscout watch)")
 	return cmd
 }

@@ -39,10 +39,29 @@ type Skips struct {
 	examples map[string][]string
 }
 
+// maxSkipReasons bounds the distinct reasons a Skips keeps (reasons may
+// quote the input); further ones are counted under OtherReasons.
+const maxSkipReasons = 100
+
+// maxExample bounds the length of a skip example.
+const maxExample = 120
+
+// OtherReasons counts skips beyond the first 100 distinct reasons.
+const OtherReasons = "other reasons"
+
 // Add records one skipped item.
 func (s *Skips) Add(reason, example string) {
 	if s.counts == nil {
 		s.counts, s.examples = map[string]int{}, map[string][]string{}
+	}
+	if _, ok := s.counts[reason]; !ok && len(s.counts) >= maxSkipReasons {
+		reason = OtherReasons
+	}
+	if len(reason) > maxExample {
+		reason = reason[:maxExample] + "..."
+	}
+	if len(example) > maxExample {
+		example = example[:maxExample] + "..."
 	}
 	s.counts[reason]++
 	if len(s.examples[reason]) < 3 && example != "" {
@@ -60,7 +79,11 @@ func (s Skips) Total() int {
 }
 
 // Lines renders "N reason (e.g. a, b)" lines, most frequent first.
-func (s Skips) Lines() []string {
+func (s Skips) Lines() []string { return s.LinesWith(nil) }
+
+// LinesWith renders the lines as Lines does, passing each reason through
+// name (to translate it) when name is not nil.
+func (s Skips) LinesWith(name func(reason string) string) []string {
 	type kv struct {
 		k string
 		n int
@@ -77,7 +100,11 @@ func (s Skips) Lines() []string {
 	})
 	var out []string
 	for _, x := range all {
-		line := fmt.Sprintf("%d %s", x.n, x.k)
+		reason := x.k
+		if name != nil {
+			reason = name(reason)
+		}
+		line := fmt.Sprintf("%d %s", x.n, reason)
 		if ex := s.examples[x.k]; len(ex) > 0 {
 			line += " (e.g. " + strings.Join(ex, ", ") + ")"
 		}
@@ -90,14 +117,21 @@ func (s Skips) Lines() []string {
 // or line, and the field.
 type ParseError struct {
 	Source string
-	Offset int64 // byte offset, when known
-	Line   int   // line, when known (CSV)
+	// File is the file (or URL) read, when Source does not name it; the
+	// import command sets it.
+	File   string
+	Record string // the record (an item index, an offer), when known
+	Offset int64  // byte offset, when known
+	Line   int    // line, when known (CSV)
 	Field  string
 	Err    error
 }
 
 func (e *ParseError) Error() string {
 	var where []string
+	if e.Record != "" {
+		where = append(where, "record "+e.Record)
+	}
 	if e.Line > 0 {
 		where = append(where, fmt.Sprintf("line %d", e.Line))
 	}
@@ -105,6 +139,12 @@ func (e *ParseError) Error() string {
 		where = append(where, fmt.Sprintf("byte %d", e.Offset))
 	}
 	msg := e.Source
+	if e.File != "" && !strings.Contains(e.Source, e.File) {
+		msg = e.File
+		if e.Source != "" {
+			msg += " (" + e.Source + ")"
+		}
+	}
 	if len(where) > 0 {
 		msg += " (" + strings.Join(where, ", ") + ")"
 	}
@@ -187,7 +227,7 @@ func GetWithRetry(ctx context.Context, c *http.Client, url string, header http.H
 		case err != nil:
 			last = err
 		case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-			last = fmt.Errorf("GET %s: %s", url, resp.Status)
+			last = fmt.Errorf("GET %s: %s%s", url, resp.Status, bodyMessage(resp))
 			if ra := resp.Header.Get("Retry-After"); ra != "" {
 				if d, err := time.ParseDuration(ra + "s"); err == nil && d < 30*time.Second {
 					backoff = d
@@ -195,8 +235,9 @@ func GetWithRetry(ctx context.Context, c *http.Client, url string, header http.H
 			}
 			resp.Body.Close()
 		case resp.StatusCode >= 400:
+			msg := bodyMessage(resp)
 			resp.Body.Close()
-			return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+			return nil, fmt.Errorf("GET %s: %s%s", url, resp.Status, msg)
 		default:
 			return resp, nil
 		}
@@ -213,4 +254,14 @@ func GetWithRetry(ctx context.Context, c *http.Client, url string, header http.H
 		}
 	}
 	return nil, fmt.Errorf("after %d attempts: %w", attempts, last)
+}
+
+// bodyMessage is the start of an error response's body (the provider's
+// own message), on one line, prefixed with ": "; empty when there is none.
+func bodyMessage(resp *http.Response) string {
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if m := Snippet(b); m != "" {
+		return ": " + m
+	}
+	return ""
 }

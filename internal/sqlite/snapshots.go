@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -25,16 +26,67 @@ type Snapshot struct {
 	SkippedDetail string
 }
 
+// MinShare is the smallest share of the previous snapshot's records
+// (offers and bands) of the same source that a new snapshot may hold
+// without SaveOptions.AllowShrink.
+const MinShare = 0.5
+
+// SaveOptions tune SaveImport.
+type SaveOptions struct {
+	// AllowShrink accepts a snapshot with fewer than MinShare of the
+	// records of the previous snapshot of its source.
+	AllowShrink bool
+}
+
+// EmptyError is an import with no offers and no bands: stored, it would
+// hide the source's previous snapshot.
+type EmptyError struct {
+	Source  string
+	Skipped int
+}
+
+func (e *EmptyError) Error() string {
+	return fmt.Sprintf("the %s import holds no offers (%d records skipped): refused, it would hide the previous prices", e.Source, e.Skipped)
+}
+
+// ShrinkError is an import much smaller than the previous snapshot of its
+// source.
+type ShrinkError struct {
+	Source        string
+	Previous      int64 // the previous snapshot's ID
+	Before, After int   // offers and bands, before and now
+}
+
+func (e *ShrinkError) Error() string {
+	return fmt.Sprintf("the %s import holds %d offers and bands, fewer than %.0f%% of the %d of snapshot %d: refused (pass --allow-shrink to store it anyway)",
+		e.Source, e.After, MinShare*100, e.Before, e.Previous)
+}
+
 // SaveImport stores an import as a new snapshot, in one transaction: on
-// any error (or cancellation) nothing is stored.
-func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, ref string, fetchedAt time.Time) (Snapshot, error) {
+// any error (or cancellation) nothing is stored. An import with no offers
+// and no bands is refused (*EmptyError), and so is one with fewer than
+// MinShare of the records of the previous snapshot of its source
+// (*ShrinkError) unless opt.AllowShrink.
+func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, ref string, fetchedAt time.Time, opt SaveOptions) (Snapshot, error) {
 	s := Snapshot{Source: res.Source, FetchedAt: fetchedAt.UTC(), Checksum: checksum, Ref: ref, Offers: len(res.Offers),
 		Bands: len(res.Bands), Skipped: res.Skipped.Total(), SkippedDetail: strings.Join(res.Skipped.Lines(), "\n")}
+	if s.Offers+s.Bands == 0 {
+		return s, &EmptyError{Source: s.Source, Skipped: s.Skipped}
+	}
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return s, fmt.Errorf("begin import: %w", err)
 	}
 	defer tx.Rollback() // no-op after Commit
+	if !opt.AllowShrink {
+		prevID, before, err := previousSize(ctx, tx, res)
+		if err != nil {
+			return s, fmt.Errorf("read the previous snapshot: %w", err)
+		}
+		if prevID > 0 && float64(s.Offers+s.Bands) < MinShare*float64(before) {
+			return s, &ShrinkError{Source: s.Source, Previous: prevID, Before: before, After: s.Offers + s.Bands}
+		}
+	}
 	r, err := tx.ExecContext(ctx, `INSERT INTO snapshots (source, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
 		s.Source, s.FetchedAt.Format(time.RFC3339), s.Checksum, s.Ref, s.Offers, s.Bands, s.Skipped, s.SkippedDetail)
 	if err != nil {
@@ -72,6 +124,126 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 	if err := tx.Commit(); err != nil {
 		return s, fmt.Errorf("commit import: %w", err)
 	}
+	return s, nil
+}
+
+// previousSize is the newest snapshot of res's source and how many of its
+// offers and bands belong to the providers res covers (0, 0 when there is
+// none). Counting by provider keeps one source that spans providers (the
+// SkyPilot catalog, one cloud per fetch) from comparing one cloud with
+// another.
+func previousSize(ctx context.Context, tx *sql.Tx, res *importer.Result) (int64, int, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM snapshots WHERE source = ? ORDER BY id DESC LIMIT 1`, res.Source).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	seen := map[string]bool{}
+	args := []any{id}
+	for _, o := range res.Offers {
+		if !seen[o.Provider] {
+			seen[o.Provider] = true
+			args = append(args, o.Provider)
+		}
+	}
+	for _, b := range res.Bands {
+		if !seen[b.Provider] {
+			seen[b.Provider] = true
+			args = append(args, b.Provider)
+		}
+	}
+	marks := make([]string, len(args)-1)
+	for i := range marks {
+		marks[i] = fmt.Sprintf("?%d", i+2)
+	}
+	in := strings.Join(marks, ",")
+	var n int
+	err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM offers WHERE snapshot_id = ?1 AND provider IN (`+in+`)) +
+		(SELECT count(*) FROM bands WHERE snapshot_id = ?1 AND provider IN (`+in+`))`, args...).Scan(&n)
+	return id, n, err
+}
+
+// DeleteSnapshot removes a snapshot with its offers and bands, in one
+// transaction. It returns the removed snapshot; an unknown ID is an error.
+func (db *DB) DeleteSnapshot(ctx context.Context, id int64) (Snapshot, error) {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return Snapshot{}, fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback() // no-op after Commit
+	s, err := snapshotByID(ctx, tx, id)
+	if err != nil {
+		return s, err
+	}
+	for _, q := range []string{`DELETE FROM offers WHERE snapshot_id = ?`, `DELETE FROM bands WHERE snapshot_id = ?`, `DELETE FROM snapshots WHERE id = ?`} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return s, fmt.Errorf("remove snapshot %d: %w", id, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return s, fmt.Errorf("remove snapshot %d: %w", id, err)
+	}
+	return s, nil
+}
+
+// NotFoundError is a snapshot, or a source, the database does not hold.
+type NotFoundError struct {
+	ID     int64
+	Source string
+}
+
+func (e *NotFoundError) Error() string {
+	if e.Source != "" {
+		return fmt.Sprintf("no snapshot of source %q", e.Source)
+	}
+	return fmt.Sprintf("no snapshot %d", e.ID)
+}
+
+// Rollback removes the newest snapshot of a source, so that reads use the
+// one before it again (or the curated catalog when there is none). It
+// returns the removed snapshot and the one now in use (ID 0 when none).
+func (db *DB) Rollback(ctx context.Context, source string) (removed, current Snapshot, err error) {
+	var id int64
+	err = db.w.QueryRowContext(ctx, `SELECT id FROM snapshots WHERE source = ? ORDER BY id DESC LIMIT 1`, source).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return removed, current, &NotFoundError{Source: source}
+	}
+	if err != nil {
+		return removed, current, err
+	}
+	if removed, err = db.DeleteSnapshot(ctx, id); err != nil {
+		return removed, current, err
+	}
+	err = db.w.QueryRowContext(ctx, `SELECT id FROM snapshots WHERE source = ? ORDER BY id DESC LIMIT 1`, source).Scan(&id)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return removed, current, nil
+	case err != nil:
+		return removed, current, err
+	}
+	current, err = snapshotByID(ctx, db.w, id)
+	return removed, current, err
+}
+
+type queryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func snapshotByID(ctx context.Context, q queryer, id int64) (Snapshot, error) {
+	var s Snapshot
+	var fetched string
+	err := q.QueryRowContext(ctx, `SELECT id, source, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail FROM snapshots WHERE id = ?`, id).
+		Scan(&s.ID, &s.Source, &fetched, &s.Checksum, &s.Ref, &s.Offers, &s.Bands, &s.Skipped, &s.SkippedDetail)
+	if errors.Is(err, sql.ErrNoRows) {
+		return s, &NotFoundError{ID: id}
+	}
+	if err != nil {
+		return s, fmt.Errorf("read snapshot %d: %w", id, err)
+	}
+	s.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
 	return s, nil
 }
 

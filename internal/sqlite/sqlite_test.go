@@ -50,14 +50,14 @@ func TestImportHistoryDiff(t *testing.T) {
 	if v, err := db.Version(ctx); err != nil || v != 1 {
 		t.Fatalf("version %d, %v", v, err)
 	}
-	s1, err := db.SaveImport(ctx, result(3, "55.04"), "sum1", "offer.json", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+	s1, err := db.SaveImport(ctx, result(3, "55.04"), "sum1", "offer.json", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r2 := result(2, "49.50")
 	r2.Offers = append(r2.Offers, &catalog.Offer{Provider: "aws", InstanceName: "p5en.48xlarge", RegionCode: "us-east-1", Billing: catalog.OnDemand,
 		Price: catalog.Price{Hourly: decimal.RequireFromString("63.296"), Currency: "USD"}, Source: catalog.Source{Kind: catalog.SourceOfficialAPI, Ref: "t", AsOf: time.Now()}})
-	s2, err := db.SaveImport(ctx, r2, "sum2", "offer.json", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	s2, err := db.SaveImport(ctx, r2, "sum2", "offer.json", time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), SaveOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestImportHistoryDiff(t *testing.T) {
 func TestFailedImportLeavesNothing(t *testing.T) {
 	ctx := context.Background()
 	db := open(t, filepath.Join(t.TempDir(), "g.db"))
-	if _, err := db.SaveImport(ctx, result(5, "1"), "a", "", time.Now()); err != nil {
+	if _, err := db.SaveImport(ctx, result(5, "1"), "a", "", time.Now(), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// Cancelled half-way.
@@ -105,7 +105,7 @@ func TestFailedImportLeavesNothing(t *testing.T) {
 			cancel()
 		}
 	}
-	_, err := db.SaveImport(cctx, result(1000, "2"), "b", "", time.Now())
+	_, err := db.SaveImport(cctx, result(1000, "2"), "b", "", time.Now(), SaveOptions{})
 	db.hook = nil
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
@@ -135,13 +135,13 @@ func TestKilledImportLosesNothing(t *testing.T) {
 				time.Sleep(time.Minute) // killed here
 			}
 		}
-		db.SaveImport(context.Background(), result(1000, "9"), "child", "", time.Now())
+		db.SaveImport(context.Background(), result(1000, "9"), "child", "", time.Now(), SaveOptions{})
 		os.Exit(0)
 	}
 	dir := t.TempDir()
 	path := filepath.Join(dir, "g.db")
 	db := open(t, path)
-	if _, err := db.SaveImport(context.Background(), result(10, "1"), "before", "", time.Now()); err != nil {
+	if _, err := db.SaveImport(context.Background(), result(10, "1"), "before", "", time.Now(), SaveOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -196,5 +196,90 @@ func TestScenarios(t *testing.T) {
 	db2 := open(t, db.Path())
 	if s, _ := db2.Scenarios(ctx); len(s) != 1 {
 		t.Error("scenario lost on reopen")
+	}
+}
+
+func TestRefusesEmptyAndShrunkenImports(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	empty := &importer.Result{Source: "aws"}
+	empty.Skipped.Add("negative price", "x")
+	var ee *EmptyError
+	if _, err := db.SaveImport(ctx, empty, "e", "", time.Now(), SaveOptions{AllowShrink: true}); !errors.As(err, &ee) || ee.Skipped != 1 {
+		t.Fatalf("empty import: %v", err)
+	}
+	first, err := db.SaveImport(ctx, result(10, "1"), "a", "", time.Now(), SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se *ShrinkError
+	if _, err := db.SaveImport(ctx, result(4, "2"), "b", "", time.Now(), SaveOptions{}); !errors.As(err, &se) ||
+		se.Before != 11 || se.After != 5 || se.Previous != first.ID || !strings.Contains(err.Error(), "--allow-shrink") {
+		t.Fatalf("shrunken import: %v", err)
+	}
+	if _, err := db.SaveImport(ctx, result(5, "2"), "c", "", time.Now(), SaveOptions{}); err != nil {
+		t.Errorf("half the offers refused: %v", err)
+	}
+	if _, err := db.SaveImport(ctx, result(1, "3"), "d", "", time.Now(), SaveOptions{AllowShrink: true}); err != nil {
+		t.Errorf("--allow-shrink refused: %v", err)
+	}
+	// Another source is not compared.
+	other := result(1, "3")
+	other.Source = "azure"
+	if _, err := db.SaveImport(ctx, other, "f", "", time.Now(), SaveOptions{}); err != nil {
+		t.Errorf("first import of another source: %v", err)
+	}
+	// One source over several providers (SkyPilot, a cloud per fetch):
+	// a small cloud after a large one is compared with that cloud only.
+	big := result(10, "1")
+	big.Source = "skypilot"
+	small := result(1, "1")
+	small.Source = "skypilot"
+	for _, o := range small.Offers {
+		o.Provider = "lambda"
+	}
+	small.Bands = nil
+	if _, err := db.SaveImport(ctx, big, "g", "", time.Now(), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveImport(ctx, small, "h", "", time.Now(), SaveOptions{}); err != nil {
+		t.Errorf("another cloud of the same source refused: %v", err)
+	}
+	snaps, _ := db.Snapshots(ctx)
+	if len(snaps) != 6 {
+		t.Errorf("%d snapshots, want 6", len(snaps))
+	}
+}
+
+func TestDeleteAndRollback(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	s1, _ := db.SaveImport(ctx, result(3, "55.04"), "a", "one.json", time.Now(), SaveOptions{})
+	s2, _ := db.SaveImport(ctx, result(3, "40"), "b", "two.json", time.Now(), SaveOptions{})
+	removed, current, err := db.Rollback(ctx, "aws")
+	if err != nil || removed.ID != s2.ID || current.ID != s1.ID {
+		t.Fatalf("rollback: removed %d, current %d, %v", removed.ID, current.ID, err)
+	}
+	offers, _, _ := db.LatestOffers(ctx)
+	if len(offers) != 3 || offers[0].Price.Hourly.String() != "55.04" {
+		t.Errorf("after rollback: %d offers %v", len(offers), offers)
+	}
+	var n int
+	db.r.QueryRow(`SELECT count(*) FROM offers WHERE snapshot_id = ?`, s2.ID).Scan(&n)
+	if n != 0 {
+		t.Errorf("%d offers of the removed snapshot left", n)
+	}
+	var nf *NotFoundError
+	if _, err := db.DeleteSnapshot(ctx, 99); !errors.As(err, &nf) {
+		t.Errorf("unknown snapshot: %v", err)
+	}
+	if _, err := db.DeleteSnapshot(ctx, s1.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := db.Rollback(ctx, "aws"); !errors.As(err, &nf) || nf.Source != "aws" {
+		t.Errorf("rollback with no snapshot: %v", err)
+	}
+	if err := db.IntegrityCheck(ctx); err != nil {
+		t.Error(err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 )
 
 // The importer satisfies the shared interfaces.
@@ -520,7 +522,9 @@ func TestFetchConfig(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	if b, err := os.ReadFile(filepath.Join("testdata", "bundle.json")); err == nil {
-		f.Add(b)
+		for _, s := range importertest.Seeds(b, "") {
+			f.Add(s)
+		}
 	}
 	f.Add([]byte(`[]`))
 	f.Add([]byte(`[{"action":"DescribeSpotPriceHistory","region":"r","response":{"Currency":"CNY","SpotPrices":{"SpotPriceType":[{"ZoneId":"z","InstanceType":"ecs.x","Timestamp":"2025-01-01T00:00:00Z","SpotPrice":"1e3"}]}}}]`))
@@ -540,4 +544,58 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFetchBlanketFailure: a server that refuses or breaks on every call
+// fails the fetch (with the server's message, without the secret) after a
+// few requests, instead of returning an empty result.
+func TestFetchBlanketFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		status  int
+		body    string
+		maxCall int
+		want    string
+	}{
+		{"403 without an API code", http.StatusForbidden, `<html>Forbidden: quota for ` + testSecret + `</html>`, 1, "Forbidden"},
+		{"401", http.StatusUnauthorized, `{"Code":"Whatever","Message":"go away"}`, 1, "go away"},
+		{"500 on every call", http.StatusInternalServerError, `oops`, 60, "requests failed"},
+		{"API code on every call", http.StatusBadRequest, `{"Code":"InvalidParameter","Message":"no"}`, 60, "requests failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				w.WriteHeader(tc.status)
+				fmt.Fprint(w, tc.body)
+			}))
+			defer srv.Close()
+			imp := fetchImporter(srv.URL)
+			imp.Regions = []string{"cn-hangzhou", "cn-beijing", "cn-shanghai"}
+			imp.InstanceTypes = []string{"ecs.a", "ecs.b", "ecs.c", "ecs.d", "ecs.e"}
+			res, err := imp.Fetch(context.Background(), srv.Client(), nil)
+			if err == nil {
+				t.Fatalf("no error; %d offers", len(res.Offers))
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), testSecret) {
+				t.Errorf("error %q: want %q, without the secret", err, tc.want)
+			}
+			if n := int(calls.Load()); n > tc.maxCall {
+				t.Errorf("%d requests, want at most %d", n, tc.maxCall)
+			}
+		})
+	}
+}
+
+// TestHugeRecordStopsEarly: one record of a GiB is an error after a few
+// MiB are read, never a GiB held in memory.
+func TestHugeRecordStopsEarly(t *testing.T) {
+	in := &importertest.Endless{Prefix: `[{"action":"DescribePrice","region":"`, Fill: 'a', N: 1 << 30, Suffix: `"}]`}
+	_, err := testImporter().Parse(context.Background(), in, nil)
+	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") {
+		t.Fatalf("error %v", err)
+	}
+	if in.Served > 20<<20 {
+		t.Errorf("read %d MiB before failing", in.Served>>20)
+	}
 }

@@ -63,6 +63,9 @@ func (e *APIError) Error() string {
 // Fatal reports whether the error concerns the credentials or the
 // account's permissions, so that no other request can succeed either.
 func (e *APIError) Fatal() bool {
+	if e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden {
+		return true
+	}
 	for _, p := range []string{"InvalidAccessKeyId", "InvalidAccessKeySecret", "SignatureDoesNotMatch",
 		"IncompleteSignature", "Forbidden", "InvalidSecurityToken", "MissingSecurityToken", "InvalidTimeStamp",
 		"SignatureNonceUsed", "NoPermission", "Unauthorized"} {
@@ -71,6 +74,30 @@ func (e *APIError) Fatal() bool {
 		}
 	}
 	return false
+}
+
+// declined reports whether the API answered with its own error code for
+// the item asked about (say, a type not sold in the region): an expected
+// skip, unlike a server error, throttling that outlasted the retries, or
+// an answer that is not the API's.
+func (e *APIError) declined() bool {
+	return !e.Fatal() && !e.retryable() && e.Code != "" && !strings.HasPrefix(e.Code, "HTTP")
+}
+
+// record counts a failed call in the tally (or, for a declined one, as a
+// skip) and returns an error when the fetch must stop.
+func record(t *importer.Tally, skipped *importer.Skips, err error, example string) error {
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Fatal() {
+		return err
+	}
+	if ae.declined() {
+		t.Declined(err)
+		skipped.Add("API error "+ae.Code, example)
+		return nil
+	}
+	skipped.Add("request failed: "+ae.Code, example)
+	return t.Failed(err)
 }
 
 func (e *APIError) retryable() bool {
@@ -132,6 +159,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 		c = http.DefaultClient
 	}
 	b := i.newBuilder()
+	t := &importer.Tally{Source: "alibaba"}
 	n := 0
 	var bytes int64
 	add := func(e entry, body []byte) error {
@@ -163,12 +191,12 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 				}
 				body, fetched, err := i.call(ctx, c, region, params)
 				if err != nil {
-					if ae := (*APIError)(nil); errors.As(err, &ae) && !ae.Fatal() {
-						b.skipped.Add("API error "+ae.Code, region+" "+it)
-						continue
+					if err := record(t, &b.skipped, err, region+" "+it); err != nil {
+						return nil, err
 					}
-					return nil, err
+					continue
 				}
+				t.Answered()
 				e := entry{Action: ActionDescribePrice, Region: region, InstanceType: it, PriceUnit: u.unit, Period: 1,
 					FetchedAt: fetched.UTC().Format(time.RFC3339)}
 				if err := add(e, body); err != nil {
@@ -176,7 +204,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 				}
 			}
 			if i.wants(catalog.Spot) {
-				if err := i.fetchSpot(ctx, c, region, it, add, b); err != nil {
+				if err := i.fetchSpot(ctx, c, region, it, add, b, t); err != nil {
 					return nil, err
 				}
 			}
@@ -185,6 +213,9 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 			}
 		}
 	}
+	if err := t.Err(); err != nil {
+		return nil, err
+	}
 	res := b.result()
 	if p != nil {
 		p(bytes, len(res.Offers))
@@ -192,7 +223,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 	return res, nil
 }
 
-func (i *Importer) fetchSpot(ctx context.Context, c *http.Client, region, it string, add func(entry, []byte) error, b *builder) error {
+func (i *Importer) fetchSpot(ctx context.Context, c *http.Client, region, it string, add func(entry, []byte) error, b *builder, t *importer.Tally) error {
 	now := i.now().UTC()
 	offset := 0
 	for page := 0; page < maxSpotPages; page++ {
@@ -211,12 +242,9 @@ func (i *Importer) fetchSpot(ctx context.Context, c *http.Client, region, it str
 		}
 		body, fetched, err := i.call(ctx, c, region, params)
 		if err != nil {
-			if ae := (*APIError)(nil); errors.As(err, &ae) && !ae.Fatal() {
-				b.skipped.Add("API error "+ae.Code, region+" "+it)
-				return nil
-			}
-			return err
+			return record(t, &b.skipped, err, region+" "+it)
 		}
+		t.Answered()
 		e := entry{Action: ActionDescribeSpotPriceHistory, Region: region, InstanceType: it,
 			FetchedAt: fetched.UTC().Format(time.RFC3339)}
 		if err := add(e, body); err != nil {

@@ -3,6 +3,7 @@ package aws
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 	"github.com/shopspring/decimal"
 )
 
@@ -276,9 +278,41 @@ func TestBandLabels(t *testing.T) {
 	_ = decimal.Zero
 }
 
+// offerSeeds cuts an offer file into one small file per SKU (its product
+// and its terms), so that the fuzzer's minimisation stays fast.
+func offerSeeds(t testing.TB, raw []byte) [][]byte {
+	var file struct {
+		Products map[string]json.RawMessage
+		Terms    map[string]map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for sku, p := range file.Products {
+		terms := map[string]map[string]json.RawMessage{}
+		for kind, bySKU := range file.Terms {
+			if tm, ok := bySKU[sku]; ok {
+				terms[kind] = map[string]json.RawMessage{sku: tm}
+			}
+		}
+		doc, err := json.Marshal(map[string]any{"publicationDate": "2026-11-01T00:00:00Z", "products": map[string]json.RawMessage{sku: p}, "terms": terms})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, importertest.Seeds(doc, "")...)
+	}
+	return out
+}
+
 func FuzzOffers(f *testing.F) {
-	raw, _ := os.ReadFile("testdata/offer-small.json")
-	f.Add(raw)
+	raw, err := os.ReadFile("testdata/offer-small.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range offerSeeds(f, raw) {
+		f.Add(s)
+	}
 	f.Add([]byte(`{"products":{"a":{"attributes":{"instanceType":"p4d.24xlarge","instanceFamily":"GPU instance"}}},"terms":{"OnDemand":{"a":{}}}}`))
 	f.Add([]byte("\"SKU\",\"x\"\n"))
 	f.Add([]byte(`{"a":"\\`))
@@ -296,12 +330,60 @@ func FuzzOffers(f *testing.F) {
 
 func FuzzSpot(f *testing.F) {
 	raw, _ := os.ReadFile("testdata/spot-history.json")
-	f.Add(raw)
+	for _, s := range importertest.Seeds(raw, "SpotPriceHistory") {
+		f.Add(s)
+	}
 	adv, _ := os.ReadFile("testdata/advisor.json")
-	f.Add(adv)
+	for _, s := range importertest.Seeds(adv, "") {
+		f.Add(s)
+	}
+	sp, _ := os.ReadFile("testdata/savings.csv")
+	lines := strings.SplitAfter(string(sp), "\n")
+	for i := 0; i+6 < len(lines); i += 3 {
+		f.Add([]byte(strings.Join(lines[:6], "") + strings.Join(lines[6+i:min(6+i+3, len(lines))], "")))
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		(&SpotHistory{}).Parse(context.Background(), bytes.NewReader(in), nil)
 		(&SpotAdvisor{}).Parse(context.Background(), bytes.NewReader(in), nil)
 		(&SavingsPlans{}).Parse(context.Background(), bytes.NewReader(in), nil)
 	})
+}
+
+// TestHugeKeysAndValuesStopEarly: a key, a product or a CSV row of a GiB
+// is an error after a few MiB are read, never a GiB held in memory.
+func TestHugeKeysAndValuesStopEarly(t *testing.T) {
+	const gib = 1 << 30
+	for _, tc := range []struct {
+		name string
+		in   *importertest.Endless
+		want string
+	}{
+		{"1 GiB key", &importertest.Endless{Prefix: `{"products":{"`, Fill: 'a', N: gib, Suffix: `":{}}}`}, "string longer than"},
+		{"1 GiB top-level key", &importertest.Endless{Prefix: `{"`, Fill: 'a', N: gib, Suffix: `":1}`}, "string longer than"},
+		{"1 GiB product", &importertest.Endless{Prefix: `{"products":{"S":{"attributes":{"instanceFamily":"GPU instance","x":"`, Fill: 'a', N: gib, Suffix: `"}}}}`}, "value longer than"},
+		{"1 GiB terms", &importertest.Endless{Prefix: `{"products":{"S":{"attributes":{"instanceType":"p5.48xlarge","instanceFamily":"GPU instance","operatingSystem":"Linux","tenancy":"Shared","regionCode":"us-east-1"}}},"terms":{"OnDemand":{"S":{"x":"`, Fill: 'a', N: gib, Suffix: `"}}}}`}, "value longer than"},
+		{"1 GiB of nested brackets", &importertest.Endless{Prefix: `{"products":{"S":`, Fill: '[', N: gib, Suffix: ``}, "value longer than"},
+		{"1 GiB CSV row", &importertest.Endless{Prefix: "SKU,OfferTermCode\n", Fill: 'a', N: gib, Suffix: "\n"}, "longer than"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := (&Offers{Ref: "big.json"}).Parse(context.Background(), tc.in, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "big.json") {
+				t.Fatalf("error %v, want %q naming the file", err, tc.want)
+			}
+			if tc.in.Served > 16<<20 {
+				t.Errorf("read %d MiB before failing", tc.in.Served>>20)
+			}
+		})
+	}
+	// Skipped values are not held at all: a 64 MiB string in a key the
+	// parser does not read is skipped in constant memory.
+	in := &importertest.Endless{Prefix: `{"disclaimer":"`, Fill: 'a', N: 64 << 20, Suffix: `","products":{}}`}
+	if _, err := (&Offers{}).Parse(context.Background(), in, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The spot files, decoded whole, are bounded too.
+	big := &importertest.Endless{Prefix: `{"SpotPriceHistory":[{"AvailabilityZone":"`, Fill: 'a', N: gib, Suffix: `"}]}`}
+	if _, err := (&SpotHistory{}).Parse(context.Background(), big, nil); err == nil || !strings.Contains(err.Error(), "MiB") || big.Served > 40<<20 {
+		t.Errorf("huge spot history: %v after %d MiB", err, big.Served>>20)
+	}
 }

@@ -15,7 +15,7 @@ import (
 // parseCSV reads the CSV variant of an offer file: a few metadata lines
 // ("Publication Date", ...), a header, then one row per price dimension.
 func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result) error {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(importer.RecordLimit(r, importer.MaxCSVRecord))
 	cr.FieldsPerRecord = -1
 	var published time.Time
 	var col map[string]int

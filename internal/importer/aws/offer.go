@@ -83,6 +83,14 @@ type term struct {
 	} `json:"termAttributes"`
 }
 
+// Bounds on what an offer file may make the parser hold. The largest
+// real file (all regions) has a few thousand GPU SKUs that pass the
+// filter; a file far beyond these bounds is not an offer file.
+const (
+	maxKeptSKUs = 100000
+	maxOffers   = 100000
+)
+
 type kept struct {
 	instance, region string
 }
@@ -90,7 +98,7 @@ type kept struct {
 // Parse implements importer.Importer.
 func (o *Offers) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	res := &importer.Result{Source: "aws"}
-	cr := &importer.CountingReader{R: r, Progress: p, Records: func() int { return len(res.Offers) }}
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: func() int { return len(res.Offers) }}
 	br := peekReader{r: cr}
 	first, err := br.first()
 	if err != nil {
@@ -184,6 +192,9 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 						res.Skipped.Add(why, pr.Attributes.InstanceType)
 					}
 					return nil
+				}
+				if len(skus) >= maxKeptSKUs {
+					return fail("products."+sku, fmt.Errorf("more than %d GPU instance SKUs: not an EC2 offer file", maxKeptSKUs))
 				}
 				skus[sku] = kept{pr.Attributes.InstanceType, pr.Attributes.RegionCode}
 				return nil
@@ -281,6 +292,9 @@ func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, 
 	off := byKey[id]
 	created := off == nil
 	if created {
+		if len(res.Offers) >= maxOffers {
+			return fmt.Errorf("more than %d offers: not an EC2 offer file", maxOffers)
+		}
 		asOf := published
 		if ed, err := time.Parse(time.RFC3339, t.EffectiveDate); err == nil && ed.After(asOf) {
 			asOf = ed
@@ -308,6 +322,17 @@ func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, 
 		default:
 			res.Skipped.Add("price unit "+d.Unit, k.instance)
 		}
+	}
+	if off.Price.Hourly.IsNegative() || off.Price.Upfront.IsNegative() {
+		res.Skipped.Add(importer.SkipNegative, k.instance+" "+k.region+" "+string(billing))
+		delete(byKey, id)
+		for i := len(res.Offers) - 1; i >= 0; i-- {
+			if res.Offers[i] == off {
+				res.Offers = append(res.Offers[:i], res.Offers[i+1:]...)
+				break
+			}
+		}
+		return nil
 	}
 	if created && billing == catalog.OnDemand && off.Price.Hourly.IsZero() {
 		// A zero on-demand price is not a price (AWS lists some placeholders at 0).

@@ -22,7 +22,20 @@ type scanner struct {
 	err error
 }
 
-func newScanner(r io.Reader) *scanner { return &scanner{r: r, buf: make([]byte, 1<<20)} }
+// Limits of the scanner. An EC2 offer file's keys are SKU codes and
+// attribute names, and a product or a SKU's terms are a few KiB; anything
+// far larger is not an offer file, and holding it would cost memory in
+// proportion to the input.
+const (
+	maxString = 64 << 10 // a key or a string value read with str
+	maxValue  = 4 << 20  // a captured value (a product, a SKU's terms)
+)
+
+// bufSize is the read buffer of a large input; a scanner starts with
+// 64 KiB and grows to it on the first full read.
+const bufSize = 1 << 20
+
+func newScanner(r io.Reader) *scanner { return &scanner{r: r, buf: make([]byte, 64<<10)} }
 
 // offset is the file offset of the next byte.
 func (s *scanner) offset() int64 { return s.off + int64(s.pos) }
@@ -44,6 +57,13 @@ func (s *scanner) fill() bool {
 		s.buf = nb
 	}
 	n, err := s.r.Read(s.buf[s.end:])
+	if n == len(s.buf)-s.end && len(s.buf) < bufSize {
+		// A large input: read it in bigger chunks (small inputs, such as
+		// the fuzzer's, never pay for the large buffer).
+		nb := make([]byte, bufSize)
+		copy(nb, s.buf[:s.end+n])
+		s.buf = nb
+	}
 	s.end += n
 	if err != nil {
 		s.eof = true
@@ -58,7 +78,7 @@ func (s *scanner) errorf(format string, args ...any) error {
 	if s.err != nil {
 		return s.err
 	}
-	return fmt.Errorf("byte %d: %s", s.offset(), fmt.Sprintf(format, args...))
+	return fmt.Errorf(format, args...) // the caller's ParseError gives the offset
 }
 
 // ws skips whitespace and returns the next byte without consuming it.
@@ -121,6 +141,9 @@ func (s *scanner) str() (string, error) {
 		}
 		// Keep the string's start in the buffer while refilling.
 		rel := s.pos - start
+		if rel > maxString {
+			return "", s.errorf("string longer than %d bytes", maxString)
+		}
 		s.pos = start
 		if !s.fill() {
 			return "", s.errorf("unterminated string")
@@ -192,6 +215,9 @@ func (s *scanner) value(dst []byte, capture bool) ([]byte, error) {
 		over := s.pos - s.end
 		s.pos = s.end
 		flush()
+		if capture && len(dst) > maxValue {
+			return dst, s.errorf("value longer than %d bytes", maxValue)
+		}
 		if !s.fill() {
 			if scalar {
 				return dst, nil

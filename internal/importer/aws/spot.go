@@ -31,6 +31,10 @@ func (*SpotHistory) Name() string { return "aws-spot-history" }
 // wavelength zones (us-east-1-bos-1a) are not regions and are skipped.
 var azRegion = regexp.MustCompile(`^([a-z]{2}(?:-gov)?-[a-z]+-\d)[a-z]$`)
 
+// maxWholeFile bounds the spot files, which are decoded whole: the Spot
+// Advisor feed is a few MiB, a spot price history a few more.
+const maxWholeFile = 32 << 20
+
 // Parse implements importer.Importer.
 func (h *SpotHistory) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	ref := h.Ref
@@ -46,7 +50,7 @@ func (h *SpotHistory) Parse(ctx context.Context, r io.Reader, p importer.Progres
 			Timestamp          string `json:"Timestamp"`
 		} `json:"SpotPriceHistory"`
 	}
-	dec := json.NewDecoder(&importer.CountingReader{R: r, Progress: p})
+	dec := json.NewDecoder(importer.SizeLimit(&importer.CountingReader{R: r, Progress: p}, maxWholeFile))
 	if err := dec.Decode(&doc); err != nil {
 		return nil, &importer.ParseError{Source: ref, Offset: dec.InputOffset(), Err: err}
 	}
@@ -144,7 +148,7 @@ func (a *SpotAdvisor) Parse(ctx context.Context, r io.Reader, p importer.Progres
 			R int `json:"r"`
 		} `json:"spot_advisor"`
 	}
-	dec := json.NewDecoder(&importer.CountingReader{R: r, Progress: p})
+	dec := json.NewDecoder(importer.SizeLimit(&importer.CountingReader{R: r, Progress: p}, maxWholeFile))
 	if err := dec.Decode(&doc); err != nil {
 		return nil, &importer.ParseError{Source: ref, Offset: dec.InputOffset(), Err: err}
 	}

@@ -137,6 +137,7 @@ type candidate struct {
 
 // collector turns items into offers, across pages.
 type collector struct {
+	win     *importer.Window // bounds one record of the stream being read
 	imp     *Importer
 	source  string // ParseError.Source
 	res     *importer.Result
@@ -182,7 +183,7 @@ func (i *Importer) defaultRef() string {
 // followed.
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	col := i.newCollector(i.defaultRef())
-	cr := &importer.CountingReader{R: r, Progress: p, Records: col.count}
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: col.count}
 	if _, err := col.readPages(ctx, cr, true); err != nil {
 		return nil, err
 	}
@@ -270,7 +271,8 @@ func (c *collector) count() int { return len(c.offers) }
 // readPages decodes response pages from r, one or (when many) several
 // concatenated, and returns the last NextPageLink.
 func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (string, error) {
-	dec := json.NewDecoder(r)
+	c.win = &importer.Window{R: r, Max: importer.MaxRecord}
+	dec := json.NewDecoder(c.win)
 	dec.UseNumber()
 	var next string
 	for pages := 0; ; pages++ {
@@ -289,6 +291,7 @@ func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (stri
 		}
 		next = ""
 		for dec.More() {
+			c.win.Reset()
 			tok, err := dec.Token()
 			if err != nil {
 				return "", c.jsonErr(dec, 0, "", err)
@@ -334,6 +337,7 @@ func (c *collector) readItems(ctx context.Context, dec *json.Decoder) error {
 		return c.perr(dec.InputOffset(), "Items", fmt.Errorf("want an array, got %v", tok))
 	}
 	for n := 0; dec.More(); n++ {
+		c.win.Reset()
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("%s: %w", c.source, err)
@@ -464,7 +468,7 @@ func (c *collector) add(it *item, off int64, n int) error {
 	switch it.Type {
 	case "Consumption":
 		if !retail.IsPositive() {
-			skip("no price", ex)
+			skip(noPrice(retail), ex)
 			return nil
 		}
 		if strings.HasSuffix(it.MeterName, " Spot") || strings.HasSuffix(it.SkuName, " Spot") {
@@ -488,7 +492,7 @@ func (c *collector) add(it *item, off int64, n int) error {
 				continue
 			}
 			if !rate.IsPositive() {
-				skip("no price", ex+" "+string(b))
+				skip(noPrice(rate), ex+" "+string(b))
 				continue
 			}
 			mk(b, catalog.Price{Hourly: rate})
@@ -505,7 +509,7 @@ func (c *collector) add(it *item, off int64, n int) error {
 			return nil
 		}
 		if !unit.IsPositive() {
-			skip("no price", ex)
+			skip(noPrice(unit), ex)
 			return nil
 		}
 		// unitPrice of a reservation is the price of the whole term.
@@ -560,4 +564,12 @@ func (c *collector) finish() *importer.Result {
 		c.res.Offers = append(c.res.Offers, c.offers[id].offer)
 	}
 	return c.res
+}
+
+// noPrice is the skip reason of a price that is not positive.
+func noPrice(d decimal.Decimal) string {
+	if d.IsNegative() {
+		return importer.SkipNegative
+	}
+	return "no price"
 }

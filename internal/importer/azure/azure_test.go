@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 	"github.com/shopspring/decimal"
 )
 
@@ -425,7 +426,9 @@ func TestFetchRepeatedLink(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, name := range []string{"page1.json", "page2.json"} {
-		f.Add(readFixture(f, name))
+		for _, s := range importertest.Seeds(readFixture(f, name), "Items") {
+			f.Add(s)
+		}
 	}
 	f.Add([]byte(`{"Items":[{"retailPrice":1e400,"type":"Consumption"}]}`))
 	f.Add([]byte(`{}{}`))
@@ -444,4 +447,32 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParseAcceptsByteOrderMark(t *testing.T) {
+	plain, err := newImporter().Parse(context.Background(), bytes.NewReader(readFixture(t, "page1.json")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withBOM := append([]byte("\xEF\xBB\xBF"), readFixture(t, "page1.json")...)
+	res, err := newImporter().Parse(context.Background(), bytes.NewReader(withBOM), nil)
+	if err != nil {
+		t.Fatalf("a file with a UTF-8 BOM: %v", err)
+	}
+	if len(res.Offers) != len(plain.Offers) || len(res.Offers) == 0 {
+		t.Errorf("%d offers with a BOM, %d without", len(res.Offers), len(plain.Offers))
+	}
+}
+
+// TestHugeRecordStopsEarly: one record of a GiB is an error after a few
+// MiB are read, never a GiB held in memory.
+func TestHugeRecordStopsEarly(t *testing.T) {
+	in := &importertest.Endless{Prefix: `{"Items":[{"armSkuName":"`, Fill: 'a', N: 1 << 30, Suffix: `"}]`}
+	_, err := newImporter().Parse(context.Background(), in, nil)
+	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") {
+		t.Fatalf("error %v", err)
+	}
+	if in.Served > 20<<20 {
+		t.Errorf("read %d MiB before failing", in.Served>>20)
+	}
 }

@@ -164,6 +164,7 @@ type rate struct {
 
 // collector holds the unit prices read so far, across pages.
 type collector struct {
+	win     *importer.Window // bounds one record of the stream being read
 	imp     *Importer
 	source  string
 	res     *importer.Result
@@ -189,7 +190,7 @@ func (c *collector) count() int { return len(c.rates) }
 // table.
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	col := i.newCollector()
-	cr := &importer.CountingReader{R: r, Progress: p, Records: col.count}
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: col.count}
 	if _, err := col.readPages(ctx, cr, true); err != nil {
 		return nil, err
 	}
@@ -283,7 +284,8 @@ func (i *Importer) redact(err error) error {
 
 // readPages decodes SKU list pages and returns the last nextPageToken.
 func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (string, error) {
-	dec := json.NewDecoder(r)
+	c.win = &importer.Window{R: r, Max: importer.MaxRecord}
+	dec := json.NewDecoder(c.win)
 	dec.UseNumber()
 	var next string
 	for pages := 0; ; pages++ {
@@ -302,6 +304,7 @@ func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (stri
 		}
 		next = ""
 		for dec.More() {
+			c.win.Reset()
 			tok, err := dec.Token()
 			if err != nil {
 				return "", c.jsonErr(dec, 0, "", err)
@@ -346,6 +349,7 @@ func (c *collector) readSKUs(ctx context.Context, dec *json.Decoder) error {
 		return c.perr(dec.InputOffset(), "skus", fmt.Errorf("want an array, got %v", tok))
 	}
 	for n := 0; dec.More(); n++ {
+		c.win.Reset()
 		if n%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("%s: %w", c.source, err)

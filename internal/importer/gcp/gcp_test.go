@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 	"github.com/shopspring/decimal"
 )
 
@@ -444,11 +445,19 @@ func TestFetchTimeout(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	f.Add(readFixture(f, "skus-page1.json"))
-	f.Add(readFixture(f, "skus-page2.json"))
-	if b, err := os.ReadFile("../../../../shared/data/pricing-samples/gcp/cloudbilling-compute-skus-a100-excerpt.json"); err == nil {
-		f.Add(b)
+	for _, name := range []string{"skus-page1.json", "skus-page2.json"} {
+		for _, s := range importertest.Seeds(readFixture(f, name), "skus") {
+			f.Add(s)
+		}
 	}
+	// A machine priced from its three parts, stripped to the fields read.
+	rate := func(desc, usage, unit, nanos string) string {
+		return `{"description":"` + desc + `","category":{"resourceFamily":"Compute","usageType":"` + usage + `"},"serviceRegions":["us-central1"],` +
+			`"pricingInfo":[{"pricingExpression":{"usageUnit":"` + unit + `","tieredRates":[{"unitPrice":{"currencyCode":"USD","units":"0","nanos":` + nanos + `}}]}}]}`
+	}
+	f.Add([]byte(`{"skus":[` + rate("A2 Instance Core running in Americas", "OnDemand", "h", "31611000") + `,` +
+		rate("A2 Instance Ram running in Americas", "OnDemand", "GiBy.h", "4237000") + `,` +
+		rate("Nvidia Tesla A100 GPU running in Americas", "OnDemand", "h", "933000000") + `]}`))
 	f.Add([]byte(`{"skus":[{"description":"A2 Instance Core running in X","category":{"resourceFamily":"Compute","usageType":"OnDemand"},"serviceRegions":["r"],"pricingInfo":[{"pricingExpression":{"usageUnit":"h","tieredRates":[{"unitPrice":{"currencyCode":"USD","units":"9223372036854775807","nanos":-999999999}}]}}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := newImporter().Parse(context.Background(), bytes.NewReader(data), nil)
@@ -465,4 +474,17 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestHugeRecordStopsEarly: one record of a GiB is an error after a few
+// MiB are read, never a GiB held in memory.
+func TestHugeRecordStopsEarly(t *testing.T) {
+	in := &importertest.Endless{Prefix: `{"skus":[{"description":"`, Fill: 'a', N: 1 << 30, Suffix: `"}]`}
+	_, err := newImporter().Parse(context.Background(), in, nil)
+	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") {
+		t.Fatalf("error %v", err)
+	}
+	if in.Served > 20<<20 {
+		t.Errorf("read %d MiB before failing", in.Served>>20)
+	}
 }

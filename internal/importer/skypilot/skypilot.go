@@ -135,8 +135,8 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 
 	groups := map[[2]string]*group{}
 	var order [][2]string
-	cr := &importer.CountingReader{R: r, Progress: p, Records: func() int { return len(order) }}
-	rd := csv.NewReader(cr)
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: func() int { return len(order) }}
+	rd := csv.NewReader(importer.RecordLimit(cr, importer.MaxCSVRecord))
 	rd.ReuseRecord = true
 	header, err := rd.Read()
 	if err == io.EOF {

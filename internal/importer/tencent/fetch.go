@@ -55,7 +55,34 @@ func (e *APIError) Error() string {
 // Fatal reports whether the error concerns the credentials or the
 // account's permissions, so that no other request can succeed either.
 func (e *APIError) Fatal() bool {
+	if e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden {
+		return true
+	}
 	return strings.HasPrefix(e.Code, "AuthFailure") || strings.HasPrefix(e.Code, "UnauthorizedOperation")
+}
+
+// declined reports whether the API answered with its own error code for
+// the item asked about (say, a type not sold in the region): an expected
+// skip, unlike a server error, throttling that outlasted the retries, or
+// an answer that is not the API's.
+func (e *APIError) declined() bool {
+	return !e.Fatal() && !e.retryable() && e.Code != "" && !strings.HasPrefix(e.Code, "HTTP")
+}
+
+// record counts a failed call in the tally (or, for a declined one, as a
+// skip) and returns an error when the fetch must stop.
+func record(t *importer.Tally, skipped *importer.Skips, err error, example string) error {
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Fatal() {
+		return err
+	}
+	if ae.declined() {
+		t.Declined(err)
+		skipped.Add("API error "+ae.Code, example)
+		return nil
+	}
+	skipped.Add("request failed: "+ae.Code, example)
+	return t.Failed(err)
 }
 
 func (e *APIError) retryable() bool {
@@ -120,6 +147,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 		c = http.DefaultClient
 	}
 	b := i.newBuilder()
+	t := &importer.Tally{Source: "tencent"}
 	n := 0
 	var total int64
 	add := func(e entry, body []byte) error {
@@ -150,12 +178,12 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 				}
 				body, fetched, err := i.call(ctx, c, ActionDescribeZoneInstanceConfigInfos, region, map[string]any{"Filters": filters})
 				if err != nil {
-					if ae := (*APIError)(nil); errors.As(err, &ae) && !ae.Fatal() {
-						b.skipped.Add("API error "+ae.Code, region)
-						continue
+					if err := record(t, &b.skipped, err, region); err != nil {
+						return nil, err
 					}
-					return nil, err
+					continue
 				}
+				t.Answered()
 				if charge == ChargePostpaidByHour {
 					var zr zoneResponse
 					if err := json.Unmarshal(body, &zr); err == nil && zr.Response != nil {
@@ -175,7 +203,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 			}
 		}
 		if subs {
-			if err := i.fetchSubscriptions(ctx, c, region, zones, add, b); err != nil {
+			if err := i.fetchSubscriptions(ctx, c, region, zones, add, b, t); err != nil {
 				return nil, err
 			}
 		} else if i.wants(catalog.Subscription1m) || i.wants(catalog.Subscription1y) {
@@ -185,6 +213,9 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 			p(total, b.count())
 		}
 	}
+	if err := t.Err(); err != nil {
+		return nil, err
+	}
 	res := b.result()
 	if p != nil {
 		p(total, len(res.Offers))
@@ -193,7 +224,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 }
 
 func (i *Importer) fetchSubscriptions(ctx context.Context, c *http.Client, region string, zones map[string][]string,
-	add func(entry, []byte) error, b *builder) error {
+	add func(entry, []byte) error, b *builder, t *importer.Tally) error {
 	periods := prepaidPeriods(i.wants)
 	for _, it := range i.InstanceTypes {
 		zs := append([]string(nil), zones[it]...)
@@ -213,12 +244,12 @@ func (i *Importer) fetchSubscriptions(ctx context.Context, c *http.Client, regio
 			}
 			body, fetched, err := i.call(ctx, c, ActionInquiryPriceRunInstances, region, req)
 			if err != nil {
-				if ae := (*APIError)(nil); errors.As(err, &ae) && !ae.Fatal() {
-					b.skipped.Add("API error "+ae.Code, region+" "+it)
-					continue
+				if err := record(t, &b.skipped, err, region+" "+it); err != nil {
+					return err
 				}
-				return err
+				continue
 			}
+			t.Answered()
 			e := entry{Action: ActionInquiryPriceRunInstances, Region: region, InstanceType: it, ChargeType: ChargePrepaid,
 				Period: period, FetchedAt: fetched.UTC().Format(time.RFC3339)}
 			if err := add(e, body); err != nil {

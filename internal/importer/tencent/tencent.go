@@ -177,8 +177,9 @@ type entry struct {
 // Parse reads a bundle (see the package documentation).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	b := i.newBuilder()
-	cr := &importer.CountingReader{R: r, Progress: p, Records: b.count}
-	dec := json.NewDecoder(cr)
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: b.count}
+	win := &importer.Window{R: cr, Max: importer.MaxRecord}
+	dec := json.NewDecoder(win)
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, parseErr(dec.InputOffset(), "", fmt.Errorf("reading bundle: %w", err))
@@ -187,6 +188,7 @@ func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) 
 		return nil, parseErr(dec.InputOffset(), "", errors.New("a bundle is a JSON array of entries"))
 	}
 	for n := 0; dec.More(); n++ {
+		win.Reset()
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 )
 
 // The importer satisfies the shared interfaces.
@@ -532,12 +534,18 @@ func TestFetchConfig(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	if b, err := os.ReadFile(filepath.Join("testdata", "bundle.json")); err == nil {
-		f.Add(b)
+		for _, s := range importertest.Seeds(b, "") {
+			f.Add(s)
+		}
 	}
 	for _, name := range []string{"inquiry-price-run-instances-ex1-default.json", "describe-zone-instance-config-infos-ex1.json"} {
 		if b, err := os.ReadFile(filepath.Join(samplesDir, name)); err == nil {
-			f.Add([]byte(`[{"action":"` + map[bool]string{true: "InquiryPriceRunInstances", false: "DescribeZoneInstanceConfigInfos"}[strings.HasPrefix(name, "inquiry")] +
-				`","region":"ap-guangzhou","instanceType":"S5.MEDIUM4","response":` + string(b) + `}]`))
+			for _, s := range importertest.Seeds([]byte(`[{"action":"`+map[bool]string{true: "InquiryPriceRunInstances", false: "DescribeZoneInstanceConfigInfos"}[strings.HasPrefix(name, "inquiry")]+
+				`","region":"ap-guangzhou","instanceType":"S5.MEDIUM4","response":`+string(b)+`}]`), "") {
+				if len(s) <= 2*importertest.MaxSeed {
+					f.Add(s)
+				}
+			}
 		}
 	}
 	f.Add([]byte(`[]`))
@@ -557,4 +565,57 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestFetchBlanketFailure: a server that refuses or breaks on every call
+// fails the fetch (with the server's message, without the secret) after a
+// few requests, instead of returning an empty result.
+func TestFetchBlanketFailure(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		status  int
+		body    string
+		maxCall int
+		want    string
+	}{
+		{"403 without an API error", http.StatusForbidden, `Forbidden for ` + testSecretKey, 1, "Forbidden"},
+		{"401", http.StatusUnauthorized, `nope`, 1, "HTTP401"},
+		{"502 on every call", http.StatusBadGateway, `bad gateway`, 60, "requests failed"},
+		{"API error on every call", http.StatusOK, `{"Response":{"Error":{"Code":"InvalidParameter","Message":"no"},"RequestId":"r"}}`, 60, "requests failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				w.WriteHeader(tc.status)
+				fmt.Fprint(w, tc.body)
+			}))
+			defer srv.Close()
+			imp := fetchImporter(srv.URL)
+			imp.Regions = []string{"ap-guangzhou", "ap-shanghai", "ap-beijing", "ap-chengdu", "ap-nanjing"}
+			res, err := imp.Fetch(context.Background(), srv.Client(), nil)
+			if err == nil {
+				t.Fatalf("no error; %d offers", len(res.Offers))
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), testSecretKey) {
+				t.Errorf("error %q: want %q, without the secret", err, tc.want)
+			}
+			if n := int(calls.Load()); n > tc.maxCall {
+				t.Errorf("%d requests, want at most %d", n, tc.maxCall)
+			}
+		})
+	}
+}
+
+// TestHugeRecordStopsEarly: one record of a GiB is an error after a few
+// MiB are read, never a GiB held in memory.
+func TestHugeRecordStopsEarly(t *testing.T) {
+	in := &importertest.Endless{Prefix: `[{"action":"InquiryPriceRunInstances","region":"`, Fill: 'a', N: 1 << 30, Suffix: `"}]`}
+	_, err := testImporter().Parse(context.Background(), in, nil)
+	if err == nil || !strings.Contains(err.Error(), "longer than 16 MiB") {
+		t.Fatalf("error %v", err)
+	}
+	if in.Served > 20<<20 {
+		t.Errorf("read %d MiB before failing", in.Served>>20)
+	}
 }

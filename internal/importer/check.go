@@ -1,0 +1,144 @@
+package importer
+
+import (
+	"fmt"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/shopspring/decimal"
+)
+
+// MaxPerGPUHourUSD is the largest price per GPU-hour an import may carry,
+// in US dollars. The dearest GPU offers in any public price list are a few
+// tens of dollars per GPU-hour; a figure above this is a broken file.
+const MaxPerGPUHourUSD = 10000
+
+// Skip reasons of Check, as they appear in the skipped lines.
+const (
+	SkipNoProvider    = "no provider"
+	SkipNoInstance    = "no instance type"
+	SkipNoRegion      = "no region"
+	SkipBadBilling    = "unknown billing model"
+	SkipNegative      = "negative price"
+	SkipNoPrice       = "no positive price"
+	SkipUpfrontNoTerm = "upfront payment without a term"
+	SkipAbsurd        = "price above 10,000 USD per GPU-hour"
+	SkipDuplicate     = "duplicate offer (the last one was kept)"
+	SkipBadBand       = "interruption band outside 0-100%"
+)
+
+// CheckError is a figure that makes a whole import unusable: an offer
+// priced in a currency the exchange-rate table does not know would make
+// every later read fail, so the import is refused.
+type CheckError struct {
+	File   string // the imported file or URL
+	Record string // the offer ID
+	Field  string
+	Value  string
+	Known  []string // the currencies that are known
+}
+
+func (e *CheckError) Error() string {
+	return fmt.Sprintf("%s: record %s: field %s: currency %q is not in the exchange-rate table (known: %v)", e.File, e.Record, e.Field, e.Value, e.Known)
+}
+
+// Checker validates an import's figures the way the catalog validator
+// does, before anything is stored.
+type Checker struct {
+	// File names the imported file or URL in errors.
+	File string
+	// ToUSD converts an amount to US dollars; false when the currency is
+	// not known.
+	ToUSD func(amount decimal.Decimal, currency string) (decimal.Decimal, bool)
+	// Currencies lists the known currencies (for the error message).
+	Currencies []string
+	// GPUs is the GPU count of an instance type, 0 when unknown (the
+	// price is then checked per instance-hour, as if it had one GPU).
+	GPUs func(provider, instance string) int
+}
+
+// Check removes from res the offers and bands that fail validation,
+// counting each in res.Skipped with its reason: a missing provider,
+// instance type or region, an unknown billing model, a negative price, no
+// positive price, an upfront payment without a term, a price above
+// MaxPerGPUHourUSD per GPU-hour, a duplicate offer ID (the last is kept,
+// as storage would), a band outside 0-100%. An offer in a currency ToUSD
+// does not know is an error: nothing of the import may be stored.
+func (c Checker) Check(res *Result) error {
+	last := map[string]int{}
+	for i, o := range res.Offers {
+		last[o.ID()] = i
+	}
+	kept := res.Offers[:0]
+	for i, o := range res.Offers {
+		id := o.ID()
+		p := o.Price
+		if c.ToUSD != nil && o.Provider != "" {
+			if _, ok := c.ToUSD(decimal.Zero, p.Currency); !ok {
+				return &CheckError{File: c.File, Record: id, Field: "currency", Value: p.Currency, Known: c.Currencies}
+			}
+		}
+		reason := ""
+		switch {
+		case o.Provider == "":
+			reason = SkipNoProvider
+		case o.InstanceName == "":
+			reason = SkipNoInstance
+		case o.RegionCode == "":
+			reason = SkipNoRegion
+		case !o.Billing.Valid():
+			reason = SkipBadBilling
+		case p.Hourly.IsNegative() || p.Upfront.IsNegative() || p.Monthly.IsNegative():
+			reason = SkipNegative
+		case !p.Hourly.IsPositive() && !p.Upfront.IsPositive() && !p.Monthly.IsPositive():
+			reason = SkipNoPrice
+		case o.Billing.TermHours() == 0 && p.Upfront.IsPositive():
+			reason = SkipUpfrontNoTerm
+		case c.absurd(o):
+			reason = SkipAbsurd
+		case last[id] != i:
+			reason = SkipDuplicate
+		}
+		if reason != "" {
+			res.Skipped.Add(reason, id)
+			continue
+		}
+		kept = append(kept, o)
+	}
+	for i := len(kept); i < len(res.Offers); i++ {
+		res.Offers[i] = nil
+	}
+	res.Offers = kept
+	hundred := decimal.NewFromInt(100)
+	bands := res.Bands[:0]
+	for _, b := range res.Bands {
+		bad := b.LowPct.IsNegative() || b.HighPct.IsNegative() || b.LowPct.GreaterThan(hundred) || b.HighPct.GreaterThan(hundred) ||
+			(b.HighPct.IsPositive() && b.HighPct.LessThan(b.LowPct)) || b.InstanceName == "" || b.Region == ""
+		if bad {
+			res.Skipped.Add(SkipBadBand, b.Provider+"/"+b.InstanceName+"/"+b.Region)
+			continue
+		}
+		bands = append(bands, b)
+	}
+	res.Bands = bands
+	return nil
+}
+
+// absurd reports whether an offer costs more than MaxPerGPUHourUSD per
+// GPU-hour.
+func (c Checker) absurd(o *catalog.Offer) bool {
+	eff := o.EffectiveHourly()
+	if c.ToUSD != nil {
+		usd, ok := c.ToUSD(eff, o.Price.Currency)
+		if !ok {
+			return false
+		}
+		eff = usd
+	}
+	gpus := 1
+	if c.GPUs != nil {
+		if n := c.GPUs(o.Provider, o.InstanceName); n > 0 {
+			gpus = n
+		}
+	}
+	return eff.GreaterThan(decimal.NewFromInt(int64(MaxPerGPUHourUSD * gpus)))
+}
