@@ -179,6 +179,7 @@ var messages = map[Lang]map[string]string{
 		"billing.savings-plan":   "savings plan",
 		"billing.committed":      "committed use",
 		"billing.capacity-block": "capacity block",
+		"billing.flex-start":     "flex-start (DWS)",
 
 		"err.hint": "Hint: %s",
 	},
@@ -358,6 +359,7 @@ var messages = map[Lang]map[string]string{
 		"billing.savings-plan":   "节省计划",
 		"billing.committed":      "承诺使用折扣",
 		"billing.capacity-block": "容量块",
+		"billing.flex-start":     "灵活启动 (DWS)",
 
 		"err.hint": "提示：%s",
 	},

@@ -216,7 +216,7 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	}
 	for _, b := range p.list("billing") {
 		if !catalog.ValidBillingFilter(b) {
-			return s, badRequest("billing", "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)
+			return s, badRequest("billing", "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, flex-start, or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)
 		}
 		q.Billing = append(q.Billing, b)
 	}

@@ -364,7 +364,7 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 	}
 	bill := q.str("billing")
 	page.Billing = []option{{Value: "", Label: p.T("web.any"), Selected: bill == ""}}
-	for _, b := range []string{"on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block"} {
+	for _, b := range []string{"on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block", "flex-start"} {
 		page.Billing = append(page.Billing, option{Value: b, Label: p.T("billing." + b), Selected: bill == b})
 	}
 	res := q.str("residency")
