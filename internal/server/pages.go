@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"sort"
@@ -32,6 +33,9 @@ type view struct {
 	Currencies []string
 	NewestAsOf string
 	Offers     int
+	// FreshShare and MedianAge say how old the catalog's prices are today.
+	FreshShare string
+	MedianAge  int
 	Error      *apiError
 	Page       any
 	// Assets is false in a build without the bundled script and stylesheet.
@@ -54,10 +58,12 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 		}
 	}
 	st := d.Catalog.Stats()
+	fresh, _ := d.Catalog.Freshness(s.cfg.Now())
 	p := i18n.NewPrinter(lang)
 	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
-		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, Assets: web.HasAssets()}
+		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, Assets: web.HasAssets(),
+		FreshShare: fmt.Sprintf("%.0f%%", 100*fresh.Share()), MedianAge: int(math.Round(fresh.MedianAgeDays))}
 }
 
 // render writes a page; ?lang= also sets the language cookie so links keep it.
