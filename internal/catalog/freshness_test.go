@@ -42,3 +42,18 @@ func TestMeasureFreshness(t *testing.T) {
 		t.Errorf("empty = %+v", empty)
 	}
 }
+
+func TestCapacityBlockHours(t *testing.T) {
+	for _, tt := range []struct {
+		job, want float64
+		ok        bool
+	}{
+		{0, 24, true}, {1, 24, true}, {24, 24, true}, {24.5, 48, true}, {14 * 24, 14 * 24, true},
+		{14*24 + 1, 21 * 24, true}, {100 * 24, 105 * 24, true}, {182 * 24, 182 * 24, true}, {182*24 + 1, 0, false},
+	} {
+		got, ok := catalog.CapacityBlockHours(tt.job)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("CapacityBlockHours(%v) = %v, %v; want %v, %v", tt.job, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -185,6 +185,19 @@ func (e *Engine) job(r Requirements, o *catalog.Offer, n int, cache map[estKey]*
 		if x.cost, err = e.toCur(b.Total().InexactFloat64(), b.Currency, cur); err != nil {
 			return nil, "", "", err
 		}
+	case o.Billing == catalog.CapacityBlock:
+		// Paid up front for the whole block, whole days (then weeks) long.
+		block, ok := catalog.CapacityBlockHours(x.hours)
+		if !ok {
+			return nil, "fit", fmt.Sprintf("a capacity block lasts at most 182 days; the job needs %.3g h", x.hours), nil
+		}
+		x.cost = eff * block * float64(n)
+	case o.Billing == catalog.FlexStart:
+		if x.high > catalog.FlexStartMaxHours {
+			return nil, "fit", fmt.Sprintf("a flex-start VM runs at most %d h; the job may need %.3g h", catalog.FlexStartMaxHours, x.high), nil
+		}
+		x.cost = eff * x.hours * float64(n)
+		x.risk += 0.05 // the request queues until capacity is free
 	default:
 		x.cost = eff * x.hours * float64(n)
 	}
@@ -292,6 +305,10 @@ func (e *Engine) priceService(r Requirements, o *catalog.Offer, x *cand) (*cand,
 	}
 	hours := 730 * float64(months)
 	switch {
+	case o.Billing == catalog.FlexStart:
+		return nil, fmt.Sprintf("a flex-start VM runs at most %d days, not a standing service", catalog.FlexStartMaxHours/24), nil
+	case o.Billing == catalog.CapacityBlock && hours > catalog.CapacityBlockMaxHours:
+		return nil, fmt.Sprintf("a capacity block lasts at most 182 days, shorter than the %d-month horizon", months), nil
 	case o.Billing.IsCommitment():
 		termMonths := o.Billing.TermHours() / 730
 		covered := ((months + termMonths - 1) / termMonths) * termMonths

@@ -124,6 +124,14 @@ func (e *Engine) explain(r Requirements, res *Result, cands []*cand, p *i18n.Pri
 		if e.Catalog.IsMarketplace(o.Provider) {
 			add("rec.marketplace", o.Provider)
 		}
+		switch o.Billing {
+		case catalog.CapacityBlock:
+			if block, ok := catalog.CapacityBlockHours(pl.Hours); ok && !r.service() {
+				add("rec.capacity_block", int(block/24), money(o.EffectiveHourly().InexactFloat64()*block*float64(pl.Instances), o.Price.Currency))
+			}
+		case catalog.FlexStart:
+			add("rec.flex_start", catalog.FlexStartMaxHours/24)
+		}
 		if pl.Estimate != nil {
 			basis := fmt.Sprintf("%d published result(s)", len(pl.Estimate.Basis))
 			if len(pl.Estimate.Basis) == 0 {
