@@ -94,7 +94,9 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			}
 			s := ds.Catalog.Stats()
 			if a.out == output.JSON {
-				return output.WriteJSON(a.io.Out, document.BuildCatalogStats(s))
+				doc := document.BuildCatalogStats(s)
+				doc.SetFreshness(ds.Catalog.Freshness(a.today()))
+				return output.WriteJSON(a.io.Out, doc)
 			}
 			p := a.printer
 			g := &output.Grid{

@@ -241,6 +241,10 @@ type ProviderStats struct {
 	Offers        int      `json:"offers"`
 	Regions       int      `json:"regions"`
 	Billing       []string `json:"billing"`
+	// MedianAgeDays and FreshShare say how old the provider's prices are
+	// (absent when it has no offer).
+	MedianAgeDays *float64 `json:"median_age_days,omitempty"`
+	FreshShare    *float64 `json:"fresh_share,omitempty"`
 }
 
 // CatalogStats is the gpuscout/catalog-stats@v1 document.
@@ -256,6 +260,26 @@ type CatalogStats struct {
 	BySourceKind  map[string]int           `json:"by_source_kind"`
 	OldestAsOf    string                   `json:"oldest_as_of"`
 	NewestAsOf    string                   `json:"newest_as_of"`
+	// Freshness on the day the document was built: the share of offers
+	// priced within FreshMonths and their median age.
+	FreshMonths   int     `json:"fresh_months,omitempty"`
+	FreshShare    float64 `json:"fresh_share"`
+	MedianAgeDays float64 `json:"median_age_days"`
+}
+
+// SetFreshness adds the catalog's price freshness (catalog.Freshness) to the
+// stats document, overall and per provider.
+func (d *CatalogStats) SetFreshness(all catalog.Freshness, by map[string]catalog.Freshness) {
+	d.FreshMonths, d.FreshShare, d.MedianAgeDays = catalog.FreshMonths, all.Share(), all.MedianAgeDays
+	for id, f := range by {
+		ps, ok := d.ByProvider[id]
+		if !ok || f.Offers == 0 {
+			continue
+		}
+		share, age := f.Share(), f.MedianAgeDays
+		ps.FreshShare, ps.MedianAgeDays = &share, &age
+		d.ByProvider[id] = ps
+	}
 }
 
 // BuildCatalogStats builds the stats document.

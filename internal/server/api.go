@@ -464,7 +464,9 @@ func contains(list []string, s string) bool {
 }
 
 func (s *Server) apiStats(_ *http.Request, d *Data) (any, error) {
-	return document.BuildCatalogStats(d.Catalog.Stats()), nil
+	doc := document.BuildCatalogStats(d.Catalog.Stats())
+	doc.SetFreshness(d.Catalog.Freshness(s.cfg.Now()))
+	return doc, nil
 }
 
 func (s *Server) apiSources(_ *http.Request, d *Data) (any, error) {
