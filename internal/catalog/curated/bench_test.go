@@ -2,6 +2,7 @@ package curated_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
@@ -39,6 +40,22 @@ func BenchmarkQueryA100(b *testing.B) {
 		rows, err := c.QueryOffers(q)
 		if err != nil || len(rows) == 0 {
 			b.Fatal(err, len(rows))
+		}
+	}
+}
+
+// BenchmarkFreshness measures computing the price freshness of every offer
+// (overall and per provider), which each web page's footer does.
+func BenchmarkFreshness(b *testing.B) {
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	now := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	for b.Loop() {
+		if all, _ := ds.Catalog.Freshness(now); all.Offers == 0 {
+			b.Fatal("no offers")
 		}
 	}
 }
