@@ -11,9 +11,13 @@ type Billing string
 
 // The canonical billing codes.
 const (
-	OnDemand       Billing = "on-demand"
-	Spot           Billing = "spot"
-	CapacityBlock  Billing = "capacity-block"
+	OnDemand      Billing = "on-demand"
+	Spot          Billing = "spot"
+	CapacityBlock Billing = "capacity-block"
+	// FlexStart is GCP's Dynamic Workload Scheduler flex-start model: a
+	// queued request for capacity, billed per hour at a discount, running
+	// at most 7 days.
+	FlexStart      Billing = "flex-start"
 	Committed1y    Billing = "committed-1y"
 	Committed3y    Billing = "committed-3y"
 	Subscription1m Billing = "subscription-1m"
@@ -34,7 +38,7 @@ const (
 )
 
 var billingCodes = []Billing{
-	OnDemand, Spot, CapacityBlock,
+	OnDemand, Spot, CapacityBlock, FlexStart,
 	Reserved1yNo, Reserved1yPart, Reserved1yAll, Reserved3yNo, Reserved3yPart, Reserved3yAll,
 	Savings1yNo, Savings1yPart, Savings1yAll, Savings3yNo, Savings3yPart, Savings3yAll,
 	Committed1y, Committed3y,
@@ -58,6 +62,10 @@ func ParseBilling(s string) (Billing, error) {
 		return Subscription1m, nil
 	case "包年":
 		return Subscription1y, nil
+	case "dws", "flex", "flexstart", "flex_start", "灵活启动":
+		return FlexStart, nil
+	case "capacity-blocks", "capacityblock", "容量块":
+		return CapacityBlock, nil
 	}
 	for _, b := range billingCodes {
 		if string(b) == s {
@@ -78,7 +86,8 @@ func (b Billing) Valid() bool {
 }
 
 // Family is the billing family: "on-demand", "spot", "reserved",
-// "savings-plan", "committed", "subscription" or "capacity-block".
+// "savings-plan", "committed", "subscription", "capacity-block" or
+// "flex-start".
 func (b Billing) Family() string {
 	s := string(b)
 	for _, f := range []string{"reserved", "savings-plan", "committed", "subscription"} {
@@ -102,7 +111,8 @@ func (b Billing) IsCommitment() bool {
 
 // TermHours is the length of the billing term in hours: 730 for a month,
 // 8760 for a year, 26280 for three years, and 0 for models without a term
-// (on-demand, spot, capacity blocks, which are billed by the hour).
+// (on-demand, spot, capacity blocks and flex-start, which are billed by the
+// hour).
 func (b Billing) TermHours() int {
 	s := string(b)
 	switch {

@@ -94,22 +94,33 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			}
 			s := ds.Catalog.StatsWithCoverage()
 			if a.out == output.JSON {
-				return output.WriteJSON(a.io.Out, document.BuildCatalogStats(s))
+				doc := document.BuildCatalogStats(s)
+				doc.SetFreshness(ds.Catalog.Freshness(a.today()))
+				return output.WriteJSON(a.io.Out, doc)
 			}
 			p := a.printer
 			g := &output.Grid{
-				Headers: []string{p.T("col.provider"), p.T("col.regions"), p.T("col.instances"), p.T("col.offers"), p.T("col.billing_codes")},
-				Align:   []output.Align{output.Left, output.Right, output.Right, output.Right, output.Left},
+				Headers: []string{p.T("col.provider"), p.T("col.regions"), p.T("col.instances"), p.T("col.offers"),
+					p.T("col.median_age"), p.T("col.fresh_share"), p.T("col.billing_codes")},
+				Align: []output.Align{output.Left, output.Right, output.Right, output.Right, output.Right, output.Right, output.Left},
 			}
+			all, fresh := ds.Catalog.Freshness(a.today())
+			var ids []string
 			for _, pr := range ds.Catalog.Providers() {
 				ps := s.ByProvider[pr.ID]
+				ids = append(ids, pr.ID)
 				var codes []string
 				for _, b := range ps.Billing {
 					codes = append(codes, billingLabel(p, b))
 				}
-				g.Add(pr.ID, strconv.Itoa(ps.Regions), strconv.Itoa(ps.InstanceTypes), strconv.Itoa(ps.Offers), strings.Join(codes, ", "))
+				f := fresh[pr.ID]
+				age := "–"
+				if f.Offers > 0 {
+					age = strconv.Itoa(medianDays(f))
+				}
+				g.Add(pr.ID, strconv.Itoa(ps.Regions), strconv.Itoa(ps.InstanceTypes), strconv.Itoa(ps.Offers), age, freshShare(f), strings.Join(codes, ", "))
 			}
-			g.Add("", strconv.Itoa(s.Regions), strconv.Itoa(s.InstanceTypes), strconv.Itoa(s.Offers), "")
+			g.Add("", strconv.Itoa(s.Regions), strconv.Itoa(s.InstanceTypes), strconv.Itoa(s.Offers), strconv.Itoa(medianDays(all)), freshShare(all), "")
 			if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 				return err
 			}
@@ -123,6 +134,8 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 				}
 				sort.Strings(kinds)
 				fmt.Fprintf(a.io.Out, "%s: %s\n", p.T("col.source"), strings.Join(kinds, ", "))
+				fmt.Fprintln(a.io.Out, p.T("stats.freshness", catalog.FreshMonths, freshShare(all), all.Offers, medianDays(all)))
+				writeNoPriceFile(a.io.Out, p, ids, fresh)
 				if err := writeCoverage(a.io.Out, p, ds.Catalog, s, a.tty()); err != nil {
 					return err
 				}

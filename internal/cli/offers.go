@@ -90,7 +90,7 @@ func (a *app) buildOfferQuery(c *catalog.Catalog, o *offersOptions) (catalog.Off
 	}
 	for _, b := range splitFlags(o.billing) {
 		if !catalog.ValidBillingFilter(b) {
-			return q, usagef("billing models: on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, or a full code such as reserved-1y-no-upfront.",
+			return q, usagef("billing models: on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, flex-start, or a full code such as reserved-1y-no-upfront.",
 				"unknown billing model %q", b)
 		}
 		q.Billing = append(q.Billing, b)

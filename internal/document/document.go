@@ -250,6 +250,10 @@ type ProviderStats struct {
 	// offers with no price for a billing model the provider sells (coverage gaps).
 	OffersByBilling map[string]int `json:"offers_by_billing"`
 	GapsByBilling   map[string]int `json:"gaps_by_billing"`
+	// MedianAgeDays and FreshShare say how old the provider's prices are
+	// (absent when it has no offer).
+	MedianAgeDays *float64 `json:"median_age_days,omitempty"`
+	FreshShare    *float64 `json:"fresh_share,omitempty"`
 }
 
 // SpotCoverage says what the catalog knows about its spot offers.
@@ -278,6 +282,26 @@ type CatalogStats struct {
 	NewestAsOf    string                   `json:"newest_as_of"`
 	Spot          SpotCoverage             `json:"spot_coverage"`
 	Gaps          int                      `json:"billing_gaps"`
+	// Freshness on the day the document was built: the share of offers
+	// priced within FreshMonths and their median age.
+	FreshMonths   int     `json:"fresh_months,omitempty"`
+	FreshShare    float64 `json:"fresh_share"`
+	MedianAgeDays float64 `json:"median_age_days"`
+}
+
+// SetFreshness adds the catalog's price freshness (catalog.Freshness) to the
+// stats document, overall and per provider.
+func (d *CatalogStats) SetFreshness(all catalog.Freshness, by map[string]catalog.Freshness) {
+	d.FreshMonths, d.FreshShare, d.MedianAgeDays = catalog.FreshMonths, all.Share(), all.MedianAgeDays
+	for id, f := range by {
+		ps, ok := d.ByProvider[id]
+		if !ok || f.Offers == 0 {
+			continue
+		}
+		share, age := f.Share(), f.MedianAgeDays
+		ps.FreshShare, ps.MedianAgeDays = &share, &age
+		d.ByProvider[id] = ps
+	}
 }
 
 // BuildCatalogStats builds the stats document.

@@ -96,6 +96,11 @@ func check(off *catalog.Offer, opt Options) (spot bool, err error) {
 	if opt.Count < 0 {
 		return false, unsupported("", "--count must be at least 1")
 	}
+	if off.Billing == catalog.FlexStart {
+		// The generated VM would be a standard one, billed on demand.
+		return false, unsupported("export the on-demand offer of the same instance and create it with --provisioning-model=FLEX_START (gcloud compute instances create, with --max-run-duration of at most 7d).",
+			"a flex-start (DWS) offer cannot be exported: the targets create standard VMs, billed on demand")
+	}
 	if opt.Spot {
 		switch {
 		case off.Billing.IsCommitment():

@@ -456,6 +456,7 @@ func TestTerraformRefusals(t *testing.T) {
 		{"oci/VM.GPU2.1/us-chicago-1/on-demand", "no Terraform export for provider oci", export.Options{}},
 		{"lambda/gpu_1x_a6000/us-east-1/on-demand", "no Terraform export for provider lambda", export.Options{}},
 		{"aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront", "--spot does not combine", export.Options{Spot: true}},
+		{"gcp/a3-highgpu-8g/us-central1/flex-start", "flex-start (DWS) offer cannot be exported", export.Options{}},
 	} {
 		_, err := export.Terraform(realOffer(t, tt.id), tt.opt)
 		var ue *export.UnsupportedError

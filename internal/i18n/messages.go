@@ -185,6 +185,7 @@ var messages = map[Lang]map[string]string{
 		"billing.savings-plan":   "savings plan",
 		"billing.committed":      "committed use",
 		"billing.capacity-block": "capacity block",
+		"billing.flex-start":     "flex-start (DWS)",
 
 		"err.hint":                       "Hint: %s",
 		"warn.rejected.unknown-currency": "warning: left out imported %s %s: no exchange rate for its currency %q (add one to fx.csv or pass --fx %s=RATE, or re-import); everything else is used as usual.",
@@ -375,6 +376,7 @@ var messages = map[Lang]map[string]string{
 		"billing.savings-plan":   "节省计划",
 		"billing.committed":      "承诺使用折扣",
 		"billing.capacity-block": "容量块",
+		"billing.flex-start":     "灵活启动 (DWS)",
 
 		"err.hint":                       "提示：%s",
 		"warn.rejected.unknown-currency": "警告：已忽略导入的%s %s：其币种 %q 没有汇率（可在 fx.csv 中添加，或使用 --fx %s=汇率，或重新导入）；其余数据照常使用。",

@@ -273,10 +273,17 @@ func (e *Engine) spendDiscounts(b *Breakdown) {
 // JobCost prices a job that keeps instances busy for hours: pay-per-use
 // offers cost exactly hourly × hours × instances; commitments cost their
 // whole terms (the job is billed the months it spans, and a commitment
-// the rest of its term).
+// the rest of its term); a capacity block costs the whole block that
+// covers the job.
 func (e *Engine) JobCost(o *catalog.Offer, instances int, hours decimal.Decimal) (*Breakdown, error) {
 	if !hours.IsPositive() {
 		return nil, fieldErr("hours", "a job must run for a positive number of hours")
+	}
+	if o.Billing == catalog.CapacityBlock {
+		// A Capacity Block is paid up front for whole days (then weeks).
+		if block, ok := catalog.CapacityBlockHours(hours.InexactFloat64()); ok {
+			hours = decimal.NewFromFloat(block)
+		}
 	}
 	months := int(hours.Div(hoursPerMonth).Ceil().IntPart())
 	if months < 1 {

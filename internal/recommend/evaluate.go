@@ -338,7 +338,21 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 			return nil, nil, err
 		}
 		c.billed = c.hours
+	} else if o.Billing == catalog.CapacityBlock {
+		// Paid up front for the whole block, whole days (then weeks) long.
+		block, ok := catalog.CapacityBlockHours(c.hours)
+		if !ok {
+			return nil, &why{"fit", "rec.rej.capacity_block", []any{c.hours}}, nil
+		}
+		c.billed = block
+		c.cost = eff * block * float64(n)
 	} else {
+		if o.Billing == catalog.FlexStart {
+			if c.high > catalog.FlexStartMaxHours {
+				return nil, &why{"fit", "rec.rej.flex_start", []any{catalog.FlexStartMaxHours, c.high}}, nil
+			}
+			c.risk += 0.05 // the request queues until capacity is free
+		}
 		c.billed, c.gran = billedHours(o.Provider, c.hours)
 		c.cost = eff * c.billed * float64(n)
 	}

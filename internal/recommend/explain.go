@@ -231,6 +231,16 @@ func (x *run) explain(cands []*cand) {
 		if e.Catalog.IsMarketplace(o.Provider) {
 			add("rec.marketplace", o.Provider)
 		}
+		switch o.Billing {
+		case catalog.CapacityBlock:
+			if !r.service() {
+				block := c.billed
+				blockCost, _ := e.toCur(o.EffectiveHourly().InexactFloat64()*block*float64(pl.Instances), o.Price.Currency, cur)
+				add("rec.capacity_block", int(block/24), money(blockCost, cur))
+			}
+		case catalog.FlexStart:
+			add("rec.flex_start", catalog.FlexStartMaxHours/24)
+		}
 		// How the size was chosen.
 		switch c.sizing {
 		case "rec.size_deadline":
@@ -260,7 +270,7 @@ func (x *run) explain(cands []*cand) {
 			}
 			add("rec.time2", x.hrs(pl.HoursLow), x.hrs(pl.HoursHigh))
 		}
-		if !r.service() && !o.Billing.IsCommitment() {
+		if !r.service() && !o.Billing.IsCommitment() && o.Billing != catalog.CapacityBlock {
 			if c.gran.Verified {
 				rule := x.p.T("rec.gran.second")
 				if c.gran.Min > 0 {

@@ -188,6 +188,10 @@ func (x *run) priceService(o *catalog.Offer, c *cand) (*cand, string, []any, err
 	}
 	hours := 730 * float64(months)
 	switch {
+	case o.Billing == catalog.FlexStart:
+		return nil, "rec.rej.flex_start_service", []any{catalog.FlexStartMaxHours / 24}, nil
+	case o.Billing == catalog.CapacityBlock && hours > catalog.CapacityBlockMaxHours:
+		return nil, "rec.rej.capacity_block_service", []any{months}, nil
 	case o.Billing.IsCommitment():
 		termMonths := o.Billing.TermHours() / 730
 		terms := (months + termMonths - 1) / termMonths

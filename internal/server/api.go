@@ -227,7 +227,7 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	}
 	for _, b := range p.list("billing") {
 		if !catalog.ValidBillingFilter(b) {
-			return s, badRequest("billing", "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)
+			return s, badRequest("billing", "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, flex-start, or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)
 		}
 		q.Billing = append(q.Billing, b)
 	}
@@ -479,7 +479,9 @@ func contains(list []string, s string) bool {
 }
 
 func (s *Server) apiStats(_ *http.Request, d *Data) (any, error) {
-	return document.BuildCatalogStats(d.Catalog.StatsWithCoverage()), nil
+	doc := document.BuildCatalogStats(d.Catalog.StatsWithCoverage())
+	doc.SetFreshness(d.Catalog.Freshness(s.cfg.Now()))
+	return doc, nil
 }
 
 func (s *Server) apiSources(_ *http.Request, d *Data) (any, error) {

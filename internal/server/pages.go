@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"sort"
@@ -31,6 +32,9 @@ type view struct {
 	Currencies []string
 	NewestAsOf string
 	Offers     int
+	// FreshShare and MedianAge say how old the catalog's prices are today.
+	FreshShare string
+	MedianAge  int
 	Error      *apiError
 	// Warnings name stored records left out because their data is
 	// unusable (at most maxPageWarnings, then a count).
@@ -56,11 +60,13 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 		}
 	}
 	st := d.Catalog.Stats()
+	fresh, _ := d.Catalog.Freshness(s.cfg.Now())
 	p := i18n.NewPrinter(lang)
 	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
 		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, Assets: web.HasAssets(),
-		Warnings: pageWarnings(p, d.Rejected)}
+		Warnings:   pageWarnings(p, d.Rejected),
+		FreshShare: fmt.Sprintf("%.0f%%", 100*fresh.Share()), MedianAge: int(math.Round(fresh.MedianAgeDays))}
 }
 
 // maxPageWarnings bounds the warnings a page lists.
@@ -387,7 +393,7 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 	}
 	bill := q.str("billing")
 	page.Billing = []option{{Value: "", Label: p.T("web.any"), Selected: bill == ""}}
-	for _, b := range []string{"on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block"} {
+	for _, b := range []string{"on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block", "flex-start"} {
 		page.Billing = append(page.Billing, option{Value: b, Label: p.T("billing." + b), Selected: bill == b})
 	}
 	res := q.str("residency")

@@ -2,6 +2,7 @@ package curated_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
@@ -70,6 +71,22 @@ func BenchmarkStatsWithCoverage(b *testing.B) {
 	for b.Loop() {
 		if s := ds.Catalog.StatsWithCoverage(); s.Spot.Offers == 0 {
 			b.Fatal("no spot offers")
+		}
+	}
+}
+
+// BenchmarkFreshness measures computing the price freshness of every offer
+// (overall and per provider), which each web page's footer does.
+func BenchmarkFreshness(b *testing.B) {
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	now := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	for b.Loop() {
+		if all, _ := ds.Catalog.Freshness(now); all.Offers == 0 {
+			b.Fatal("no offers")
 		}
 	}
 }

@@ -8,7 +8,8 @@ gpuref={"type":"object","required":["model","count","memory_gb","total_memory_gb
 offer={"type":"object","required":["id","provider","instance_type","region","billing","gpu","price","source"],"properties":{
  "id":s,"provider":s,"instance_type":s,"region":s,"country":s,"residency":s,"billing":s,"gpu":{"$ref":"#/components/schemas/GPURef"},"vcpu":num,"memory_gib":num,
  "price":{"type":"object","required":["hourly","upfront","monthly","effective_hourly","per_gpu_hourly","currency","original_currency"],"properties":{k:num for k in ["hourly","upfront","monthly","effective_hourly","per_gpu_hourly"]}|{"currency":s,"original_currency":s}},
- "source":{"$ref":"#/components/schemas/Source"}}}
+ "source":{"$ref":"#/components/schemas/Source"},
+ "marketplace":{"type":"boolean","description":"true when the provider is a marketplace of independent hosts (Vast.ai): the price is one host's asking price in a dated snapshot, not a list price, and there is no SLA; omitted otherwise"}}}
 offers={"type":"object","required":["schema","currency","fx","total","offers"],"properties":{"schema":{"type":"string","enum":["gpuscout/offers@v1"]},"currency":s,"fx":{"$ref":"#/components/schemas/FX"},"total":{"type":"integer","minimum":0},"offers":{"type":"array","items":{"$ref":"#/components/schemas/Offer"}},
  "warnings":{"type":"array","description":"Stored records left out because their data is unusable (a currency without an exchange rate, a figure failing validation); absent when there are none. The other offers are answered as usual.","items":{"$ref":"#/components/schemas/Warning"}}}}
 warning={"type":"object","required":["kind","record","reason","detail","message"],"properties":{"kind":{"type":"string","enum":["offer","interruption-band"]},"record":{"type":"string","description":"The offer ID, or provider/instance_type/region of a band."},"reason":{"type":"string","enum":["unknown-currency","invalid"]},"detail":{"type":"string","description":"The currency code (unknown-currency) or the validation message (invalid, in English)."},"message":{"type":"string","description":"The warning in the request's language."}}}
@@ -19,9 +20,11 @@ inst={"type":"object","required":["id","provider","instance_type","gpu","status"
 insts={"type":"object","required":["schema","instances"],"properties":{"schema":{"type":"string","enum":["gpuscout/instances@v1"]},"instances":{"type":"array","items":{"$ref":"#/components/schemas/Instance"}}}}
 stats={"type":"object","required":["schema","providers","regions","gpus","instance_types","offers"],"properties":{"schema":{"type":"string","enum":["gpuscout/catalog-stats@v1"]},"providers":{"type":"integer"},"regions":{"type":"integer"},"gpus":{"type":"integer"},"instance_types":{"type":"integer"},"offers":{"type":"integer"},"claims":{"type":"integer"},
  "by_provider":{"type":"object","additionalProperties":{"type":"object","properties":{"instance_types":{"type":"integer"},"offers":{"type":"integer"},"regions":{"type":"integer"},"billing":{"type":"array","items":s},
-  "offers_by_billing":{"type":"object","additionalProperties":{"type":"integer"}},"gaps_by_billing":{"type":"object","additionalProperties":{"type":"integer"}}}}},
+  "offers_by_billing":{"type":"object","additionalProperties":{"type":"integer"}},"gaps_by_billing":{"type":"object","additionalProperties":{"type":"integer"}},
+  "median_age_days":{"type":"number","description":"median age of the provider's offer prices, in days"},"fresh_share":{"type":"number","description":"share (0-1) of the provider's offers priced within fresh_months"}}}},
  "spot_coverage":{"type":"object","properties":{"offers":{"type":"integer"},"with_on_demand_sibling":{"type":"integer"},"published_band":{"type":"integer"},"provider_prior":{"type":"integer"},"provider_prior_with_rate":{"type":"integer"},"none":{"type":"integer"},"covered_share":{"type":"number"}}},
- "billing_gaps":{"type":"integer"}}}
+ "billing_gaps":{"type":"integer"},
+ "fresh_months":{"type":"integer"},"fresh_share":{"type":"number","description":"share (0-1) of all offers priced within fresh_months of today"},"median_age_days":{"type":"number"}}}
 sources={"type":"object","required":["schema","sources"],"properties":{"schema":{"type":"string","enum":["gpuscout/catalog-sources@v1"]},"sources":{"type":"array","items":{"type":"object","required":["kind","ref","records","oldest_as_of","newest_as_of"],"properties":{"kind":s,"ref":s,"records":{"type":"integer"},"oldest_as_of":s,"newest_as_of":s}}}}}
 month={"type":"object","required":["month","amount"],"properties":{"month":{"type":"integer","minimum":1},"amount":num,"date":s}}
 comp={"type":"object","required":["name","unit","quantity","unit_price","total","source"],"properties":{"name":s,"unit":s,"quantity":num,"unit_price":{"type":"object","required":["amount","currency"],"properties":{"amount":num,"currency":s}},"monthly":num,"total":num,"after_horizon":num,"source":{"$ref":"#/components/schemas/Source"},"note":s}}
@@ -89,4 +92,12 @@ for frag in sorted(glob.glob(os.path.join(os.path.dirname(os.path.abspath(__file
     for k, v in extra.get("schemas", {}).items():
         assert k not in spec["components"]["schemas"], frag + ": duplicate schema " + k
         spec["components"]["schemas"][k] = v
+# extra_patches.json: properties added to existing schemas, deep-merged last.
+def _deep_merge(dst, src):
+    for k, v in src.items():
+        if isinstance(v, dict) and isinstance(dst.get(k), dict):
+            _deep_merge(dst[k], v)
+        else:
+            dst[k] = v
+_deep_merge(spec, json.load(open(__import__("os").path.join(__import__("os").path.dirname(__import__("os").path.abspath(__file__)), "extra_patches.json"))))
 open(__import__("os").path.join(__import__("os").path.dirname(__import__("os").path.abspath(__file__)),"..","openapi.json"),"w").write(json.dumps(spec,indent=2,ensure_ascii=False)+"\n")

@@ -1,0 +1,80 @@
+package catalog
+
+import (
+	"sort"
+	"time"
+)
+
+// FreshMonths is the age, in months, within which a price counts as fresh.
+const FreshMonths = 12
+
+// Freshness says how old a set of prices is on a given day.
+type Freshness struct {
+	Offers        int     // offers counted
+	Fresh         int     // offers priced within FreshMonths of the day
+	MedianAgeDays float64 // median age of the offers' as-of dates, in days
+	OldestAsOf    time.Time
+	NewestAsOf    time.Time
+}
+
+// Share is the fraction (0–1) of offers priced within FreshMonths; 0 when
+// there are no offers.
+func (f Freshness) Share() float64 {
+	if f.Offers == 0 {
+		return 0
+	}
+	return float64(f.Fresh) / float64(f.Offers)
+}
+
+// MeasureFreshness computes the freshness of prices dated asOf on the day
+// now. Dates after now count as age 0; zero dates are skipped.
+func MeasureFreshness(asOf []time.Time, now time.Time) Freshness {
+	var f Freshness
+	cutoff := now.AddDate(0, -FreshMonths, 0)
+	ages := make([]float64, 0, len(asOf))
+	for _, d := range asOf {
+		if d.IsZero() {
+			continue
+		}
+		f.Offers++
+		if !d.Before(cutoff) {
+			f.Fresh++
+		}
+		if f.OldestAsOf.IsZero() || d.Before(f.OldestAsOf) {
+			f.OldestAsOf = d
+		}
+		if d.After(f.NewestAsOf) {
+			f.NewestAsOf = d
+		}
+		age := now.Sub(d).Hours() / 24
+		if age < 0 {
+			age = 0
+		}
+		ages = append(ages, age)
+	}
+	if n := len(ages); n > 0 {
+		sort.Float64s(ages)
+		if n%2 == 1 {
+			f.MedianAgeDays = ages[n/2]
+		} else {
+			f.MedianAgeDays = (ages[n/2-1] + ages[n/2]) / 2
+		}
+	}
+	return f
+}
+
+// Freshness measures the age of every offer's price on the day now, for the
+// whole catalog and per provider (providers without offers are absent).
+func (c *Catalog) Freshness(now time.Time) (all Freshness, byProvider map[string]Freshness) {
+	dates := map[string][]time.Time{}
+	every := make([]time.Time, 0, len(c.offers))
+	for _, o := range c.offers {
+		dates[o.Provider] = append(dates[o.Provider], o.Source.AsOf)
+		every = append(every, o.Source.AsOf)
+	}
+	byProvider = make(map[string]Freshness, len(dates))
+	for id, d := range dates {
+		byProvider[id] = MeasureFreshness(d, now)
+	}
+	return MeasureFreshness(every, now), byProvider
+}

@@ -1,0 +1,43 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/importer/alibaba"
+	"github.com/gpuscout/gpuscout/internal/importer/tencent"
+)
+
+// credentialRefresh maps each provider that publishes no public price file
+// to the command that refreshes its prices with the user's own credentials.
+func credentialRefresh() map[string]string {
+	return map[string]string{
+		"alibaba": alibaba.EnvAccessKeyID + "=… " + alibaba.EnvAccessKeySecret + "=… gpuscout update --provider alibaba",
+		"tencent": tencent.EnvSecretID + "=… " + tencent.EnvSecretKey + "=… gpuscout update --provider tencent",
+	}
+}
+
+// freshShare renders the share of fresh prices as a whole percentage.
+func freshShare(f catalog.Freshness) string {
+	if f.Offers == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f%%", 100*f.Share())
+}
+
+// medianDays rounds a freshness's median age to whole days.
+func medianDays(f catalog.Freshness) int { return int(math.Round(f.MedianAgeDays)) }
+
+// writeNoPriceFile prints, for each listed provider that has offers but no
+// public price file, where its prices come from and how to refresh them.
+func writeNoPriceFile(w io.Writer, p *i18n.Printer, providers []string, by map[string]catalog.Freshness) {
+	refresh := credentialRefresh()
+	for _, id := range providers {
+		if cmd, ok := refresh[id]; ok && by[id].Offers > 0 {
+			fmt.Fprintln(w, p.T("stats.no_price_file", id, cmd))
+		}
+	}
+}
