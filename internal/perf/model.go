@@ -49,7 +49,8 @@ type Model struct {
 	groups  []gkey // index → group
 	cArr    []float64
 	archArr []float64
-	archs   []string // index → architecture key
+	archs   []string       // index → architecture key
+	llmEff  map[string]Eff // LLM serving efficiency per stack ("" = all)
 	// Bands is the uncertainty of each confidence level: the 80th
 	// percentile of |log(predicted/actual)| in leave-one-out validation.
 	Bands map[Confidence]float64
@@ -191,6 +192,7 @@ func Fit(points []Point, specs map[string]Spec) *Model {
 	}
 	m.fitLinear()
 	m.fitTimeToTrain()
+	m.fitLLM()
 	return m
 }
 

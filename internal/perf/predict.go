@@ -38,7 +38,27 @@ type Estimate struct {
 	Basis                            []Point
 	Assumptions                      []string
 	Memory                           *MemoryCheck
+	// Roofline and ServingEff are set when an LLM serving estimate came
+	// from the roofline model (decode bound by bandwidth, prefill by FLOPs).
+	Roofline   *Roofline
+	ServingEff *Eff
+	// MFU is the model-FLOPs utilisation a sized training job was
+	// estimated at, and MFUSource where that figure comes from.
+	MFU       float64
+	MFUSource string
 }
+
+// TimeP10, TimeP50 and TimeP90 are the ends and middle of the estimate's
+// 80 % interval for the time to finish, in minutes (0 when the estimate
+// has no time). P90 is the figure to plan a deadline on.
+func (e *Estimate) TimeP10() float64 { return e.MinutesLow }
+
+// TimeP50 is the central time estimate in minutes.
+func (e *Estimate) TimeP50() float64 { return e.Minutes }
+
+// TimeP90 is the slow end of the 80 % interval in minutes: nine runs in ten
+// finish sooner, if the model's leave-one-out coverage holds.
+func (e *Estimate) TimeP90() float64 { return e.MinutesHigh }
 
 // ErrUnknownBenchmark names a benchmark that is neither in the data nor a
 // known class.
@@ -174,6 +194,10 @@ func (m *Model) estimateThroughput(e *Estimate, q Query) (*Estimate, error) {
 		t1 = median(v)
 		e.Confidence = Interpolated
 	default:
+		if t, ok := m.llmThroughput(e, q); ok {
+			t1 = t
+			break
+		}
 		x, ok := m.x(q.GPU, q.Precision, cl)
 		if !ok {
 			return nil, fmt.Errorf("%s has no figures to estimate %s from", q.GPU, q.Benchmark)
