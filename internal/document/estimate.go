@@ -128,6 +128,21 @@ type PerfValidation struct {
 	ByConfidence map[string]ErrorSummary `json:"by_confidence"`
 	Skipped      int                     `json:"skipped"`
 	Worst        []ValidationRow         `json:"worst"`
+	// NoGPUResult is the specs fallback: rows whose GPU had no other result for the workload.
+	NoGPUResult ErrorSummary `json:"no_result_on_gpu"`
+	// Intervals: leave-one-out coverage and median width of the 80 % intervals.
+	Intervals        map[string]IntervalSummary `json:"intervals"`
+	IntervalsByClass map[string]IntervalSummary `json:"intervals_by_class"`
+	// LLMRoofline is the LLM serving roofline alone, overall and per GPU family.
+	LLMRoofline         ErrorSummary            `json:"llm_roofline"`
+	LLMRooflineByFamily map[string]ErrorSummary `json:"llm_roofline_by_family"`
+}
+
+// IntervalSummary is the behaviour of 80 % intervals under leave-one-out.
+type IntervalSummary struct {
+	N        int         `json:"n"`
+	Coverage json.Number `json:"coverage"`
+	Width    json.Number `json:"median_p90_over_p10"`
 }
 
 // ValidationRow is one held-out prediction.
@@ -156,6 +171,21 @@ func BuildPerfValidation(v *perf.Validation, worst []perf.Result) PerfValidation
 	}
 	for c, s := range v.ByConfidence {
 		doc.ByConfidence[string(c)] = errSummary(s)
+	}
+	doc.NoGPUResult = errSummary(v.NoGPUResult)
+	doc.Intervals, doc.IntervalsByClass = map[string]IntervalSummary{}, map[string]IntervalSummary{}
+	iv := func(in perf.Interval) IntervalSummary {
+		return IntervalSummary{N: in.N, Coverage: fnum(in.Coverage), Width: fnum(in.Width)}
+	}
+	for k, in := range v.Intervals {
+		doc.Intervals[k] = iv(in)
+	}
+	for c, in := range v.IntervalsClass {
+		doc.IntervalsByClass[string(c)] = iv(in)
+	}
+	doc.LLMRoofline, doc.LLMRooflineByFamily = errSummary(v.LLMAll), map[string]ErrorSummary{}
+	for f, s := range v.LLMFamily {
+		doc.LLMRooflineByFamily[f] = errSummary(s)
 	}
 	for _, r := range worst {
 		doc.Worst = append(doc.Worst, ValidationRow{Benchmark: r.Point.Benchmark, GPU: r.Point.GPU, Count: r.Point.Count,

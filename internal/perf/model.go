@@ -36,27 +36,27 @@ type gkey struct {
 
 // Model is a fitted performance model. Build it with Fit.
 type Model struct {
-	specs   map[string]Spec
-	points  []Point
-	alpha   map[Class]float64
-	beta    map[Class]float64
-	c       map[gkey]float64
-	classC  map[Class]float64 // class average intercept, per log-parameter for LLMs
+	specs  map[string]Spec
+	points []Point
+	alpha  map[Class]float64
+	beta   map[Class]float64
+	c      map[gkey]float64
+	classC map[Class]float64 // class average intercept, per log-parameter for LLMs
 	// suiteC is the class average per suite (key class|suite); suiteGap the
 	// mean log gap of framework tables below tuned submissions, measured on
 	// the classes that have both, and gapClasses those classes.
 	suiteC     map[string]float64
 	suiteGap   float64
 	gapClasses []Class
-	arch    map[string]float64
-	tt      map[string]ttFit
-	t1      map[int]float64 // per-GPU throughput of each throughput point, by index
-	rows    []prow
-	groups  []gkey // index → group
-	cArr    []float64
-	archArr []float64
-	archs   []string       // index → architecture key
-	llmEff  map[string]Eff // LLM serving efficiency per stack ("" = all)
+	arch       map[string]float64
+	tt         map[string]ttFit
+	t1         map[int]float64 // per-GPU throughput of each throughput point, by index
+	rows       []prow
+	groups     []gkey // index → group
+	cArr       []float64
+	archArr    []float64
+	archs      []string       // index → architecture key
+	llmEff     map[string]Eff // LLM serving efficiency per stack ("" = all)
 	// Bands is the uncertainty of each confidence level: the 80th
 	// percentile of |log(predicted/actual)| in leave-one-out validation.
 	Bands map[Confidence]float64

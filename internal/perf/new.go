@@ -59,10 +59,11 @@ func New(c GPUCatalog) (m *Model, skipped []string, err error) {
 // drift; update them with `go test ./internal/perf -run TestBands -update`.
 func ValidatedBands() map[Confidence]float64 {
 	return map[Confidence]float64{
-		Measured:     0.116,
+		Measured:     0.115,
 		Interpolated: 0.064,
 		TimeToTrain:  0.339,
-		Transferred:  0.189,
-		SpecsOnly:    1.704,
+		Transferred:  0.141,
+		SpecsOnly:    0.547,
+		LLMRoofline:  0.286,
 	}
 }

@@ -260,11 +260,28 @@ func (m *Model) intercept(bench string, p Precision, cl Class) (float64, Confide
 	if c, ok := m.c[gkey{bench, p}]; ok {
 		return c, Transferred, basis(func(q Point) bool { return q.Benchmark == bench && q.Precision == p }), "", true
 	}
-	for g, c := range m.c {
-		if g.bench == bench {
-			return c, Transferred, basis(func(q Point) bool { return q.Benchmark == bench }),
-				fmt.Sprintf("%s has results only at %s; carried to %s by the peak ratio", bench, g.prec, p), true
+	// Another precision of the benchmark: the one with the most results
+	// (the first in the data on a tie), so the answer does not depend on
+	// map order.
+	best, bn := -1, 0
+	for i, g := range m.groups {
+		if g.bench != bench {
+			continue
 		}
+		n := 0
+		for _, q := range m.points {
+			if q.Benchmark == bench && q.Precision == g.prec {
+				n++
+			}
+		}
+		if n > bn {
+			best, bn = i, n
+		}
+	}
+	if best >= 0 {
+		g := m.groups[best]
+		return m.c[g], Transferred, basis(func(q Point) bool { return q.Benchmark == bench }),
+			fmt.Sprintf("%s has results only at %s; carried to %s by the peak ratio", bench, g.prec, p), true
 	}
 	c, ok := m.classC[cl]
 	if !ok {
