@@ -50,8 +50,22 @@ func TestLeaveOneOut(t *testing.T) {
 	if predictable > 0.10 {
 		t.Errorf("LOO MAPE on throughput rows predictable from other results is %.1f%%, above 10%%", 100*predictable)
 	}
-	if v.Throughput.MAPE > 0.12 {
-		t.Errorf("LOO MAPE on all throughput rows is %.1f%%, above 12%%", 100*v.Throughput.MAPE)
+	if v.Throughput.MAPE > 0.08 {
+		t.Errorf("LOO MAPE on all throughput rows is %.1f%%, above the 8%% target", 100*v.Throughput.MAPE)
+	}
+	// The specs fallback: rows whose GPU had no other result for the workload.
+	if v.NoGPUResult.MAPE > 0.30 {
+		t.Errorf("LOO MAPE without a result on the GPU is %.1f%%, above 30%%", 100*v.NoGPUResult.MAPE)
+	}
+	// 80% intervals must hold about 80% of the held-out results.
+	if in := v.Intervals["throughput"]; in.Coverage < 0.75 || in.Coverage > 0.85 {
+		t.Errorf("80%% intervals cover %.0f%% of held-out throughput results, outside 75-85%%", 100*in.Coverage)
+	}
+	// The LLM roofline alone (cross-GPU): 17.6% when recorded; the issue's
+	// 15% target is not met (H100 NVL's power limit and H200's newer
+	// software are outside the roofline), this guards against regressions.
+	if v.LLMAll.N < 15 || v.LLMAll.MAPE > 0.19 {
+		t.Errorf("LLM roofline LOO: n=%d MAPE %.1f%%, want at least 15 results under 19%%", v.LLMAll.N, 100*v.LLMAll.MAPE)
 	}
 	if v.Throughput.MedianAE > 0.06 {
 		t.Errorf("LOO median error %.1f%%, above 6%%", 100*v.Throughput.MedianAE)
@@ -150,6 +164,53 @@ func TestHandCheckedParts(t *testing.T) {
 	}
 }
 
+// TestRoofline checks the LLM roofline's arithmetic by hand.
+func TestRoofline(t *testing.T) {
+	_, specs, m := setup(t)
+	sh, ok := perf.ShapeOf("mlperf-inf-llama2-70b")
+	if !ok {
+		t.Fatal("no llama2-70b shape")
+	}
+	// FP8 on one MI300X: 70 GB of weights fit (172.8 GB usable); KV is
+	// 2·80·8·128 = 163,840 bytes per token, 96.0 MB per 586-token request:
+	// floor((172.8 − 70) GB / 96.01 MB) = 1,070 sequences.
+	r, err := perf.RooflineOf(sh, specs["MI300X"], perf.FP8, 1)
+	if err != nil || r.TP != 1 || r.Batch != 1070 || math.Abs(r.WeightsGB-70) > 1e-9 {
+		t.Errorf("MI300X FP8: %+v %v", r, err)
+	}
+	// Prefill: 2·70e9·293/293 FLOPs per output token at 2,614.9 TFLOPS = 53.5 µs.
+	if math.Abs(r.Prefill-53.54e-6) > 0.01e-6 {
+		t.Errorf("prefill %g s", r.Prefill)
+	}
+	// FP16 on H100 80 GB: 140 GB of weights need 4 GPUs (2 × 64.8 GB < 140).
+	r16, err := perf.RooflineOf(sh, specs["H100-SXM-80GB"], perf.FP16, 8)
+	if err != nil || r16.TP != 4 || r16.Replicas != 2 || r16.PeakUsed != perf.FP16 {
+		t.Errorf("H100 FP16: %+v %v", r16, err)
+	}
+	// INT4: 35 GB, one H100; the products run at the FP16 peak.
+	r4, err := perf.RooflineOf(sh, specs["H100-SXM-80GB"], perf.INT4, 1)
+	if err != nil || r4.TP != 1 || r4.WeightsGB != 35 || r4.PeakUsed != perf.FP16 {
+		t.Errorf("H100 INT4: %+v %v", r4, err)
+	}
+	// More bandwidth never makes serving slower: H200 ≥ H100 at the same FLOPs.
+	e, _ := m.LLMEfficiency("tensorrt-llm")
+	h100, _ := perf.RooflineOf(sh, specs["H100-SXM-80GB"], perf.FP8, 8)
+	h200, _ := perf.RooflineOf(sh, specs["H200-SXM-141GB"], perf.FP8, 8)
+	if h200.TokensPerGPU(e) < h100.TokensPerGPU(e) {
+		t.Errorf("H200 %.0f < H100 %.0f tokens/s per GPU", h200.TokensPerGPU(e), h100.TokensPerGPU(e))
+	}
+	// Too little memory is an error, not a guess.
+	if _, err := perf.RooflineOf(perf.GenericShape(405e9, 128, 128), specs["L4"], perf.FP16, 8); err == nil {
+		t.Error("405B FP16 on 8 L4 accepted")
+	}
+	// A sized job: a P10 ≤ P50 ≤ P90 time, the efficiency and its source.
+	j, err := m.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: 8e9, Tokens: 1e9, Precision: perf.FP8}, perf.Query{GPU: "H100-SXM-80GB", Count: 1})
+	if err != nil || j.ServingEff == nil || j.ServingEff.Source == "" || j.Roofline == nil ||
+		!(j.TimeP10() < j.TimeP50() && j.TimeP50() < j.TimeP90()) {
+		t.Errorf("llm job: %+v %v", j, err)
+	}
+}
+
 func TestPrecisionLabels(t *testing.T) {
 	for label, want := range map[string]perf.Precision{
 		"INT8 (TensorRT)": perf.INT8, "FP8 (TensorRT-LLM)": perf.FP8, "AMP (FP16 mixed)": perf.FP16, "TF32": perf.TF32,
@@ -164,6 +225,9 @@ func TestPrecisionLabels(t *testing.T) {
 	}
 	if _, err := perf.ParsePrecision("fp4"); err == nil {
 		t.Error("fp4 accepted")
+	}
+	if p, err := perf.ParsePrecision("INT4"); err != nil || p != perf.INT4 {
+		t.Errorf("int4: %v %v", p, err)
 	}
 }
 
