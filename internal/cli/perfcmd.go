@@ -108,6 +108,7 @@ func (a *app) runPerfValidate() error {
 	if err := output.Write(a.io.Out, a.out, lg, a.tty()); err != nil {
 		return err
 	}
+	fmt.Fprintln(a.io.Out, "\n"+p.T("perf.mfu", v.MFUAll.N, 100*v.MFUAll.MAPE, 100*v.MFUAll.MedianAE))
 	fmt.Fprintln(a.io.Out, "\n"+p.T("perf.worst"))
 	for _, r := range worst {
 		fmt.Fprintf(a.io.Out, "  %+5.0f%%  %s %d× %s (%s): predicted %s, published %s\n", 100*r.Err, r.Point.Benchmark, r.Point.Count,

@@ -136,6 +136,8 @@ type PerfValidation struct {
 	// LLMRoofline is the LLM serving roofline alone, overall and per GPU family.
 	LLMRoofline         ErrorSummary            `json:"llm_roofline"`
 	LLMRooflineByFamily map[string]ErrorSummary `json:"llm_roofline_by_family"`
+	// TrainingMFU is the published MFUs, each predicted from the other publications.
+	TrainingMFU ErrorSummary `json:"training_mfu"`
 }
 
 // IntervalSummary is the behaviour of 80 % intervals under leave-one-out.
@@ -183,6 +185,7 @@ func BuildPerfValidation(v *perf.Validation, worst []perf.Result) PerfValidation
 	for c, in := range v.IntervalsClass {
 		doc.IntervalsByClass[string(c)] = iv(in)
 	}
+	doc.TrainingMFU = errSummary(v.MFUAll)
 	doc.LLMRoofline, doc.LLMRooflineByFamily = errSummary(v.LLMAll), map[string]ErrorSummary{}
 	for f, s := range v.LLMFamily {
 		doc.LLMRooflineByFamily[f] = errSummary(s)

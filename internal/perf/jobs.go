@@ -130,16 +130,20 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s has no published peak to estimate from", q.GPU)
 	}
-	mfu := trainMFU
+	mfu, mfuSource := trainMFU, "assumption: Llama 3 reports 38-43% in BF16 on H100"
+	if m.mfu.Total > 0 {
+		mfu, mfuSource = m.mfu.For(s.Arch)
+	}
 	e := &Estimate{Benchmark: string(j.Kind), Class: LLMTrain, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p,
 		Unit: "tokens/s", Confidence: SpecsOnly}
 	if note != "" {
 		e.Assumptions = append(e.Assumptions, note)
 	}
 	if used == FP8 {
-		mfu = 0.3
+		mfu, mfuSource = 0.3, "assumption: FP8 recipes keep some layers in BF16"
 		e.Assumptions = append(e.Assumptions, "FP8 training at 30% of the FP8 peak (assumption: FP8 recipes keep some layers in BF16)")
 	}
+	e.MFU, e.MFUSource = mfu, mfuSource
 	flops := 6 * j.Params * j.Tokens
 	rate := float64(q.Count) * peak * 1e12 * mfu
 	if q.Nodes > 1 && (q.Fabric.RDMA == "" || q.Fabric.RDMA == "none") && q.Fabric.Instance {
@@ -152,15 +156,20 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 	e.Efficiency = mfu
 	e.Assumptions = append(e.Assumptions,
 		fmt.Sprintf("6 × %.3g parameters × %.3g tokens = %.3g FLOPs", j.Params, j.Tokens, flops),
-		fmt.Sprintf("%.0f%% model-FLOPs utilisation of the %s peak (%.0f TFLOPS per GPU; Llama 3 reports 38-43%% in BF16 on H100)", 100*mfu, used, peak))
+		fmt.Sprintf("%.0f%% model-FLOPs utilisation of the %s peak (%.0f TFLOPS per GPU; %s)", 100*mfu, used, peak, mfuSource))
 	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMTrain, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
 	if e.Memory != nil && e.Memory.Group > 1 {
 		e.Memory.Note += " (sharded data parallel, e.g. FSDP or ZeRO-3)"
 	}
-	// The band is the plausible MFU range, not a validation error: 27–60 %.
-	e.MinutesLow, e.MinutesHigh = e.Minutes/1.5, e.Minutes*1.5
-	e.Low, e.High = e.Throughput/1.5, e.Throughput*1.5
-	e.Assumptions = append(e.Assumptions, "band: ×/÷ 1.5, for model-FLOPs utilisation between 27% and 60% (assumption)")
+	// The 80 % interval is the published MFUs' leave-one-publication-out
+	// error; FP8 (an assumption, no calibration) keeps the wide ×/÷ 1.5.
+	f := 1.5
+	if w, ok := m.Bands[MFUBand]; ok && used != FP8 && m.mfu.Total > 0 {
+		f = math.Exp(w)
+	}
+	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
+	e.Low, e.High = e.Throughput/f, e.Throughput*f
+	e.Assumptions = append(e.Assumptions, fmt.Sprintf("80%% interval ×/÷ %.2f (the published MFUs' leave-one-publication-out error; ×/÷ 1.5 for FP8, uncalibrated)", f))
 	return e, nil
 }
 

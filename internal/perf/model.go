@@ -57,6 +57,7 @@ type Model struct {
 	archArr    []float64
 	archs      []string       // index → architecture key
 	llmEff     map[string]Eff // LLM serving efficiency per stack ("" = all)
+	mfu        MFUFit         // published large-model training MFU
 	// Bands is the uncertainty of each confidence level: the 80th
 	// percentile of |log(predicted/actual)| in leave-one-out validation.
 	Bands map[Confidence]float64

@@ -49,6 +49,11 @@ func New(c GPUCatalog) (m *Model, skipped []string, err error) {
 		return nil, nil, err
 	}
 	m = Fit(pts, Specs(c))
+	mfu, err := LoadMFU()
+	if err != nil {
+		return nil, nil, err
+	}
+	m.mfu = FitMFU(mfu, nil)
 	m.Bands = ValidatedBands()
 	return m, skipped, nil
 }
@@ -65,5 +70,6 @@ func ValidatedBands() map[Confidence]float64 {
 		Transferred:  0.141,
 		SpecsOnly:    0.547,
 		LLMRoofline:  0.286,
+		MFUBand:      0.233,
 	}
 }

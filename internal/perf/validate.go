@@ -52,6 +52,10 @@ type Validation struct {
 	LLM       []Result
 	LLMAll    Summary
 	LLMFamily map[string]Summary
+	// MFU is each published training MFU predicted from the other
+	// publications: the error of sized transformer-training times.
+	MFU    []Result
+	MFUAll Summary
 }
 
 // Validate refits the model once per point without it and predicts it
@@ -114,6 +118,10 @@ func Validate(points []Point, specs map[string]Spec) *Validation {
 		fam[f] = append(fam[f], r)
 	}
 	v.LLMAll = summarizeResults(v.LLM)
+	if mfu, err := LoadMFU(); err == nil {
+		v.MFU = ValidateMFU(mfu)
+		v.MFUAll = summarizeResults(v.MFU)
+	}
 	for f, rs := range fam {
 		v.LLMFamily[f] = summarizeResults(rs)
 	}
@@ -223,6 +231,10 @@ const TimeToTrain Confidence = "time-to-train"
 // LLMRoofline is the pseudo-level of the LLM serving roofline's band.
 const LLMRoofline Confidence = "llm-roofline"
 
+// MFUBand is the pseudo-level of sized training jobs' band: the published
+// MFU figures' leave-one-publication-out error.
+const MFUBand Confidence = "training-mfu"
+
 // Bands turns a validation into uncertainty bands per confidence level
 // (throughput results) and for time-to-train results.
 func (v *Validation) Bands() map[Confidence]float64 {
@@ -233,6 +245,9 @@ func (v *Validation) Bands() map[Confidence]float64 {
 	out[TimeToTrain] = v.Time.P80Log
 	if v.LLMAll.N > 0 {
 		out[LLMRoofline] = v.LLMAll.P80Log
+	}
+	if v.MFUAll.N > 0 {
+		out[MFUBand] = v.MFUAll.P80Log
 	}
 	return out
 }
