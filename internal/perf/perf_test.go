@@ -270,3 +270,26 @@ func FuzzParseBenchmarks(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkFit is one fit of the model on the embedded data (Validate does
+// one per result).
+func BenchmarkFit(b *testing.B) {
+	pts, specs, _ := setup(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		perf.Fit(pts, specs)
+	}
+}
+
+// BenchmarkLLMJob is one sized LLM serving estimate by the roofline.
+func BenchmarkLLMJob(b *testing.B) {
+	_, _, m := setup(b)
+	j := perf.Job{Kind: perf.LLMInference, Params: 70e9, Tokens: 1e9, Precision: perf.FP8}
+	q := perf.Query{GPU: "H100-SXM-80GB", Count: 8}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := m.EstimateJob(j, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
