@@ -85,13 +85,38 @@ type Estimate struct {
 	Offer       *CostOffer   `json:"offer,omitempty"`
 	Instances   int          `json:"instances,omitempty"`
 	Cost        *Cost        `json:"cost,omitempty"`
+	// Interval names the band of low/high: the 80 % interval (P10–P90).
+	Interval string `json:"interval"`
+	// MFU and MFUSource: the utilisation a sized training job was estimated at.
+	MFU       json.Number `json:"mfu,omitempty"`
+	MFUSource string      `json:"mfu_source,omitempty"`
+	// Serving is the LLM roofline behind an LLM serving estimate.
+	Serving *Serving `json:"llm_serving,omitempty"`
+}
+
+// Serving is the LLM serving roofline of an estimate.
+type Serving struct {
+	TensorParallel    int         `json:"tensor_parallel"`
+	Replicas          int         `json:"replicas"`
+	Batch             json.Number `json:"batch"`
+	DecodeLimiter     string      `json:"decode_limiter"`
+	ComputeEfficiency json.Number `json:"compute_efficiency"`
+	BandwidthEff      json.Number `json:"bandwidth_efficiency"`
+	EfficiencySource  string      `json:"efficiency_source"`
 }
 
 // BuildEstimate renders an estimate; cost may be nil.
 func BuildEstimate(e *perf.Estimate, cost *Cost) Estimate {
 	doc := Estimate{Schema: SchemaEstimate, Benchmark: e.Benchmark, Class: string(e.Class), GPU: e.GPU, Count: e.Count, Nodes: e.Nodes,
 		Precision: string(e.Precision), Efficiency: fnum(e.Efficiency), Confidence: string(e.Confidence),
-		Basis: []BasisPoint{}, Assumptions: e.Assumptions, Cost: cost}
+		Basis: []BasisPoint{}, Assumptions: e.Assumptions, Cost: cost, Interval: "80% (low = P10, high = P90)", MFUSource: e.MFUSource}
+	if e.MFU > 0 {
+		doc.MFU = fnum(e.MFU)
+	}
+	if r, f := e.Roofline, e.ServingEff; r != nil && f != nil {
+		doc.Serving = &Serving{TensorParallel: r.TP, Replicas: r.Replicas, Batch: fnum(r.Batch), DecodeLimiter: r.DecodeLimiter(),
+			ComputeEfficiency: fnum(f.Compute), BandwidthEff: fnum(f.Bandwidth), EfficiencySource: f.Source}
+	}
 	if doc.Assumptions == nil {
 		doc.Assumptions = []string{}
 	}
