@@ -205,6 +205,11 @@ func TestRoofline(t *testing.T) {
 	if _, err := perf.RooflineOf(perf.GenericShape(405e9, 128, 128), specs["L4"], perf.FP16, 8); err == nil {
 		t.Error("405B FP16 on 8 L4 accepted")
 	}
+	// INT4 weights: 70B × 0.5 byte × 1.2 = 42 GB fits one H100 (72 GB usable).
+	j4, err := m.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: 70e9, Tokens: 1e9, Precision: perf.INT4}, perf.Query{GPU: "H100-SXM-80GB", Count: 1})
+	if err != nil || j4.Memory == nil || !j4.Memory.Fits || j4.Memory.Group != 1 || math.Abs(j4.Memory.NeedGB-42) > 1e-9 {
+		t.Errorf("int4 job memory: %+v %v", j4.Memory, err)
+	}
 	// A sized job: a P10 ≤ P50 ≤ P90 time, the efficiency and its source.
 	j, err := m.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: 8e9, Tokens: 1e9, Precision: perf.FP8}, perf.Query{GPU: "H100-SXM-80GB", Count: 1})
 	if err != nil || j.ServingEff == nil || j.ServingEff.Source == "" || j.Roofline == nil ||
