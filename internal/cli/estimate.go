@@ -29,6 +29,10 @@ type estimateOptions struct {
 	epochs    float64
 	gflops    float64
 	flops     float64
+	inTok     float64
+	outTok    float64
+	active    float64
+	maxBatch  int
 }
 
 func (a *app) estimateCmd() *cobra.Command {
@@ -43,7 +47,8 @@ their specifications; its cross-validated error is printed by 'gpuscout perf val
 
 Benchmarks are the calibration data's names (gpuscout perf benchmarks). Sized jobs:
   --workload transformer-train --params 7e9 --tokens 1e12     (≈ 6·params·tokens FLOPs)
-  --workload llm-inference --params 70e9 --tokens 1e9          (output tokens, batched)
+  --workload llm-inference --params 70e9 --tokens 1e9          (output tokens, batched; roofline:
+      [--input-tokens 293 --output-tokens 293 --active-params 12.9e9 --max-batch 256], --precision fp16|fp8|int8|int4)
   --workload cnn-train --images 1.28e6 --epochs 90 [--gflops-per-image 4.1]
   --workload flops --flops 1e18                                (an HPC job)
 With --offer, the GPUs, count and fabric come from the instance type, and the time to finish is
@@ -66,7 +71,7 @@ priced through the cost engine.`,
 	f.StringVar(&o.gpu, "gpu", "", "GPU model (H100-SXM-80GB, A100-SXM-80GB, L4 ...)")
 	f.IntVar(&o.count, "count", 1, "number of GPUs")
 	f.IntVar(&o.nodes, "nodes", 0, "number of nodes (default: the fewest 8-GPU nodes that hold --count)")
-	f.StringVar(&o.precision, "precision", "", "fp32, tf32, fp16, bf16, fp8, int8 (default: the benchmark's usual)")
+	f.StringVar(&o.precision, "precision", "", "fp32, tf32, fp16, bf16, fp8, int8, int4 (int4: llm-inference weights) (default: the benchmark's usual)")
 	f.StringVar(&o.offer, "offer", "", "an offer ID: GPUs, fabric and price come from it")
 	f.IntVar(&o.instances, "instances", 1, "instances of --offer")
 	f.Float64Var(&o.samples, "samples", 0, "with --benchmark: work to do, in the benchmark's unit (samples, tokens ...), for a time to finish")
@@ -76,6 +81,10 @@ priced through the cost engine.`,
 	f.Float64Var(&o.epochs, "epochs", 0, "epochs (cnn-train)")
 	f.Float64Var(&o.gflops, "gflops-per-image", 0, "forward GFLOPs per image (cnn-train; ResNet-50 = 4.1)")
 	f.Float64Var(&o.flops, "flops", 0, "total floating-point operations (flops)")
+	f.Float64Var(&o.inTok, "input-tokens", 0, "mean prompt tokens per request (llm-inference; default 293)")
+	f.Float64Var(&o.outTok, "output-tokens", 0, "mean generated tokens per request (llm-inference; default 293)")
+	f.Float64Var(&o.active, "active-params", 0, "parameters active per token, for a mixture of experts (llm-inference)")
+	f.IntVar(&o.maxBatch, "max-batch", 0, "cap on concurrent sequences per model copy (llm-inference; default: what memory holds)")
 	cmd.MarkFlagsMutuallyExclusive("benchmark", "workload")
 	cmd.MarkFlagsMutuallyExclusive("gpu", "offer")
 	return cmd
@@ -103,7 +112,8 @@ func (a *app) runEstimate(o *estimateOptions) error {
 	doc, est, err := document.AnswerEstimate(c, m, a.engine(c), a.rates, document.EstimateRequest{
 		Benchmark: o.benchmark, Workload: o.workload, GPU: o.gpu, Offer: o.offer, Count: o.count, Nodes: o.nodes, Instances: o.instances,
 		Precision: o.precision, Samples: o.samples, Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs,
-		GFLOPsPerImage: o.gflops, FLOPs: o.flops, Currency: a.cur})
+		GFLOPsPerImage: o.gflops, FLOPs: o.flops, Currency: a.cur,
+		InputTokens: o.inTok, OutputTokens: o.outTok, ActiveParams: o.active, MaxBatch: o.maxBatch})
 	if err != nil {
 		return jobInputError(err)
 	}

@@ -55,31 +55,57 @@ func (a *app) runPerfValidate() error {
 		return output.WriteJSON(a.io.Out, doc)
 	}
 	p := a.printer
-	g := &output.Grid{Headers: []string{p.T("perf.group"), "N", "MAPE", p.T("perf.median")},
-		Align: []output.Align{output.Left, output.Right, output.Right, output.Right}}
+	g := &output.Grid{Headers: []string{p.T("perf.group"), "N", "MAPE", p.T("perf.median"), p.T("perf.coverage"), p.T("perf.width")},
+		Align: []output.Align{output.Left, output.Right, output.Right, output.Right, output.Right, output.Right}}
 	pct := func(x float64) string { return fmt.Sprintf("%.1f%%", 100*x) }
-	add := func(name string, s perf.Summary) { g.Add(name, strconv.Itoa(s.N), pct(s.MAPE), pct(s.MedianAE)) }
-	add(p.T("perf.all_throughput"), v.Throughput)
-	add(p.T("perf.all_time"), v.Time)
+	add := func(name string, s perf.Summary, in *perf.Interval) {
+		cov, wid := "", ""
+		if in != nil && in.N > 0 {
+			cov, wid = fmt.Sprintf("%.0f%%", 100*in.Coverage), fmt.Sprintf("×%.2f", in.Width)
+		}
+		g.Add(name, strconv.Itoa(s.N), pct(s.MAPE), pct(s.MedianAE), cov, wid)
+	}
+	ivp := func(in perf.Interval) *perf.Interval { return &in }
+	add(p.T("perf.all_throughput"), v.Throughput, ivp(v.Intervals["throughput"]))
+	add(p.T("perf.all_time"), v.Time, ivp(v.Intervals["time"]))
 	var cls []string
 	for c := range v.ByClass {
 		cls = append(cls, string(c))
 	}
 	sort.Strings(cls)
 	for _, c := range cls {
-		add("  "+c, v.ByClass[perf.Class(c)])
+		add("  "+c, v.ByClass[perf.Class(c)], ivp(v.IntervalsClass[perf.Class(c)]))
 	}
 	for _, c := range []perf.Confidence{perf.Measured, perf.Interpolated, perf.Transferred, perf.SpecsOnly} {
 		if s, ok := v.ByConfidence[c]; ok {
-			add("  "+p.T("est.confidence")+": "+string(c), s)
+			add("  "+p.T("est.confidence")+": "+string(c), s, nil)
 		}
 	}
+	add("  "+p.T("perf.no_gpu_result"), v.NoGPUResult, nil)
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err
 	}
 	if a.out != output.Table {
 		return nil
 	}
+	fmt.Fprintln(a.io.Out, "\n"+p.T("perf.interval_note"))
+	fmt.Fprintln(a.io.Out, "\n"+p.T("perf.llm_title"))
+	lg := &output.Grid{Headers: []string{p.T("perf.family"), "N", "MAPE", p.T("perf.median")},
+		Align: []output.Align{output.Left, output.Right, output.Right, output.Right}}
+	lg.Add(p.T("perf.all_llm"), strconv.Itoa(v.LLMAll.N), pct(v.LLMAll.MAPE), pct(v.LLMAll.MedianAE))
+	var fams []string
+	for f := range v.LLMFamily {
+		fams = append(fams, f)
+	}
+	sort.Strings(fams)
+	for _, f := range fams {
+		s := v.LLMFamily[f]
+		lg.Add("  "+f, strconv.Itoa(s.N), pct(s.MAPE), pct(s.MedianAE))
+	}
+	if err := output.Write(a.io.Out, a.out, lg, a.tty()); err != nil {
+		return err
+	}
+	fmt.Fprintln(a.io.Out, "\n"+p.T("perf.mfu", v.MFUAll.N, 100*v.MFUAll.MAPE, 100*v.MFUAll.MedianAE))
 	fmt.Fprintln(a.io.Out, "\n"+p.T("perf.worst"))
 	for _, r := range worst {
 		fmt.Fprintf(a.io.Out, "  %+5.0f%%  %s %d× %s (%s): predicted %s, published %s\n", 100*r.Err, r.Point.Benchmark, r.Point.Count,

@@ -85,13 +85,38 @@ type Estimate struct {
 	Offer       *CostOffer   `json:"offer,omitempty"`
 	Instances   int          `json:"instances,omitempty"`
 	Cost        *Cost        `json:"cost,omitempty"`
+	// Interval names the band of low/high: the 80 % interval (P10–P90).
+	Interval string `json:"interval"`
+	// MFU and MFUSource: the utilisation a sized training job was estimated at.
+	MFU       json.Number `json:"mfu,omitempty"`
+	MFUSource string      `json:"mfu_source,omitempty"`
+	// Serving is the LLM roofline behind an LLM serving estimate.
+	Serving *Serving `json:"llm_serving,omitempty"`
+}
+
+// Serving is the LLM serving roofline of an estimate.
+type Serving struct {
+	TensorParallel    int         `json:"tensor_parallel"`
+	Replicas          int         `json:"replicas"`
+	Batch             json.Number `json:"batch"`
+	DecodeLimiter     string      `json:"decode_limiter"`
+	ComputeEfficiency json.Number `json:"compute_efficiency"`
+	BandwidthEff      json.Number `json:"bandwidth_efficiency"`
+	EfficiencySource  string      `json:"efficiency_source"`
 }
 
 // BuildEstimate renders an estimate; cost may be nil.
 func BuildEstimate(e *perf.Estimate, cost *Cost) Estimate {
 	doc := Estimate{Schema: SchemaEstimate, Benchmark: e.Benchmark, Class: string(e.Class), GPU: e.GPU, Count: e.Count, Nodes: e.Nodes,
 		Precision: string(e.Precision), Efficiency: fnum(e.Efficiency), Confidence: string(e.Confidence),
-		Basis: []BasisPoint{}, Assumptions: e.Assumptions, Cost: cost}
+		Basis: []BasisPoint{}, Assumptions: e.Assumptions, Cost: cost, Interval: "80% (low = P10, high = P90)", MFUSource: e.MFUSource}
+	if e.MFU > 0 {
+		doc.MFU = fnum(e.MFU)
+	}
+	if r, f := e.Roofline, e.ServingEff; r != nil && f != nil {
+		doc.Serving = &Serving{TensorParallel: r.TP, Replicas: r.Replicas, Batch: fnum(r.Batch), DecodeLimiter: r.DecodeLimiter(),
+			ComputeEfficiency: fnum(f.Compute), BandwidthEff: fnum(f.Bandwidth), EfficiencySource: f.Source}
+	}
 	if doc.Assumptions == nil {
 		doc.Assumptions = []string{}
 	}
@@ -128,6 +153,23 @@ type PerfValidation struct {
 	ByConfidence map[string]ErrorSummary `json:"by_confidence"`
 	Skipped      int                     `json:"skipped"`
 	Worst        []ValidationRow         `json:"worst"`
+	// NoGPUResult is the specs fallback: rows whose GPU had no other result for the workload.
+	NoGPUResult ErrorSummary `json:"no_result_on_gpu"`
+	// Intervals: leave-one-out coverage and median width of the 80 % intervals.
+	Intervals        map[string]IntervalSummary `json:"intervals"`
+	IntervalsByClass map[string]IntervalSummary `json:"intervals_by_class"`
+	// LLMRoofline is the LLM serving roofline alone, overall and per GPU family.
+	LLMRoofline         ErrorSummary            `json:"llm_roofline"`
+	LLMRooflineByFamily map[string]ErrorSummary `json:"llm_roofline_by_family"`
+	// TrainingMFU is the published MFUs, each predicted from the other publications.
+	TrainingMFU ErrorSummary `json:"training_mfu"`
+}
+
+// IntervalSummary is the behaviour of 80 % intervals under leave-one-out.
+type IntervalSummary struct {
+	N        int         `json:"n"`
+	Coverage json.Number `json:"coverage"`
+	Width    json.Number `json:"median_p90_over_p10"`
 }
 
 // ValidationRow is one held-out prediction.
@@ -156,6 +198,22 @@ func BuildPerfValidation(v *perf.Validation, worst []perf.Result) PerfValidation
 	}
 	for c, s := range v.ByConfidence {
 		doc.ByConfidence[string(c)] = errSummary(s)
+	}
+	doc.NoGPUResult = errSummary(v.NoGPUResult)
+	doc.Intervals, doc.IntervalsByClass = map[string]IntervalSummary{}, map[string]IntervalSummary{}
+	iv := func(in perf.Interval) IntervalSummary {
+		return IntervalSummary{N: in.N, Coverage: fnum(in.Coverage), Width: fnum(in.Width)}
+	}
+	for k, in := range v.Intervals {
+		doc.Intervals[k] = iv(in)
+	}
+	for c, in := range v.IntervalsClass {
+		doc.IntervalsByClass[string(c)] = iv(in)
+	}
+	doc.TrainingMFU = errSummary(v.MFUAll)
+	doc.LLMRoofline, doc.LLMRooflineByFamily = errSummary(v.LLMAll), map[string]ErrorSummary{}
+	for f, s := range v.LLMFamily {
+		doc.LLMRooflineByFamily[f] = errSummary(s)
 	}
 	for _, r := range worst {
 		doc.Worst = append(doc.Worst, ValidationRow{Benchmark: r.Point.Benchmark, GPU: r.Point.GPU, Count: r.Point.Count,

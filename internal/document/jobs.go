@@ -90,6 +90,10 @@ type EstimateRequest struct {
 	Samples float64
 	// The size of a workload.
 	Params, Tokens, Images, Epochs, GFLOPsPerImage, FLOPs float64
+	// LLM inference request shape (optional): mean prompt and generated
+	// tokens per request, active parameters (mixture of experts), batch cap.
+	InputTokens, OutputTokens, ActiveParams float64
+	MaxBatch                                int
 	// Currency of the cost (with an offer).
 	Currency string
 }
@@ -158,7 +162,8 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 	var err error
 	if req.Workload != "" {
 		j := perf.Job{Kind: perf.JobKind(req.Workload), Params: req.Params, Tokens: req.Tokens, Images: req.Images, Epochs: req.Epochs,
-			GFLOPs: req.GFLOPsPerImage, FLOPs: req.FLOPs, Precision: q.Precision}
+			GFLOPs: req.GFLOPsPerImage, FLOPs: req.FLOPs, Precision: q.Precision,
+			InputTokens: req.InputTokens, OutputTokens: req.OutputTokens, ActiveParams: req.ActiveParams, MaxBatch: req.MaxBatch}
 		if err := j.Validate(); err != nil {
 			return Estimate{}, nil, &InputError{Field: jobField(j), Hint: "see gpuscout estimate --help for the size flags of each workload.", Err: err}
 		}

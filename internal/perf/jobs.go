@@ -35,7 +35,18 @@ type Job struct {
 	GFLOPs    float64   `json:"gflops_per_image,omitempty"` // forward GFLOPs per image (cnn-train; ResNet-50 is 4.1)
 	FLOPs     float64   `json:"flops,omitempty"`            // total FLOPs (flops jobs)
 	Precision Precision `json:"precision,omitempty"`
+	// LLM inference request shape (optional): mean prompt and generated
+	// tokens per request, active parameters of a mixture of experts, and a
+	// cap on concurrent sequences per model copy.
+	InputTokens  float64 `json:"input_tokens,omitempty"`
+	OutputTokens float64 `json:"output_tokens,omitempty"`
+	ActiveParams float64 `json:"active_params,omitempty"`
+	MaxBatch     int     `json:"max_batch,omitempty"`
 }
+
+// Default LLM request shape: the Llama-2-70B MLPerf set's 293 generated
+// tokens per request, with as many prompt tokens (the calibration shape).
+const defaultLLMTokens = 293
 
 // Assumed efficiencies of sized jobs, each stated in every estimate.
 const (
@@ -119,16 +130,20 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s has no published peak to estimate from", q.GPU)
 	}
-	mfu := trainMFU
+	mfu, mfuSource := trainMFU, "assumption: Llama 3 reports 38-43% in BF16 on H100"
+	if m.mfu.Total > 0 {
+		mfu, mfuSource = m.mfu.For(s.Arch)
+	}
 	e := &Estimate{Benchmark: string(j.Kind), Class: LLMTrain, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p,
 		Unit: "tokens/s", Confidence: SpecsOnly}
 	if note != "" {
 		e.Assumptions = append(e.Assumptions, note)
 	}
 	if used == FP8 {
-		mfu = 0.3
+		mfu, mfuSource = 0.3, "assumption: FP8 recipes keep some layers in BF16"
 		e.Assumptions = append(e.Assumptions, "FP8 training at 30% of the FP8 peak (assumption: FP8 recipes keep some layers in BF16)")
 	}
+	e.MFU, e.MFUSource = mfu, mfuSource
 	flops := 6 * j.Params * j.Tokens
 	rate := float64(q.Count) * peak * 1e12 * mfu
 	if q.Nodes > 1 && (q.Fabric.RDMA == "" || q.Fabric.RDMA == "none") && q.Fabric.Instance {
@@ -141,15 +156,20 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 	e.Efficiency = mfu
 	e.Assumptions = append(e.Assumptions,
 		fmt.Sprintf("6 × %.3g parameters × %.3g tokens = %.3g FLOPs", j.Params, j.Tokens, flops),
-		fmt.Sprintf("%.0f%% model-FLOPs utilisation of the %s peak (%.0f TFLOPS per GPU; Llama 3 reports 38-43%% in BF16 on H100)", 100*mfu, used, peak))
+		fmt.Sprintf("%.0f%% model-FLOPs utilisation of the %s peak (%.0f TFLOPS per GPU; %s)", 100*mfu, used, peak, mfuSource))
 	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMTrain, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
 	if e.Memory != nil && e.Memory.Group > 1 {
 		e.Memory.Note += " (sharded data parallel, e.g. FSDP or ZeRO-3)"
 	}
-	// The band is the plausible MFU range, not a validation error: 27–60 %.
-	e.MinutesLow, e.MinutesHigh = e.Minutes/1.5, e.Minutes*1.5
-	e.Low, e.High = e.Throughput/1.5, e.Throughput*1.5
-	e.Assumptions = append(e.Assumptions, "band: ×/÷ 1.5, for model-FLOPs utilisation between 27% and 60% (assumption)")
+	// The 80 % interval is the published MFUs' leave-one-publication-out
+	// error; FP8 (an assumption, no calibration) keeps the wide ×/÷ 1.5.
+	f := 1.5
+	if w, ok := m.Bands[MFUBand]; ok && used != FP8 && m.mfu.Total > 0 {
+		f = math.Exp(w)
+	}
+	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
+	e.Low, e.High = e.Throughput/f, e.Throughput*f
+	e.Assumptions = append(e.Assumptions, fmt.Sprintf("80%% interval ×/÷ %.2f (the published MFUs' leave-one-publication-out error; ×/÷ 1.5 for FP8, uncalibrated)", f))
 	return e, nil
 }
 
@@ -159,29 +179,63 @@ func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
 		p = FP8
 	}
 	mem := m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMInfer, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
-	if mem != nil && !mem.Fits {
-		e := &Estimate{Benchmark: string(j.Kind), Class: LLMInfer, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p, Memory: mem}
-		return e, fmt.Errorf("%s", mem.Note)
+	e := &Estimate{Benchmark: string(j.Kind), Class: LLMInfer, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p, Unit: "tokens/s",
+		Memory: mem, Efficiency: 1}
+	in, out := j.InputTokens, j.OutputTokens
+	if in <= 0 {
+		in = defaultLLMTokens
 	}
-	// Carry the Llama-2-70B offline results to this model size: decode work
-	// per token grows with the parameters.
-	ref, err := m.Estimate(Query{Benchmark: "mlperf-inf-llama2-70b", GPU: q.GPU, Precision: p, Count: q.Count, Nodes: q.Nodes, GPUsPerNode: q.GPUsPerNode, Fabric: q.Fabric})
+	if out <= 0 {
+		out = defaultLLMTokens
+	}
+	sh := GenericShape(j.Params, in, out)
+	sh.ActiveParams, sh.MaxBatch = j.ActiveParams, j.MaxBatch
+	if s.Arch == "CDNA" {
+		sh.Stack = "vllm"
+	}
+	r, err := RooflineOf(sh, s, p, q.Count)
 	if err != nil {
-		return nil, fmt.Errorf("llm-inference needs the Llama-2-70B calibration: %w", err)
+		if mem != nil {
+			mem.Fits = false
+			mem.Note = err.Error()
+		}
+		return e, err
 	}
-	scale := 70e9 / j.Params
-	e := *ref
-	e.Benchmark, e.Unit, e.Memory = string(j.Kind), "tokens/s", mem
-	e.Throughput, e.Low, e.High, e.PerGPU = ref.Throughput*scale, ref.Low*scale, ref.High*scale, ref.PerGPU*scale
-	if e.Confidence == Measured || e.Confidence == Interpolated {
-		e.Confidence = Transferred
+	eff, ok := m.LLMEfficiency(sh.Stack)
+	if !ok {
+		return nil, fmt.Errorf("llm-inference needs LLM serving calibration results")
 	}
-	e.Assumptions = append(append([]string(nil), ref.Assumptions...),
-		fmt.Sprintf("offline batched throughput of MLPerf Llama-2-70B scaled by 70B / %.3gB parameters", j.Params/1e9))
+	if j.InputTokens <= 0 || j.OutputTokens <= 0 {
+		e.Assumptions = append(e.Assumptions, fmt.Sprintf("requests of %.0f prompt and %.0f generated tokens (the Llama-2-70B MLPerf set's 293 generated tokens; prompt assumed equal)", in, out))
+	}
+	e.Assumptions = append(e.Assumptions, sh.Notes...)
+	e.Roofline, e.ServingEff = &r, &eff
+	e.PerGPU = r.TokensPerGPU(eff) * float64(r.TP*r.Replicas) / float64(q.Count)
+	e.Throughput = e.PerGPU * float64(q.Count)
+	e.Confidence = Transferred
+	e.Assumptions = append(e.Assumptions,
+		fmt.Sprintf("roofline: %d GPU(s) per model copy, %d cop(ies), up to %.0f concurrent sequences each (%.0f GB weights, %.2f GB KV cache per request)",
+			r.TP, r.Replicas, r.Batch, r.WeightsGB, r.KVPerSeqGB),
+		fmt.Sprintf("decode bound by %s; prefill by %s tensor FLOPs (%.0f TFLOPS, %.0f GB/s per GPU)", r.DecodeLimiter(), r.PeakUsed, r.PeakTFLOPS, r.BandwidthGBs),
+		fmt.Sprintf("%s efficiency: %.0f%% of peak FLOPs, %.0f%% of memory bandwidth (%s)", sh.Stack, 100*eff.Compute, 100*eff.Bandwidth, eff.Source))
+	if p == INT4 {
+		e.Assumptions = append(e.Assumptions, "INT4 weights (0.5 byte/parameter) dequantised to FP16 for the matrix products; FP8 KV cache")
+	}
+	for _, pt := range m.points {
+		if Describe(pt.Benchmark).Class == LLMInfer && !pt.IsTime() {
+			e.Basis = append(e.Basis, pt)
+		}
+	}
+	w, ok := m.Bands[LLMRoofline]
+	if !ok {
+		w = 0.3
+	}
+	f := math.Exp(w)
+	e.Low, e.High = e.Throughput/f, e.Throughput*f
 	e.Minutes = j.Tokens / e.Throughput / 60
-	f := e.High / e.Throughput
 	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
-	return &e, nil
+	e.Assumptions = append(e.Assumptions, fmt.Sprintf("80%% interval ×/÷ %.2f: the roofline's leave-one-out error on the LLM serving results", f))
+	return e, nil
 }
 
 func (m *Model) cnnTrain(j Job, q Query) (*Estimate, error) {

@@ -21,6 +21,8 @@ const usableShare = 0.9
 // bytesPerParam for inference weights by precision.
 func bytesPerParam(p Precision) float64 {
 	switch p {
+	case INT4:
+		return 0.5
 	case FP8, INT8, LowBest:
 		return 1
 	case FP32, TF32:
@@ -45,7 +47,7 @@ func (m *Model) memoryCheck(b Benchmark, q Query, s Spec) *MemoryCheck {
 	what := "mixed-precision Adam training state (16 bytes/parameter)"
 	if !b.Class.Training() {
 		per = bytesPerParam(q.Precision)
-		what = fmt.Sprintf("%s weights (%.0f byte/parameter)", q.Precision, per)
+		what = fmt.Sprintf("%s weights (%.3g byte/parameter)", q.Precision, per)
 	}
 	need := b.Params * per * 1.2 / 1e9
 	usable := s.MemoryGB * usableShare

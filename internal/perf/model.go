@@ -35,20 +35,28 @@ type gkey struct {
 
 // Model is a fitted performance model. Build it with Fit.
 type Model struct {
-	specs   map[string]Spec
-	points  []Point
-	alpha   map[Class]float64
-	beta    map[Class]float64
-	c       map[gkey]float64
-	classC  map[Class]float64 // class average intercept, per log-parameter for LLMs
-	arch    map[string]float64
-	tt      map[string]ttFit
-	t1      map[int]float64 // per-GPU throughput of each throughput point, by index
-	rows    []prow
-	groups  []gkey // index → group
-	cArr    []float64
-	archArr []float64
-	archs   []string // index → architecture key
+	specs  map[string]Spec
+	points []Point
+	alpha  map[Class]float64
+	beta   map[Class]float64
+	c      map[gkey]float64
+	classC map[Class]float64 // class average intercept, per log-parameter for LLMs
+	// suiteC is the class average per suite (key class|suite); suiteGap the
+	// mean log gap of framework tables below tuned submissions, measured on
+	// the classes that have both, and gapClasses those classes.
+	suiteC     map[string]float64
+	suiteGap   float64
+	gapClasses []Class
+	arch       map[string]float64
+	tt         map[string]ttFit
+	t1         map[int]float64 // per-GPU throughput of each throughput point, by index
+	rows       []prow
+	groups     []gkey // index → group
+	cArr       []float64
+	archArr    []float64
+	archs      []string       // index → architecture key
+	llmEff     map[string]Eff // LLM serving efficiency per stack ("" = all)
+	mfu        MFUFit         // published large-model training MFU
 	// Bands is the uncertainty of each confidence level: the 80th
 	// percentile of |log(predicted/actual)| in leave-one-out validation.
 	Bands map[Confidence]float64
@@ -190,6 +198,7 @@ func Fit(points []Point, specs map[string]Spec) *Model {
 	}
 	m.fitLinear()
 	m.fitTimeToTrain()
+	m.fitLLM()
 	return m
 }
 
@@ -273,6 +282,34 @@ func (m *Model) fitLinear() {
 	m.classC = map[Class]float64{}
 	for cl := range sums {
 		m.classC[cl] = sums[cl] / ns[cl]
+	}
+	ssum, sn := map[string]float64{}, map[string]float64{}
+	clear(seen)
+	for i := range m.rows {
+		r := &m.rows[i]
+		if seen[r.gi] {
+			continue
+		}
+		seen[r.gi] = true
+		k := string(r.class) + "|" + suite(r.g.bench)
+		ssum[k] += c[r.gi] + llmScale(r.class)*r.logParams
+		sn[k]++
+	}
+	m.suiteC = map[string]float64{}
+	for k := range ssum {
+		m.suiteC[k] = ssum[k] / sn[k]
+	}
+	m.suiteGap, m.gapClasses = 0, nil
+	for _, cl := range classes {
+		f, ok1 := m.suiteC[string(cl)+"|framework"]
+		t, ok2 := m.suiteC[string(cl)+"|mlperf"]
+		if ok1 && ok2 {
+			m.suiteGap += f - t
+			m.gapClasses = append(m.gapClasses, cl)
+		}
+	}
+	if len(m.gapClasses) > 0 {
+		m.suiteGap /= float64(len(m.gapClasses))
 	}
 	m.cArr, m.archArr = c, arch
 }

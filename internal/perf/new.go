@@ -49,6 +49,11 @@ func New(c GPUCatalog) (m *Model, skipped []string, err error) {
 		return nil, nil, err
 	}
 	m = Fit(pts, Specs(c))
+	mfu, err := LoadMFU()
+	if err != nil {
+		return nil, nil, err
+	}
+	m.mfu = FitMFU(mfu, nil)
 	m.Bands = ValidatedBands()
 	return m, skipped, nil
 }
@@ -59,10 +64,12 @@ func New(c GPUCatalog) (m *Model, skipped []string, err error) {
 // drift; update them with `go test ./internal/perf -run TestBands -update`.
 func ValidatedBands() map[Confidence]float64 {
 	return map[Confidence]float64{
-		Measured:     0.116,
+		Measured:     0.115,
 		Interpolated: 0.064,
 		TimeToTrain:  0.339,
-		Transferred:  0.189,
-		SpecsOnly:    1.704,
+		Transferred:  0.141,
+		SpecsOnly:    0.547,
+		LLMRoofline:  0.286,
+		MFUBand:      0.233,
 	}
 }

@@ -50,8 +50,22 @@ func TestLeaveOneOut(t *testing.T) {
 	if predictable > 0.10 {
 		t.Errorf("LOO MAPE on throughput rows predictable from other results is %.1f%%, above 10%%", 100*predictable)
 	}
-	if v.Throughput.MAPE > 0.12 {
-		t.Errorf("LOO MAPE on all throughput rows is %.1f%%, above 12%%", 100*v.Throughput.MAPE)
+	if v.Throughput.MAPE > 0.08 {
+		t.Errorf("LOO MAPE on all throughput rows is %.1f%%, above the 8%% target", 100*v.Throughput.MAPE)
+	}
+	// The specs fallback: rows whose GPU had no other result for the workload.
+	if v.NoGPUResult.MAPE > 0.30 {
+		t.Errorf("LOO MAPE without a result on the GPU is %.1f%%, above 30%%", 100*v.NoGPUResult.MAPE)
+	}
+	// 80% intervals must hold about 80% of the held-out results.
+	if in := v.Intervals["throughput"]; in.Coverage < 0.75 || in.Coverage > 0.85 {
+		t.Errorf("80%% intervals cover %.0f%% of held-out throughput results, outside 75-85%%", 100*in.Coverage)
+	}
+	// The LLM roofline alone (cross-GPU): 17.6% when recorded; the issue's
+	// 15% target is not met (H100 NVL's power limit and H200's newer
+	// software are outside the roofline), this guards against regressions.
+	if v.LLMAll.N < 15 || v.LLMAll.MAPE > 0.19 {
+		t.Errorf("LLM roofline LOO: n=%d MAPE %.1f%%, want at least 15 results under 19%%", v.LLMAll.N, 100*v.LLMAll.MAPE)
 	}
 	if v.Throughput.MedianAE > 0.06 {
 		t.Errorf("LOO median error %.1f%%, above 6%%", 100*v.Throughput.MedianAE)
@@ -132,10 +146,12 @@ func TestHandCheckedParts(t *testing.T) {
 		}
 	}
 	// A sized transformer job: 6 × 7e9 × 1e12 = 4.2e22 FLOPs on 64 H100 at
-	// 40% of 989.4 TFLOPS = 2.5329e16 FLOP/s → 1,658,202 s = 27,636.7 min.
+	// the fitted Hopper MFU of 989.4 TFLOPS. The published MFUs (Llama 3:
+	// 38–43 %; OPT, MegaScale on Ampere: 47 %, 55 %) put Hopper near 42 %.
 	j, err := m.EstimateJob(perf.Job{Kind: perf.TransformerTrain, Params: 7e9, Tokens: 1e12}, perf.Query{GPU: "H100-SXM-80GB", Count: 64})
-	if err != nil || math.Abs(j.Minutes-27636.7) > 0.1 {
-		t.Errorf("transformer job: %v min, %v", j.Minutes, err)
+	if err != nil || j.MFU < 0.38 || j.MFU > 0.47 || j.MFUSource == "" ||
+		math.Abs(j.Minutes-4.2e22/(64*989.4e12*j.MFU)/60) > 0.1 || !(j.TimeP10() < j.Minutes && j.Minutes < j.TimeP90()) {
+		t.Errorf("transformer job: %v min at MFU %v (%s), %v", j.Minutes, j.MFU, j.MFUSource, err)
 	}
 	// A FLOP-count job: 1e18 FLOPs on 4 A100 FP32 (19.5 TFLOPS) at 50% =
 	// 3.9e13 FLOP/s → 25,641 s = 427.35 min.
@@ -147,6 +163,58 @@ func TestHandCheckedParts(t *testing.T) {
 	tr, _ := m.EstimateJob(perf.Job{Kind: perf.TransformerTrain, Params: 70e9, Tokens: 1e9}, perf.Query{GPU: "H100-SXM-80GB", Count: 1})
 	if tr.Memory == nil || tr.Memory.Fits || !strings.Contains(tr.Memory.Note, "does not fit") {
 		t.Errorf("memory: %+v", tr.Memory)
+	}
+}
+
+// TestRoofline checks the LLM roofline's arithmetic by hand.
+func TestRoofline(t *testing.T) {
+	_, specs, m := setup(t)
+	sh, ok := perf.ShapeOf("mlperf-inf-llama2-70b")
+	if !ok {
+		t.Fatal("no llama2-70b shape")
+	}
+	// FP8 on one MI300X: 70 GB of weights fit (172.8 GB usable); KV is
+	// 2·80·8·128 = 163,840 bytes per token, 96.0 MB per 586-token request:
+	// floor((172.8 − 70) GB / 96.01 MB) = 1,070 sequences.
+	r, err := perf.RooflineOf(sh, specs["MI300X"], perf.FP8, 1)
+	if err != nil || r.TP != 1 || r.Batch != 1070 || math.Abs(r.WeightsGB-70) > 1e-9 {
+		t.Errorf("MI300X FP8: %+v %v", r, err)
+	}
+	// Prefill: 2·70e9·293/293 FLOPs per output token at 2,614.9 TFLOPS = 53.5 µs.
+	if math.Abs(r.Prefill-53.54e-6) > 0.01e-6 {
+		t.Errorf("prefill %g s", r.Prefill)
+	}
+	// FP16 on H100 80 GB: 140 GB of weights need 4 GPUs (2 × 64.8 GB < 140).
+	r16, err := perf.RooflineOf(sh, specs["H100-SXM-80GB"], perf.FP16, 8)
+	if err != nil || r16.TP != 4 || r16.Replicas != 2 || r16.PeakUsed != perf.FP16 {
+		t.Errorf("H100 FP16: %+v %v", r16, err)
+	}
+	// INT4: 35 GB, one H100; the products run at the FP16 peak.
+	r4, err := perf.RooflineOf(sh, specs["H100-SXM-80GB"], perf.INT4, 1)
+	if err != nil || r4.TP != 1 || r4.WeightsGB != 35 || r4.PeakUsed != perf.FP16 {
+		t.Errorf("H100 INT4: %+v %v", r4, err)
+	}
+	// More bandwidth never makes serving slower: H200 ≥ H100 at the same FLOPs.
+	e, _ := m.LLMEfficiency("tensorrt-llm")
+	h100, _ := perf.RooflineOf(sh, specs["H100-SXM-80GB"], perf.FP8, 8)
+	h200, _ := perf.RooflineOf(sh, specs["H200-SXM-141GB"], perf.FP8, 8)
+	if h200.TokensPerGPU(e) < h100.TokensPerGPU(e) {
+		t.Errorf("H200 %.0f < H100 %.0f tokens/s per GPU", h200.TokensPerGPU(e), h100.TokensPerGPU(e))
+	}
+	// Too little memory is an error, not a guess.
+	if _, err := perf.RooflineOf(perf.GenericShape(405e9, 128, 128), specs["L4"], perf.FP16, 8); err == nil {
+		t.Error("405B FP16 on 8 L4 accepted")
+	}
+	// INT4 weights: 70B × 0.5 byte × 1.2 = 42 GB fits one H100 (72 GB usable).
+	j4, err := m.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: 70e9, Tokens: 1e9, Precision: perf.INT4}, perf.Query{GPU: "H100-SXM-80GB", Count: 1})
+	if err != nil || j4.Memory == nil || !j4.Memory.Fits || j4.Memory.Group != 1 || math.Abs(j4.Memory.NeedGB-42) > 1e-9 {
+		t.Errorf("int4 job memory: %+v %v", j4.Memory, err)
+	}
+	// A sized job: a P10 ≤ P50 ≤ P90 time, the efficiency and its source.
+	j, err := m.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: 8e9, Tokens: 1e9, Precision: perf.FP8}, perf.Query{GPU: "H100-SXM-80GB", Count: 1})
+	if err != nil || j.ServingEff == nil || j.ServingEff.Source == "" || j.Roofline == nil ||
+		!(j.TimeP10() < j.TimeP50() && j.TimeP50() < j.TimeP90()) {
+		t.Errorf("llm job: %+v %v", j, err)
 	}
 }
 
@@ -165,6 +233,31 @@ func TestPrecisionLabels(t *testing.T) {
 	if _, err := perf.ParsePrecision("fp4"); err == nil {
 		t.Error("fp4 accepted")
 	}
+	if p, err := perf.ParsePrecision("INT4"); err != nil || p != perf.INT4 {
+		t.Errorf("int4: %v %v", p, err)
+	}
+}
+
+func FuzzParseMFU(f *testing.F) {
+	f.Add("model,params,gpu_arch,peak_tflops,gpus,precision,fabric,mfu,source,note\nx,1e9,Hopper,989,8,bf16,,0.4,src,\n")
+	f.Add("model\n\"")
+	f.Fuzz(func(t *testing.T, in string) {
+		pts, err := perf.ParseMFU(strings.NewReader(in), "fuzz.csv")
+		if err == nil {
+			for _, p := range pts {
+				if !(p.MFU > 0 && p.MFU <= 1) || p.GPUs < 1 || !(p.Params > 0) || p.Source == "" {
+					t.Fatalf("accepted a bad row: %+v", p)
+				}
+			}
+		}
+	})
+}
+
+func TestParseMFUErrors(t *testing.T) {
+	_, err := perf.ParseMFU(strings.NewReader("model,params,gpu_arch,peak_tflops,gpus,precision,fabric,mfu,source,note\nx,1e9,Hopper,989,8,bf16,,1.7,src,\n"), "m.csv")
+	if err == nil || !strings.Contains(err.Error(), "m.csv:2: field mfu") {
+		t.Errorf("got %v", err)
+	}
 }
 
 func FuzzParseBenchmarks(f *testing.F) {
@@ -181,4 +274,27 @@ func FuzzParseBenchmarks(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkFit is one fit of the model on the embedded data (Validate does
+// one per result).
+func BenchmarkFit(b *testing.B) {
+	pts, specs, _ := setup(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		perf.Fit(pts, specs)
+	}
+}
+
+// BenchmarkLLMJob is one sized LLM serving estimate by the roofline.
+func BenchmarkLLMJob(b *testing.B) {
+	_, _, m := setup(b)
+	j := perf.Job{Kind: perf.LLMInference, Params: 70e9, Tokens: 1e9, Precision: perf.FP8}
+	q := perf.Query{GPU: "H100-SXM-80GB", Count: 8}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := m.EstimateJob(j, q); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

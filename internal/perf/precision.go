@@ -18,6 +18,7 @@ const (
 	FP16    Precision = "fp16" // FP16 or BF16 tensor (mixed precision)
 	FP8     Precision = "fp8"
 	INT8    Precision = "int8"
+	INT4    Precision = "int4" // 4-bit weights (LLM inference; computes in FP16)
 	LowBest Precision = "int8/fp8"
 	Low16   Precision = "fp16/fp8"
 )
@@ -35,8 +36,10 @@ func ParsePrecision(s string) (Precision, error) {
 		return FP8, nil
 	case "int8":
 		return INT8, nil
+	case "int4":
+		return INT4, nil
 	}
-	return "", fmt.Errorf("unknown precision %q (use fp32, tf32, fp16, bf16, fp8 or int8)", s)
+	return "", fmt.Errorf("unknown precision %q (use fp32, tf32, fp16, bf16, fp8, int8 or int4)", s)
 }
 
 // ParsePrecisionLabel maps a benchmark table's precision wording onto a

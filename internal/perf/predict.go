@@ -38,7 +38,27 @@ type Estimate struct {
 	Basis                            []Point
 	Assumptions                      []string
 	Memory                           *MemoryCheck
+	// Roofline and ServingEff are set when an LLM serving estimate came
+	// from the roofline model (decode bound by bandwidth, prefill by FLOPs).
+	Roofline   *Roofline
+	ServingEff *Eff
+	// MFU is the model-FLOPs utilisation a sized training job was
+	// estimated at, and MFUSource where that figure comes from.
+	MFU       float64
+	MFUSource string
 }
+
+// TimeP10, TimeP50 and TimeP90 are the ends and middle of the estimate's
+// 80 % interval for the time to finish, in minutes (0 when the estimate
+// has no time). P90 is the figure to plan a deadline on.
+func (e *Estimate) TimeP10() float64 { return e.MinutesLow }
+
+// TimeP50 is the central time estimate in minutes.
+func (e *Estimate) TimeP50() float64 { return e.Minutes }
+
+// TimeP90 is the slow end of the 80 % interval in minutes: nine runs in ten
+// finish sooner, if the model's leave-one-out coverage holds.
+func (e *Estimate) TimeP90() float64 { return e.MinutesHigh }
 
 // ErrUnknownBenchmark names a benchmark that is neither in the data nor a
 // known class.
@@ -174,6 +194,10 @@ func (m *Model) estimateThroughput(e *Estimate, q Query) (*Estimate, error) {
 		t1 = median(v)
 		e.Confidence = Interpolated
 	default:
+		if t, ok := m.llmThroughput(e, q); ok {
+			t1 = t
+			break
+		}
 		x, ok := m.x(q.GPU, q.Precision, cl)
 		if !ok {
 			return nil, fmt.Errorf("%s has no figures to estimate %s from", q.GPU, q.Benchmark)
@@ -193,6 +217,18 @@ func (m *Model) estimateThroughput(e *Estimate, q Query) (*Estimate, error) {
 			e.Assumptions = append(e.Assumptions, fmt.Sprintf("no %s results on any %s GPU: no architecture correction", suite(q.Benchmark), arch))
 		}
 		t1 = math.Exp(c + x + m.arch[ak])
+		if conf == Transferred {
+			// Half the weight on the nearest measured GPU by the class's
+			// limiting resources, carried by the spec ratio: it keeps the
+			// software and system effects a global fit averages away.
+			if d, dt1, ok := m.nearest(q, cl); ok {
+				dx, _ := m.x(d, q.Precision, cl)
+				near := dt1 * math.Exp(x-dx+m.arch[ak]-m.arch[archKey(q.Benchmark, m.specs[d].Arch)])
+				t1 = math.Sqrt(t1 * near)
+				e.Assumptions = append(e.Assumptions, fmt.Sprintf("geometric mean of the fit over all GPUs and of %s, the nearest measured GPU by %.0f%% peak / %.0f%% bandwidth distance, scaled by their spec ratio (×%.2f)",
+					d, 100*m.alpha[cl], 100*(1-m.alpha[cl]), near/dt1))
+			}
+		}
 		e.Assumptions = append(e.Assumptions, fmt.Sprintf("per-GPU throughput from specs: %.0f%% weight on peak %s, %.0f%% on memory bandwidth",
 			100*m.alpha[cl], q.Precision, 100*(1-m.alpha[cl])))
 	}
@@ -224,17 +260,54 @@ func (m *Model) intercept(bench string, p Precision, cl Class) (float64, Confide
 	if c, ok := m.c[gkey{bench, p}]; ok {
 		return c, Transferred, basis(func(q Point) bool { return q.Benchmark == bench && q.Precision == p }), "", true
 	}
-	for g, c := range m.c {
-		if g.bench == bench {
-			return c, Transferred, basis(func(q Point) bool { return q.Benchmark == bench }),
-				fmt.Sprintf("%s has results only at %s; carried to %s by the peak ratio", bench, g.prec, p), true
+	// Another precision of the benchmark: the one with the most results
+	// (the first in the data on a tie), so the answer does not depend on
+	// map order.
+	best, bn := -1, 0
+	for i, g := range m.groups {
+		if g.bench != bench {
+			continue
 		}
+		n := 0
+		for _, q := range m.points {
+			if q.Benchmark == bench && q.Precision == g.prec {
+				n++
+			}
+		}
+		if n > bn {
+			best, bn = i, n
+		}
+	}
+	if best >= 0 {
+		g := m.groups[best]
+		return m.c[g], Transferred, basis(func(q Point) bool { return q.Benchmark == bench }),
+			fmt.Sprintf("%s has results only at %s; carried to %s by the peak ratio", bench, g.prec, p), true
 	}
 	c, ok := m.classC[cl]
 	if !ok {
 		return 0, SpecsOnly, nil, "", false
 	}
 	note := fmt.Sprintf("no usable results for %s: %s class average", bench, cl)
+	own, other := suite(bench), "mlperf"
+	if own == "mlperf" {
+		other = "framework"
+	}
+	if sc, ok := m.suiteC[string(cl)+"|"+own]; ok {
+		c = sc
+		note = fmt.Sprintf("no usable results for %s: average of the %s class's %s results", bench, cl, own)
+	} else if sc, ok := m.suiteC[string(cl)+"|"+other]; ok && len(m.gapClasses) > 0 {
+		gap := m.suiteGap
+		if own == "mlperf" {
+			gap = -gap
+		}
+		c = sc + gap
+		var names []string
+		for _, g := range m.gapClasses {
+			names = append(names, string(g))
+		}
+		note = fmt.Sprintf("no usable results for %s: the %s class's %s results carried by the %s/%s gap (×%.2f) measured on %s",
+			bench, cl, other, own, other, math.Exp(gap), strings.Join(names, ", "))
+	}
 	if b := Describe(bench); llmScale(cl) > 0 && b.Params > 0 {
 		c -= math.Log(b.Params)
 		note += fmt.Sprintf(", scaled to %.0fB parameters", b.Params/1e9)
@@ -325,4 +398,36 @@ func suggest(name string, names []string) []string {
 		out = out[:3]
 	}
 	return out
+}
+
+// nearest is the GPU with results for the query's benchmark and precision
+// closest to the query's GPU in the class's limiting resources (the
+// alpha-weighted distance of log peak and log bandwidth), with its median
+// per-GPU throughput.
+func (m *Model) nearest(q Query, cl Class) (string, float64, bool) {
+	s := m.specs[q.GPU]
+	pk, _, _, _ := s.PeakFor(q.Precision)
+	a := m.alpha[cl]
+	by := map[string][]float64{}
+	for i, p := range m.points {
+		if p.Benchmark == q.Benchmark && p.Precision == q.Precision && !p.IsTime() && p.GPU != q.GPU {
+			by[p.GPU] = append(by[p.GPU], m.t1[i])
+		}
+	}
+	best, bd := "", math.Inf(1)
+	for g := range by {
+		o := m.specs[g]
+		opk, _, _, ok := o.PeakFor(q.Precision)
+		if !ok {
+			continue
+		}
+		d := a*math.Abs(logp(pk)-logp(opk)) + (1-a)*math.Abs(logp(s.BandwidthGBs)-logp(o.BandwidthGBs))
+		if d < bd || (d == bd && g < best) {
+			best, bd = g, d
+		}
+	}
+	if best == "" {
+		return "", 0, false
+	}
+	return best, median(by[best]), true
 }

@@ -60,6 +60,8 @@ func (s Spec) PeakFor(p Precision) (value float64, used Precision, note string, 
 		chain = chainFP8
 	case INT8:
 		chain = chainINT8
+	case INT4:
+		chain = chainFP16 // weight-only 4-bit: the matrix products run in FP16
 	case LowBest:
 		chain = chainLowBest
 	case Low16:

@@ -53,7 +53,7 @@ var modelParams = []struct {
 	params float64
 }{
 	{"resnet50", 25.6e6}, {"bert", 340e6}, {"gpt3-175b", 175e9}, {"llama2-70b", 70e9},
-	{"llama3.1-8b", 8e9}, {"llama3.1-70b", 70.6e9}, {"llama3.1-405b", 405e9},
+	{"llama3.1-8b", 8e9}, {"mixtral-8x7b", 46.7e9}, {"llama3.1-70b", 70.6e9}, {"llama3.1-405b", 405e9},
 }
 
 // Describe classifies a benchmark by its name (the calibration file's names:
@@ -74,7 +74,7 @@ func Describe(name string) Benchmark {
 		b.Class = pick(infer, CNNInfer, CNNTrain)
 	case strings.Contains(n, "dlrm"):
 		b.Class = pick(infer, DLRMInfer, DLRMTrain)
-	case strings.Contains(n, "llama") || strings.Contains(n, "gpt") || strings.HasPrefix(n, "vllm"):
+	case strings.Contains(n, "llama") || strings.Contains(n, "gpt") || strings.Contains(n, "mixtral") || strings.HasPrefix(n, "vllm"):
 		b.Class = pick(infer, LLMInfer, LLMTrain)
 	default:
 		b.Class = pick(infer, BERTInfer, BERTTrain)

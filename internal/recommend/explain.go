@@ -58,7 +58,23 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 				*c.spotRisk, c.spotPlan.Interval, spot.SimConfig{Trials: 4000, Seed: 1})
 			adv.P90Hours = s.P90Hours + startupHours
 			if r.DeadlineHours > 0 {
-				p.DeadlineMiss = s.DeadlineMiss
+				// The deadline risk spans the time estimate's 80 % interval:
+				// the work at 40 equal-probability quantiles of its log-normal
+				// (P90 = c.high), each run through the interruption
+				// simulation, averaged.
+				// The start-up time is fixed: the spread is the work's.
+				sigma := 0.0
+				if mid, hi := c.hours-startupHours, c.high-startupHours; mid > 0 && hi > mid {
+					sigma = math.Log(hi/mid) / 1.2816
+				}
+				const quantiles = 40
+				p.DeadlineMiss = 0
+				for i := 0; i < quantiles; i++ {
+					z := math.Sqrt2 * math.Erfinv(2*(float64(i)+0.5)/quantiles-1)
+					q := spot.Simulate(spot.Job{Work: c.work * math.Exp(sigma*z), Checkpoint: checkpointHours, Restart: restartHours, Deadline: r.DeadlineHours - startupHours},
+						*c.spotRisk, c.spotPlan.Interval, spot.SimConfig{Trials: 200, Seed: 1})
+					p.DeadlineMiss += q.DeadlineMiss / quantiles
+				}
 			}
 		}
 		p.Spot = adv
@@ -348,7 +364,7 @@ func (x *run) explain(cands []*cand) {
 			}
 		}
 		if pl.DeadlineMiss >= 0.005 {
-			risk("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours)
+			risk("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours, x.hrs(pl.HoursHigh))
 		}
 		if pl.Confidence == perf.Transferred || pl.Confidence == perf.SpecsOnly {
 			risk("rec.risk_confidence2", p.T("rec.conf."+string(pl.Confidence)))
