@@ -78,7 +78,7 @@ func (a *app) runPerfValidate() error {
 	}
 	for _, c := range []perf.Confidence{perf.Measured, perf.Interpolated, perf.Transferred, perf.SpecsOnly} {
 		if s, ok := v.ByConfidence[c]; ok {
-			add("  "+p.T("est.confidence")+": "+string(c), s, nil)
+			add("  "+p.T("est.confidence")+": "+p.T("rec.conf."+string(c)), s, nil)
 		}
 	}
 	add("  "+p.T("perf.no_gpu_result"), v.NoGPUResult, nil)
@@ -108,8 +108,8 @@ func (a *app) runPerfValidate() error {
 	fmt.Fprintln(a.io.Out, "\n"+p.T("perf.mfu", v.MFUAll.N, 100*v.MFUAll.MAPE, 100*v.MFUAll.MedianAE))
 	fmt.Fprintln(a.io.Out, "\n"+p.T("perf.worst"))
 	for _, r := range worst {
-		fmt.Fprintf(a.io.Out, "  %+5.0f%%  %s %d× %s (%s): predicted %s, published %s\n", 100*r.Err, r.Point.Benchmark, r.Point.Count,
-			r.Point.GPU, r.Confidence, sig(r.Predicted), sig(r.Point.Value))
+		fmt.Fprintln(a.io.Out, p.T("perf.worst_line", 100*r.Err, r.Point.Benchmark, r.Point.Count,
+			r.Point.GPU, p.T("rec.conf."+string(r.Confidence)), sig(r.Predicted), sig(r.Point.Value)))
 	}
 	fmt.Fprintln(a.io.Out, "\n"+p.T("perf.skipped", len(v.Skipped)))
 	return nil
