@@ -66,8 +66,21 @@ func (p *Printer) T(key string, args ...any) string {
 	if len(args) == 0 {
 		return msg
 	}
+	for i, a := range args {
+		if b, ok := a.(BillingTerm); ok {
+			args = append([]any(nil), args...)
+			args[i] = p.Billing(b.Code, b.Family)
+		}
+	}
 	return fmt.Sprintf(msg, args...)
 }
+
+// BillingTerm is a message argument that renders as a billing model in the
+// printer's language (the code in English, the providers' terms in Chinese).
+type BillingTerm struct{ Code, Family string }
+
+// String is the code, as English shows it.
+func (b BillingTerm) String() string { return b.Code }
 
 // Keys lists every message key of a language (for tests).
 func Keys(l Lang) []string {
@@ -84,7 +97,7 @@ func Keys(l Lang) []string {
 }
 
 // webTables are the web UI's message tables, one per area of the UI.
-var webTables = []map[Lang]map[string]string{webMessages, webCatalogMessages, webJobMessages}
+var webTables = []map[Lang]map[string]string{webMessages, webCatalogMessages, webJobMessages, uiMessages}
 
 func lookup(l Lang, key string) (string, bool) {
 	if m, ok := messages[l][key]; ok {

@@ -479,6 +479,8 @@ type TCOInput struct {
 	Months   int
 	Currency string
 	Usage    pricing.Usage
+	// P names the on-premises plan in the page's language (English when nil).
+	P *i18n.Printer
 }
 
 // parseTCO reads offer (repeatable), onprem, servers, months, currency,
@@ -537,7 +539,11 @@ func (d *Data) tco(in TCOInput) (*pricing.TCO, error) {
 		if err != nil {
 			return nil, badRequest("onprem", "the catalog has on-premises figures for a few GPUs (H100, A100 ...); use a plan file with the CLI for others.", "%v", err)
 		}
-		plans = append(plans, pricing.Plan{Name: fmt.Sprintf("buy %d× %s server", in.Servers, gs[0].ID), OnPrem: &op})
+		name := fmt.Sprintf("buy %d× %s server", in.Servers, gs[0].ID)
+		if in.P != nil {
+			name = in.P.T("web.tco.buy", in.Servers, gs[0].ID)
+		}
+		plans = append(plans, pricing.Plan{Name: name, OnPrem: &op})
 	}
 	res, err := d.Pricing.Compare(plans, in.Months, in.Currency)
 	if err != nil {

@@ -451,6 +451,9 @@ type comparePage struct {
 	APIURL    string
 	Cheapest  string
 	BreakEven []string
+	// ComparedAt says the GPU count every plan is priced at; GPUsDiffer
+	// says why the badge is per GPU-hour when counts still differ.
+	ComparedAt, GPUsDiffer string
 }
 
 func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
@@ -468,9 +471,10 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	in, err := d.parseTCO(q)
+	in.P = v.P
 	page.Months, page.Servers = in.Months, in.Servers
+	var res *pricing.TCO
 	if err == nil {
-		var res *pricing.TCO
 		if res, err = d.tco(in); err == nil {
 			var doc document.TCO
 			if doc, err = document.BuildTCO(res, d.FX); err == nil {
@@ -494,8 +498,17 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	api.Del("lang")
 	page.APIURL = "/api/v1/tco?" + api.Encode()
 	page.Cheapest = page.Doc.Cheapest
-	for _, b := range page.Doc.BreakEven {
-		page.BreakEven = append(page.BreakEven, b.Text)
+	for _, b := range res.BreakEven {
+		page.BreakEven = append(page.BreakEven, v.P.T(b.Key, b.Args...))
+	}
+	if res.RankedBy != "total" {
+		var counts []string
+		for _, p := range res.Plans {
+			counts = append(counts, num(p.GPUs))
+		}
+		page.GPUsDiffer = v.P.T("web.tco.gpus_differ", strings.Join(counts, " / "))
+	} else if len(res.Plans) > 1 {
+		page.ComparedAt = v.P.T("tco.compared_at", num(res.GPUs))
 	}
 	for _, id := range in.Offers {
 		if row, err := d.offerRow(id, v.Currency); err == nil {
