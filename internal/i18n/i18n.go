@@ -75,6 +75,18 @@ func (p *Printer) T(key string, args ...any) string {
 	return fmt.Sprintf(msg, args...)
 }
 
+// Or renders key when the language (or English) has it, else fallback:
+// for data that may or may not have a translation (a source's name).
+func (p *Printer) Or(key, fallback string) string {
+	if _, ok := lookup(p.lang, key); ok {
+		return p.T(key)
+	}
+	if _, ok := lookup(EN, key); ok {
+		return p.T(key)
+	}
+	return fallback
+}
+
 // BillingTerm is a message argument that renders as a billing model in the
 // printer's language (the code in English, the providers' terms in Chinese).
 type BillingTerm struct{ Code, Family string }

@@ -186,7 +186,7 @@ type OfferSearch struct {
 }
 
 // orderKeys are the columns offers can be ordered by.
-var orderKeys = []string{"provider", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "region", "billing", "price", "per_gpu", "upfront", "as_of", "network"}
+var orderKeys = []string{"provider", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "region", "billing", "price", "per_gpu", "upfront", "as_of", "network", "interconnect", "rdma", "source"}
 
 // parseOfferSearch turns query parameters into an offer search.
 func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error) {
@@ -367,6 +367,12 @@ func sortRows(rows []catalog.OfferRow, key string, desc bool) {
 			return cmpDec(a.Upfront, b.Upfront)
 		case "as_of":
 			return a.Offer.Source.AsOf.Compare(b.Offer.Source.AsOf)
+		case "interconnect":
+			return strings.Compare(ia.GPUInterconnect, ib.GPUInterconnect)
+		case "rdma":
+			return strings.Compare(ia.RDMA, ib.RDMA)
+		case "source":
+			return strings.Compare(string(a.Offer.Source.Kind), string(b.Offer.Source.Kind))
 		}
 		return cmpDec(a.Price, b.Price)
 	}

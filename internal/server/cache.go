@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gpuscout/gpuscout/internal/web"
 )
 
 // responseCache keeps whole responses of idempotent GETs. Every answer the
@@ -25,6 +27,8 @@ type cachedResponse struct {
 	status int
 	header http.Header
 	body   []byte
+	// gz is body gzipped, made once for compressible responses.
+	gz []byte
 }
 
 func newResponseCache(maxEntries, maxBody int) *responseCache {
@@ -103,6 +107,12 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 				w.Header()[k] = v
 			}
 			w.Header().Set("X-Cache", "hit")
+			if e.gz != nil && web.AcceptsGzip(r) {
+				w.Header().Set("Content-Encoding", "gzip")
+				w.WriteHeader(e.status)
+				w.Write(e.gz)
+				return
+			}
 			w.WriteHeader(e.status)
 			w.Write(e.body)
 			return
@@ -110,7 +120,13 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 		rec := &recorder{ResponseWriter: w}
 		h(rec, r)
 		if rec.status == http.StatusOK {
-			s.cache.put(key, &cachedResponse{status: rec.status, header: rec.header, body: bytes.Clone(rec.body.Bytes())})
+			e := &cachedResponse{status: rec.status, header: rec.header, body: bytes.Clone(rec.body.Bytes())}
+			if e.header.Get("Content-Encoding") == "" && isCompressible(e.header.Get("Content-Type")) && len(e.body) <= s.cache.maxBody {
+				e.header = e.header.Clone()
+				e.header.Del("Content-Encoding") // the recorder may have seen the outer gzip header
+				e.gz = gzipBytes(e.body)
+			}
+			s.cache.put(key, e)
 		}
 	}
 }

@@ -98,16 +98,16 @@ type option struct {
 
 // offerRowView is one table row.
 type offerRowView struct {
-	ID, Provider, Instance, GPU, Region, Billing, BillingLabel string
-	GPUs, VRAM, VCPU, RAM, Interconnect, Network, RDMA         string
-	Price, PerGPU, Upfront, Source, SourceRef, AsOf, Freshness string
+	ID, Provider, ProviderName, Instance, GPU, Region, Billing, BillingLabel string
+	GPUs, VRAM, VCPU, RAM, Interconnect, Network, RDMA                       string
+	Price, PerGPU, Upfront, Source, SourceRef, AsOf, Freshness               string
 }
 
 // cell is a row's text for a column key (the table and the CSV agree).
 func (r offerRowView) cell(key string) string {
 	switch key {
 	case "provider":
-		return r.Provider
+		return r.ProviderName
 	case "instance":
 		return r.Instance
 	case "gpu":
@@ -151,6 +151,7 @@ type offersPage struct {
 	Providers      []option
 	Billing        []option
 	Residency      []option
+	Regions        []option
 	Interconnect   []option
 	Per            []option
 	Sort           []option
@@ -166,11 +167,23 @@ type offersPage struct {
 	Rows           []offerRowView
 	Total          int
 	Shown          int
-	PriceUnit      string
-	FXNote         string
-	Chart          map[string]any
-	APIURL         string
-	CSVURL         string
+	// Data is every row the filters match, for the script to sort, filter
+	// and page in the browser; Rows is the page the HTML carries without it.
+	Data        offersData
+	All         []offerRowView
+	EmptyWhy    string
+	PageNum     int
+	Pages       int
+	PrevURL     string
+	NextURL     string
+	FirstRow    int
+	LastRow     int
+	SortColumns []column
+	PriceUnit   string
+	FXNote      string
+	Chart       map[string]any
+	APIURL      string
+	CSVURL      string
 }
 
 // column is one column of the offers table.
@@ -195,9 +208,6 @@ var allColumns = []struct {
 // *apiError for the page to show.
 func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, error) {
 	q := withCurrency(r.URL.Query(), v.Currency)
-	if q.Get("limit") == "" {
-		q.Set("limit", "50")
-	}
 	p := params{q}
 	// The page shows each instance type and billing model once, in its
 	// cheapest region, unless asked for every region.
@@ -218,7 +228,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	page.CSVURL = "/offers.csv?" + csv.Encode()
 	v.Page = page
 	s.offerChoices(d, v.P, page, p)
-	search, err := d.parseOfferSearch(q, 50)
+	search, err := d.parseOfferSearch(q, 0)
 	if err != nil {
 		return page, err
 	}
@@ -236,13 +246,18 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		page.FXNote = v.P.T("web.fx", r.PerUSD.String(), v.Currency, r.Source, r.AsOf.Format(catalog.DateLayout))
 	}
 	now := s.cfg.Now()
+	names := providerNames(d, v.P)
+	all := make([]offerRowView, 0, len(rows))
 	for _, row := range rows {
 		o, it := row.Offer, row.Offer.Instance
-		rv := offerRowView{ID: o.ID(), Provider: o.Provider, Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
+		rv := offerRowView{ID: o.ID(), Provider: o.Provider, ProviderName: names[o.Provider], Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
 			Billing: string(o.Billing), BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
 			GPUs: num(row.Offer.Instance.GPUCount), VRAM: num(it.GPUMemoryGB), VCPU: num(it.VCPU), RAM: num(it.MemoryGiB),
 			Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price.Mul(search.Scale)), PerGPU: money(row.PerGPUHourly),
-			Source: string(o.Source.Kind), SourceRef: o.Source.Ref, AsOf: o.Source.AsOfString()}
+			Source: v.P.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: o.Source.AsOfString()}
+		if rv.ProviderName == "" {
+			rv.ProviderName = o.Provider
+		}
 		if it.NetworkGbps.IsPositive() {
 			rv.Network = num(it.NetworkGbps)
 		}
@@ -257,7 +272,33 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		default:
 			rv.Freshness = "fresh"
 		}
-		page.Rows = append(page.Rows, rv)
+		all = append(all, rv)
+	}
+	page.Data = newOffersData(all)
+	page.All = all
+	if len(all) == 0 && search.Query.Billing != nil {
+		page.EmptyWhy = v.P.T("web.x.none_billing", v.P.Billing(strings.Join(search.Query.Billing, ","), catalog.Billing(strings.Join(search.Query.Billing, ",")).Family()))
+	}
+	page.PageNum, _ = p.int("page", 1, 1, 1<<20)
+	page.Pages = (len(all) + offersPageSize - 1) / offersPageSize
+	if page.PageNum > page.Pages {
+		page.PageNum = max(page.Pages, 1)
+	}
+	lo := (page.PageNum - 1) * offersPageSize
+	hi := min(lo+offersPageSize, len(all))
+	page.Rows = all[lo:hi]
+	page.FirstRow, page.LastRow = lo+1, hi
+	page.Shown = len(page.Rows)
+	pageURL := func(n int) string {
+		u := cloneValues(q)
+		u.Set("page", fmt.Sprint(n))
+		return "/offers?" + u.Encode()
+	}
+	if page.PageNum > 1 {
+		page.PrevURL = pageURL(page.PageNum - 1)
+	}
+	if page.PageNum < page.Pages {
+		page.NextURL = pageURL(page.PageNum + 1)
 	}
 	shown := append(p.list("col"), p.list("cols")...)
 	if len(shown) == 0 {
@@ -269,6 +310,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 			su := cloneValues(q)
 			su.Set("order", c.key)
 			su.Del("desc")
+			su.Del("page")
 			if search.Order == c.key {
 				col.Sorted = "asc"
 				if search.Desc {
@@ -283,6 +325,42 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	}
 	page.Chart = offersChart(*v, rows)
 	return page, nil
+}
+
+// offersPageSize is how many rows a page shows before the script takes over.
+const offersPageSize = 50
+
+// offersData is the explorer's rows as compact arrays in Cols order (the
+// page's script sorts, filters and pages them without asking the server).
+type offersData struct {
+	Cols []string   `json:"cols"`
+	Rows [][]string `json:"rows"`
+}
+
+// offersDataCols are the fields of each row of offersData.
+var offersDataCols = []string{"id", "provider", "provider_id", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "interconnect", "network",
+	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "as_of", "fresh"}
+
+func newOffersData(rows []offerRowView) offersData {
+	d := offersData{Cols: offersDataCols, Rows: make([][]string, len(rows))}
+	for i, r := range rows {
+		d.Rows[i] = []string{r.ID, r.ProviderName, r.Provider, r.Instance, r.GPUs + "× " + r.GPU, r.GPUs, r.VRAM, r.VCPU, r.RAM, r.Interconnect, r.Network,
+			r.RDMA, r.Region, r.BillingLabel, r.Price, r.PerGPU, r.Upfront, r.Source, r.SourceRef, r.AsOf, r.Freshness}
+	}
+	return d
+}
+
+// providerNames maps provider IDs to their names in the page's language.
+func providerNames(d *Data, p *i18n.Printer) map[string]string {
+	out := map[string]string{}
+	for _, pr := range d.Catalog.Providers() {
+		name := pr.NameEN
+		if p.Lang() == i18n.ZH && pr.NameZH != "" {
+			name = pr.NameZH
+		}
+		out[pr.ID] = name
+	}
+	return out
 }
 
 func (s *Server) pageOffers(w http.ResponseWriter, r *http.Request) {
@@ -326,7 +404,7 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	head = append(head, "id")
 	cw.Write(head)
-	for _, row := range page.Rows {
+	for _, row := range page.All {
 		var rec []string
 		for _, c := range page.Columns {
 			if c.Shown {
@@ -367,6 +445,21 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 	for _, b := range []string{"on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block"} {
 		page.Billing = append(page.Billing, option{Value: b, Label: p.T("billing." + b), Selected: bill == b})
 	}
+	// Exact terms (1-year no upfront ...) the catalog has offers for.
+	terms := map[string]bool{}
+	for _, o := range d.Catalog.Offers() {
+		if b := string(o.Billing); b != o.Billing.Family() {
+			terms[b] = true
+		}
+	}
+	var ts []string
+	for t := range terms {
+		ts = append(ts, t)
+	}
+	sort.Strings(ts)
+	for _, t := range ts {
+		page.Billing = append(page.Billing, option{Value: t, Label: "· " + p.Billing(t, catalog.Billing(t).Family()), Selected: bill == t})
+	}
 	res := q.str("residency")
 	zones := map[string]bool{}
 	for _, r := range d.Catalog.Regions() {
@@ -381,7 +474,23 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 	}
 	sort.Strings(zs)
 	for _, z := range zs {
-		page.Residency = append(page.Residency, option{Value: z, Label: z, Selected: res == z})
+		page.Residency = append(page.Residency, option{Value: z, Label: p.Or("residency."+z, strings.ToUpper(z)), Selected: res == z})
+	}
+	labels := map[string][]string{}
+	var codes []string
+	for _, r := range d.Catalog.Regions() {
+		name := r.NameEN
+		if p.Lang() == i18n.ZH && r.NameZH != "" {
+			name = r.NameZH
+		}
+		if _, ok := labels[r.Code]; !ok {
+			codes = append(codes, r.Code)
+		}
+		labels[r.Code] = append(labels[r.Code], r.Provider+" · "+name)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		page.Regions = append(page.Regions, option{Value: c, Label: strings.Join(labels[c], "; ")})
 	}
 	ic := q.str("interconnect")
 	page.Interconnect = []option{{Value: "", Label: p.T("web.any"), Selected: ic == ""}}
