@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -579,7 +580,10 @@ func (s *Server) apiTCO(r *http.Request, d *Data) (any, error) {
 func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Recommendation, error) {
 	req, err := jobfile.Read(bytes.NewReader(body))
 	if err != nil {
-		return nil, badRequest("job", "see examples/*.yaml for the format.", "%v", err)
+		return nil, recommendInputError(err, lang)
+	}
+	if req.Currency == "" && lang == i18n.ZH {
+		req.Currency = "CNY" // Chinese pages price in yuan unless the job says otherwise
 	}
 	e := &recommend.Engine{Catalog: d.Catalog, Perf: d.Perf, Pricing: d.Pricing, FX: d.FX, Now: s.cfg.Now()}
 	res, err := e.Recommend(req, i18n.NewPrinter(lang))
@@ -597,6 +601,24 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 	doc := document.BuildRecommendation(res, req, 200)
 	return &doc, nil
 }
+
+// recommendInputError explains a job description that does not parse: YAML that is not
+// a mapping (plain text pasted into the box) gets a sentence, not the
+// decoder's Go type names.
+func recommendInputError(err error, lang i18n.Lang) error {
+	p := i18n.NewPrinter(lang)
+	msg := err.Error()
+	if strings.Contains(msg, "cannot unmarshal") && strings.Contains(msg, "jobfile.File") {
+		line := ""
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line = m[1]
+		}
+		return badRequest("job", p.T("web.job.hint"), "%s", p.T("web.job.not_mapping", line))
+	}
+	return badRequest("job", p.T("web.job.hint"), "%v", err)
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 func (s *Server) apiRecommend(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r, s.cfg.MaxBody)

@@ -32,8 +32,10 @@ type view struct {
 	Currencies []string
 	NewestAsOf string
 	Offers     int
-	Error      *apiError
-	Page       any
+	// CurrentOffers leaves out retired instance types (the explorer's default).
+	CurrentOffers int
+	Error         *apiError
+	Page          any
 	// Assets is false in a build without the bundled script and stylesheet.
 	Assets bool
 }
@@ -57,7 +59,19 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 	p := i18n.NewPrinter(lang)
 	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
-		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, Assets: web.HasAssets()}
+		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, CurrentOffers: listedOffers(d.Catalog), Assets: web.HasAssets()}
+}
+
+// listedOffers counts the offers the explorer lists by default: those of
+// current and previous-generation instance types.
+func listedOffers(c *catalog.Catalog) int {
+	n := 0
+	for _, o := range c.Offers() {
+		if o.Instance == nil || o.Instance.Status != catalog.StatusRetired {
+			n++
+		}
+	}
+	return n
 }
 
 // render writes a page; ?lang= also sets the language cookie so links keep it.
@@ -243,7 +257,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	}
 	page.PriceUnit = v.P.T("web.unit."+unit, v.Currency)
 	if r, ok := d.FX.Rate(v.Currency); ok && v.Currency != "USD" {
-		page.FXNote = v.P.T("web.fx", r.PerUSD.String(), v.Currency, r.Source, r.AsOf.Format(catalog.DateLayout))
+		page.FXNote = v.P.T("web.fx", r.PerUSD.String(), v.Currency, v.P.FXSource(r.Source), r.AsOf.Format(catalog.DateLayout))
 	}
 	now := s.cfg.Now()
 	names := providerNames(d, v.P)
@@ -695,18 +709,20 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 }
 
 type advisorPage struct {
-	ShareURL string
-	Job      string
-	Examples []examples.Job
-	Example  string
-	Doc      *document.Recommendation
-	Chart    map[string]any
+	// ProviderNames are the providers' names in the page's language.
+	ProviderNames map[string]string
+	ShareURL      string
+	Job           string
+	Examples      []examples.Job
+	Example       string
+	Doc           *document.Recommendation
+	Chart         map[string]any
 }
 
 func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 	d := s.Data()
 	v := s.view(r, d, "advisor")
-	page := &advisorPage{Examples: examples.Jobs()}
+	page := &advisorPage{Examples: examples.Jobs(), ProviderNames: providerNames(d, v.P)}
 	v.Page = page
 	if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)

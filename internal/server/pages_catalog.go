@@ -107,6 +107,8 @@ type priceRowView struct {
 // estimateView is one benchmark estimate.
 type estimateView struct {
 	Benchmark, Class, Precision, Value, Low, High, PerGPU, Unit, Confidence, Fits, Assumptions string
+	// NoFit: the model does not fit in the instance's GPU memory.
+	NoFit bool
 }
 
 type instancePage struct {
@@ -173,12 +175,12 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: p.T("web.col.vram"), Value: in.GPU.TotalMemoryGB.String()},
 		{Label: p.T("web.col.vcpu"), Value: in.VCPU.String()},
 		{Label: p.T("web.col.ram"), Value: in.MemoryGiB.String()},
-		{Label: p.T("web.col.interconnect"), Value: opt(in.Interconnect)},
+		{Label: p.T("web.col.interconnect"), Value: noneOr(p, in.Interconnect)},
 		{Label: p.T("web.col.network"), Value: opt(optNumStr(in.NetworkGbps))},
-		{Label: p.T("web.col.rdma"), Value: in.RDMA},
-		{Label: p.T("web.instance.storage"), Value: opt(in.LocalStorage)},
+		{Label: p.T("web.col.rdma"), Value: noneOr(p, in.RDMA)},
+		{Label: p.T("web.instance.storage"), Value: p.Term(opt(in.LocalStorage))},
 		{Label: p.T("web.instance.status"), Value: msgOr(p, "web.instance.status."+in.Status, in.Status)},
-		{Label: p.T("web.col.source"), Value: in.Source.Kind + " · " + in.Source.AsOf, Title: in.Source.Ref},
+		{Label: p.T("web.col.source"), Value: p.Or("source."+in.Source.Kind, in.Source.Kind) + " · " + in.Source.AsOf, Title: in.Source.Ref},
 	}
 	g := doc.GPU
 	page.GPUSpecs = []specRow{
@@ -193,7 +195,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: "FP8 TFLOPS", Value: opt(optNumStr(g.FP8TFLOPS))},
 		{Label: "INT8 TOPS", Value: opt(optNumStr(g.INT8TOPS))},
 		{Label: p.T("web.col.tdp"), Value: opt(optNumStr(g.TDPW))},
-		{Label: p.T("web.col.source"), Value: g.Source.Kind + " · " + g.Source.AsOf, Title: g.Source.Ref},
+		{Label: p.T("web.col.source"), Value: p.Or("source."+g.Source.Kind, g.Source.Kind) + " · " + g.Source.AsOf, Title: g.Source.Ref},
 	}
 	now := s.cfg.Now()
 	// The offers document's rows carry no catalog pointers: re-read them for
@@ -201,7 +203,10 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 	for _, o := range doc.Offers {
 		pv := priceRowView{ID: o.ID, Region: o.Region, Country: o.Country, Billing: o.Billing,
 			Hourly: money(numDec(o.Price.Hourly)), Effective: money(numDec(o.Price.EffectiveHourly)), PerGPU: money(numDec(o.Price.PerGPUHourly)),
-			Source: o.Source.Kind, SourceRef: o.Source.Ref, AsOf: o.Source.AsOf}
+			Source: p.Or("source."+o.Source.Kind, o.Source.Kind), SourceRef: o.Source.Ref, AsOf: o.Source.AsOf}
+		if !numDec(o.Price.Hourly).IsPositive() {
+			pv.Hourly = "–" // billed by the month or the term, not by the hour
+		}
 		if up := numDec(o.Price.Upfront); up.IsPositive() {
 			pv.Upfront = money(up)
 		}
@@ -238,7 +243,10 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		case *e.MemoryFits:
 			ev.Fits = p.T("web.instance.fits")
 		default:
+			// A model that does not fit has no throughput to show.
 			ev.Fits = p.T("web.instance.no_fit")
+			ev.NoFit = true
+			ev.Value, ev.Low, ev.High, ev.PerGPU = "–", "–", "–", "–"
 		}
 		page.Estimates = append(page.Estimates, ev)
 	}
@@ -290,6 +298,14 @@ func instanceChart(v view, doc *document.InstanceDetail) map[string]any {
 		"series":   []any{map[string]any{"type": "bar", "data": data, "itemStyle": map[string]any{"color": c}, "label": map[string]any{"show": true, "position": "right", "fontSize": 10}}},
 		"gpuscout": map[string]any{"currency": v.Currency, "axes": "x", "decimals": 3},
 	}
+}
+
+// noneOr renders a catalog value, "none" in the page's language.
+func noneOr(p *i18n.Printer, s string) string {
+	if s == "" || strings.EqualFold(s, "none") {
+		return p.T("web.none")
+	}
+	return s
 }
 
 // numDec reads a document number back as a decimal.
