@@ -178,10 +178,17 @@ func (page *spotPage) fill(v view, ans *document.SpotAnswer) {
 		page.Options = append(page.Options, row)
 	}
 	page.Chart = spotChart(v, ans, walls, fallback)
-	if len(walls) > 0 && spot.Percentile(walls, 0.999)-walls[0] < 0.05 && len(fallback) == 0 {
-		// One bar says nothing: say it in words.
+	if len(walls) > 0 && len(fallback) == 0 && spot.Percentile(walls, 0.99)-walls[0] < 0.05 {
+		// Nearly every run takes the same time: a histogram would be one
+		// bar. Say it in words.
+		same := 0
+		for _, w := range walls {
+			if w-walls[0] < 0.05 {
+				same++
+			}
+		}
 		page.Chart = nil
-		page.Flat = p.T("web.spot.flat", ans.Doc.Simulated.Trials, hoursText(walls[0]))
+		page.Flat = p.T("web.spot.flat", fmt.Sprintf("%.1f", 100*float64(same)/float64(len(walls))), len(walls), hoursText(walls[0]), hoursText(walls[len(walls)-1]))
 	}
 }
 

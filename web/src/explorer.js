@@ -63,14 +63,14 @@ export function createExplorer(doc, hooks) {
       return false;
     }
     const cols = data.cols || [];
-    rows = (data.rows || []).map(function (r) {
+    rows = (data.rows || []).map(function (r, idx) {
       const c = {};
       for (let i = 0; i < cols.length; i++) c[cols[i]] = r[i];
       const s = {};
       for (const k of keys) {
         s[k] = NUMERIC.has(k) ? num(c[k]) : String(c[k] || "").toLowerCase();
       }
-      return { c: c, s: s, h: [c.id, c.provider, c.instance, c.gpu, c.region, c.billing, c.interconnect, c.rdma].join(" ").toLowerCase() };
+      return { i: idx, c: c, s: s, h: [c.id, c.provider, c.instance, c.gpu, c.region, c.billing, c.interconnect, c.rdma].join(" ").toLowerCase() };
     });
     return true;
   }
@@ -88,21 +88,19 @@ export function createExplorer(doc, hooks) {
       const k = state.order;
       const dir = state.desc ? -1 : 1;
       const numeric = NUMERIC.has(k);
-      // stable: ties keep the server's price order
-      const idx = new Map();
-      view.forEach((r, i) => idx.set(r, i));
+      // stable: ties keep the server's price order (r.i)
       view.sort(function (a, b) {
         const x = a.s[k];
         const y = b.s[k];
         if (numeric) {
-          if (x === null && y === null) return idx.get(a) - idx.get(b);
+          if (x === null && y === null) return a.i - b.i;
           if (x === null) return 1; // blanks last either way
           if (y === null) return -1;
           if (x !== y) return (x - y) * dir;
         } else if (x !== y) {
           return (x < y ? -1 : 1) * dir;
         }
-        return idx.get(a) - idx.get(b);
+        return a.i - b.i;
       });
     }
   }
@@ -204,9 +202,12 @@ export function createExplorer(doc, hooks) {
     window.history.replaceState(window.history.state, "", next);
   }
 
-  function update(resetPage) {
-    if (resetPage) state.page = 1;
-    apply();
+  // update re-filters and re-sorts (resort) or only re-renders (paging).
+  function update(resort) {
+    if (resort) {
+      state.page = 1;
+      apply();
+    }
     render();
     saveURL();
   }
@@ -284,7 +285,7 @@ export function createExplorer(doc, hooks) {
       state.page += t.hasAttribute("data-x-next") ? 1 : -1;
       if (state.page < 1) state.page = 1;
       update(false);
-      table.scrollIntoView({ block: "start" });
+      window.requestAnimationFrame(() => table.scrollIntoView({ block: "start" }));
     });
   }
   tbody.addEventListener("change", function (ev) {
@@ -301,7 +302,10 @@ export function createExplorer(doc, hooks) {
     });
   }
   doc.addEventListener("gpuscout:offers-data", function () {
-    if (load()) update(false);
+    if (load()) {
+      apply();
+      render();
+    }
   });
 
   if (!load()) return null;
