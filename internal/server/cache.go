@@ -27,8 +27,20 @@ type cachedResponse struct {
 	status int
 	header http.Header
 	body   []byte
-	// gz is body gzipped, made once for compressible responses.
-	gz []byte
+	// gz is body gzipped, made at the first hit that asks for gzip (a miss
+	// is compressed on the fly; compressing it twice would double its cost).
+	compressible bool
+	gzOnce       sync.Once
+	gz           []byte
+}
+
+// gzipped is the body gzipped, or nil for a response not worth it.
+func (e *cachedResponse) gzipped() []byte {
+	if !e.compressible {
+		return nil
+	}
+	e.gzOnce.Do(func() { e.gz = gzipBytes(e.body) })
+	return e.gz
 }
 
 func newResponseCache(maxEntries, maxBody int) *responseCache {
@@ -107,10 +119,10 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 				w.Header()[k] = v
 			}
 			w.Header().Set("X-Cache", "hit")
-			if e.gz != nil && web.AcceptsGzip(r) {
+			if gz := e.gzipped(); gz != nil && web.AcceptsGzip(r) {
 				w.Header().Set("Content-Encoding", "gzip")
 				w.WriteHeader(e.status)
-				w.Write(e.gz)
+				w.Write(gz)
 				return
 			}
 			w.WriteHeader(e.status)
@@ -121,11 +133,7 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 		h(rec, r)
 		if rec.status == http.StatusOK {
 			e := &cachedResponse{status: rec.status, header: rec.header, body: bytes.Clone(rec.body.Bytes())}
-			if e.header.Get("Content-Encoding") == "" && isCompressible(e.header.Get("Content-Type")) && len(e.body) <= s.cache.maxBody {
-				e.header = e.header.Clone()
-				e.header.Del("Content-Encoding") // the recorder may have seen the outer gzip header
-				e.gz = gzipBytes(e.body)
-			}
+			e.compressible = e.header.Get("Content-Encoding") == "" && isCompressible(e.header.Get("Content-Type"))
 			s.cache.put(key, e)
 		}
 	}

@@ -2,8 +2,11 @@ package server
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
+	"html/template"
 	"net/http"
 	"net/url"
 	"sort"
@@ -165,7 +168,7 @@ type offersPage struct {
 	Providers      []option
 	Billing        []option
 	Residency      []option
-	Regions        []option
+	RegionList     template.HTML
 	Interconnect   []option
 	Per            []option
 	Sort           []option
@@ -183,8 +186,11 @@ type offersPage struct {
 	Shown          int
 	// Data is every row the filters match, for the script to sort, filter
 	// and page in the browser; Rows is the page the HTML carries without it.
-	Data        offersData
-	All         []offerRowView
+	Data offersData
+	All  []offerRowView
+	// Body is the table rows of Rows, rendered in Go: a template walking
+	// every cell through reflection cost most of an uncached page.
+	Body        template.HTML
 	EmptyWhy    string
 	PageNum     int
 	Pages       int
@@ -266,14 +272,12 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		o, it := row.Offer, row.Offer.Instance
 		rv := offerRowView{ID: o.ID(), Provider: o.Provider, ProviderName: names[o.Provider], Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
 			Billing: string(o.Billing), BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
-			GPUs: num(row.Offer.Instance.GPUCount), VRAM: num(it.GPUMemoryGB), VCPU: num(it.VCPU), RAM: num(it.MemoryGiB),
 			Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price.Mul(search.Scale)), PerGPU: money(row.PerGPUHourly),
 			Source: v.P.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: o.Source.AsOfString()}
+		spec := d.specs(it)
+		rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Network = spec[0], spec[1], spec[2], spec[3], spec[4]
 		if rv.ProviderName == "" {
 			rv.ProviderName = o.Provider
-		}
-		if it.NetworkGbps.IsPositive() {
-			rv.Network = num(it.NetworkGbps)
 		}
 		if row.Upfront.IsPositive() {
 			rv.Upfront = money(row.Upfront)
@@ -302,6 +306,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	hi := min(lo+offersPageSize, len(all))
 	page.Rows = all[lo:hi]
 	page.FirstRow, page.LastRow = lo+1, hi
+	defer func() { page.Body = offerRowsHTML(page.Rows, page.Columns, v.Currency, v.P.T("web.compare")) }()
 	page.Shown = len(page.Rows)
 	pageURL := func(n int) string {
 		u := cloneValues(q)
@@ -341,6 +346,86 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	return page, nil
 }
 
+// specs are an instance type's GPU count, GPU memory, vCPUs, memory and
+// network as table cells, formatted once per data load.
+func (d *Data) specs(it *catalog.InstanceType) [5]string {
+	if c, ok := d.specCells.Load(it); ok {
+		return c.([5]string)
+	}
+	c := [5]string{num(it.GPUCount), num(it.GPUMemoryGB), num(it.VCPU), num(it.MemoryGiB), ""}
+	if it.NetworkGbps.IsPositive() {
+		c[4] = num(it.NetworkGbps)
+	}
+	d.specCells.Store(it, c)
+	return c
+}
+
+// regionList is the <option>s of the region datalist: every region code
+// with the providers' names for it, in the page's language (rendered once
+// per data load and language).
+func regionList(d *Data, p *i18n.Printer) template.HTML {
+	if h, ok := d.regionList.Load(p.Lang()); ok {
+		return h.(template.HTML)
+	}
+	labels := map[string][]string{}
+	var codes []string
+	for _, r := range d.Catalog.Regions() {
+		name := r.NameEN
+		if p.Lang() == i18n.ZH && r.NameZH != "" {
+			name = r.NameZH
+		}
+		if _, ok := labels[r.Code]; !ok {
+			codes = append(codes, r.Code)
+		}
+		labels[r.Code] = append(labels[r.Code], r.Provider+" · "+name)
+	}
+	sort.Strings(codes)
+	var b strings.Builder
+	for _, c := range codes {
+		b.WriteString(`<option value="` + html.EscapeString(c) + `">` + html.EscapeString(strings.Join(labels[c], "; ")) + `</option>`)
+	}
+	h := template.HTML(b.String())
+	d.regionList.Store(p.Lang(), h)
+	return h
+}
+
+// offerRowsHTML renders the explorer's rows (the same cells the script
+// renders from the JSON).
+func offerRowsHTML(rows []offerRowView, cols []column, currency, compare string) template.HTML {
+	var b strings.Builder
+	b.Grow(len(rows) * 1200)
+	esc := html.EscapeString
+	for _, r := range rows {
+		id := esc(r.ID)
+		b.WriteString(`<tr data-offer="` + id + `"><td><input type="checkbox" name="compare" value="` + id + `" aria-label="` + esc(compare) + " " + id + `"></td>`)
+		for _, c := range cols {
+			b.WriteString(`<td data-col="` + c.Key + `"`)
+			if c.Num {
+				b.WriteString(` class="num"`)
+			}
+			if !c.Shown {
+				b.WriteString(` hidden`)
+			}
+			b.WriteString(`>`)
+			switch c.Key {
+			case "instance":
+				b.WriteString(`<a href="/instances/` + esc(url.PathEscape(r.Provider)) + `/` + esc(url.PathEscape(r.Instance)) + `?currency=` + esc(url.QueryEscape(currency)) + `">` + esc(r.Instance) + `</a>`)
+			case "billing":
+				b.WriteString(`<span class="pill">` + esc(r.BillingLabel) + `</span>`)
+			case "source":
+				b.WriteString(`<span title="` + esc(r.SourceRef) + `">` + esc(r.Source) + `</span>`)
+			case "as_of":
+				b.WriteString(`<span class="badge ` + esc(r.Freshness) + `">` + esc(r.AsOf) + `</span>`)
+			default:
+				b.WriteString(esc(r.cell(c.Key)))
+			}
+			b.WriteString(`</td>`)
+		}
+		b.WriteString("</tr>\n")
+	}
+	return template.HTML(b.String())
+}
+
 // offersPageSize is how many rows a page shows before the script takes over.
 const offersPageSize = 50
 
@@ -354,6 +439,54 @@ type offersData struct {
 // offersDataCols are the fields of each row of offersData.
 var offersDataCols = []string{"id", "provider", "provider_id", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "interconnect", "network",
 	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "as_of", "fresh"}
+
+// MarshalJSON writes the rows directly: most cells need no escaping, and
+// encoding/json's reflection was a tenth of an uncached page. Cells with
+// quotes, backslashes, control characters, <, >, & or non-ASCII go through
+// encoding/json, which escapes them for a <script> block.
+func (d offersData) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 64+len(d.Rows)*len(d.Cols)*16)
+	str := func(s string) error {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				q, err := json.Marshal(s)
+				b = append(b, q...)
+				return err
+			}
+		}
+		b = append(b, '"')
+		b = append(b, s...)
+		b = append(b, '"')
+		return nil
+	}
+	list := func(l []string) error {
+		b = append(b, '[')
+		for i, s := range l {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if err := str(s); err != nil {
+				return err
+			}
+		}
+		b = append(b, ']')
+		return nil
+	}
+	b = append(b, `{"cols":`...)
+	if err := list(d.Cols); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"rows":[`...)
+	for i, r := range d.Rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if err := list(r); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, "]}"...), nil
+}
 
 func newOffersData(rows []offerRowView) offersData {
 	d := offersData{Cols: offersDataCols, Rows: make([][]string, len(rows))}
@@ -490,22 +623,7 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 	for _, z := range zs {
 		page.Residency = append(page.Residency, option{Value: z, Label: p.Or("residency."+z, strings.ToUpper(z)), Selected: res == z})
 	}
-	labels := map[string][]string{}
-	var codes []string
-	for _, r := range d.Catalog.Regions() {
-		name := r.NameEN
-		if p.Lang() == i18n.ZH && r.NameZH != "" {
-			name = r.NameZH
-		}
-		if _, ok := labels[r.Code]; !ok {
-			codes = append(codes, r.Code)
-		}
-		labels[r.Code] = append(labels[r.Code], r.Provider+" · "+name)
-	}
-	sort.Strings(codes)
-	for _, c := range codes {
-		page.Regions = append(page.Regions, option{Value: c, Label: strings.Join(labels[c], "; ")})
-	}
+	page.RegionList = regionList(d, p)
 	ic := q.str("interconnect")
 	page.Interconnect = []option{{Value: "", Label: p.T("web.any"), Selected: ic == ""}}
 	for _, k := range []string{"nvswitch", "nvlink", "pcie"} {

@@ -33,6 +33,12 @@ type Data struct {
 	Imported int
 	// Loaded is when this data was loaded.
 	Loaded time.Time
+	// regionList holds the explorer's region datalist per language,
+	// rendered once per load (template.HTML by i18n.Lang).
+	regionList sync.Map
+	// specCells holds each instance type's formatted spec cells
+	// (*catalog.InstanceType → [4]string), formatted once per load.
+	specCells sync.Map
 }
 
 // Loader loads fresh Data (the embedded catalog overlaid with imports).

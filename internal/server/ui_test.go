@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -53,5 +54,32 @@ func TestTCOPageBadgesTheLowestTotalAtTheSameGPUs(t *testing.T) {
 	}
 	if !strings.Contains(body, "回本") {
 		t.Error("no buy-vs-rent answer in Chinese")
+	}
+}
+
+// TestOffersDataJSONIsValidAndEscaped: the explorer's hand-written JSON
+// decodes to the same rows and cannot close its <script> block.
+func TestOffersDataJSONIsValidAndEscaped(t *testing.T) {
+	srv, _, _ := hostileServer(t)
+	rec := get(t, srv, "/offers?lang=en&cheapest_region=false")
+	body := rec.Body.String()
+	i := strings.Index(body, `<script type="application/json" id="offers-data">`)
+	if i < 0 {
+		t.Fatal("no offers data")
+	}
+	blob := body[i+len(`<script type="application/json" id="offers-data">`):]
+	blob = blob[:strings.Index(blob, "</script>")]
+	var d struct {
+		Cols []string   `json:"cols"`
+		Rows [][]string `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(blob), &d); err != nil {
+		t.Fatalf("offers data is not JSON: %v", err)
+	}
+	if len(d.Rows) == 0 || len(d.Rows[0]) != len(d.Cols) {
+		t.Fatalf("%d rows of %d cells for %d columns", len(d.Rows), len(d.Rows[0]), len(d.Cols))
+	}
+	if strings.Contains(blob, "<") {
+		t.Error("a raw < inside the JSON block")
 	}
 }
