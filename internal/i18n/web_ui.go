@@ -99,6 +99,10 @@ var uiMessages = map[Lang]map[string]string{
 		"web.stage.fit":                "fit",
 		"web.stage.term":               "commitment term",
 		"web.stage.price":              "price",
+		"web.advisor.link.instance":    "instance and prices",
+		"web.advisor.link.tco":         "total cost over time",
+		"web.advisor.link.spot":        "spot risk",
+		"web.advisor.link.offers":      "all its offers (CSV export)",
 	},
 	ZH: {
 		"be.utilization":               "%[2]s（%[3]s）的%[1]s在利用率高于 %[4]s%% 时比按量付费便宜（每小时 %[5]s 对 %[6]s %[7]s）",
@@ -195,6 +199,10 @@ var uiMessages = map[Lang]map[string]string{
 		"web.stage.fit":                "放得下",
 		"web.stage.term":               "承诺期限",
 		"web.stage.price":              "价格",
+		"web.advisor.link.instance":    "实例与价格",
+		"web.advisor.link.tco":         "总拥有成本",
+		"web.advisor.link.spot":        "抢占式实例风险",
+		"web.advisor.link.offers":      "该实例的全部报价（可导出 CSV）",
 	},
 }
 

@@ -885,35 +885,75 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 }
 
 // advisorChart is an ECharts option: cost against time of the ranked plans
-// and the Pareto front.
+// and the Pareto front. The front is each distinct plan once (same offer,
+// count and billing), without dominated points, joined in time order and
+// drawn above the ranked plans so both show.
 func advisorChart(v view, doc *document.Recommendation) map[string]any {
-	var ranked, front []any
-	for _, list := range []struct {
-		plans []document.RecPlan
-		dst   *[]any
-	}{{doc.Plans, &ranked}, {doc.Pareto, &front}} {
-		for _, p := range list.plans {
+	type pt struct {
+		h, c float64
+		name string
+	}
+	points := func(plans []document.RecPlan) []pt {
+		seen := map[string]bool{}
+		var out []pt
+		for _, p := range plans {
 			if p.Time == nil {
 				continue
 			}
+			// one point per plan shape: the same instances under the same
+			// billing in another region is the same choice on this chart
+			key := fmt.Sprintf("%s/%s×%d/%s", p.Provider, p.InstanceType, p.Count, p.Billing)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
 			h, _ := p.Time.Hours.Float64()
 			c, _ := p.Cost.Total.Float64()
-			*list.dst = append(*list.dst, map[string]any{"value": []float64{h, c}, "name": fmt.Sprintf("#%d %d× %s %s", p.Rank, p.Count, p.InstanceType, p.Billing)})
+			name := fmt.Sprintf("%d× %s %s · %s", p.Count, p.InstanceType, v.P.BillingCode(p.Billing), p.Region)
+			if p.Rank > 0 {
+				name = fmt.Sprintf("#%d %s", p.Rank, name)
+			}
+			out = append(out, pt{h, c, name})
+		}
+		return out
+	}
+	ranked, all := points(doc.Plans), points(doc.Pareto)
+	var front []pt
+	for _, a := range all {
+		dominated := false
+		for _, b := range all {
+			if b.h <= a.h && b.c <= a.c && (b.h < a.h || b.c < a.c) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			front = append(front, a)
 		}
 	}
+	sort.Slice(front, func(i, j int) bool { return front[i].h < front[j].h })
 	if len(ranked) == 0 && len(front) == 0 {
 		return nil
+	}
+	data := func(ps []pt) []any {
+		out := []any{}
+		for _, p := range ps {
+			out = append(out, map[string]any{"value": []float64{p.h, p.c}, "name": p.name})
+		}
+		return out
 	}
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.time_cost"), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "item"},
 		"legend":  map[string]any{"bottom": 0},
-		"grid":    map[string]any{"left": 88, "right": 56, "top": 40, "bottom": 48},
+		"grid":    map[string]any{"left": 8, "right": 40, "top": 40, "bottom": 48, "containLabel": true},
 		"xAxis":   map[string]any{"type": "value", "name": v.P.T("web.hours"), "scale": true},
 		"yAxis":   map[string]any{"type": "value", "name": doc.Currency, "scale": true},
 		"series": []any{
-			map[string]any{"name": v.P.T("web.pareto"), "type": "scatter", "data": front, "symbolSize": 10},
-			map[string]any{"name": v.P.T("web.ranked"), "type": "scatter", "data": ranked, "symbolSize": 16, "symbol": "diamond"},
+			map[string]any{"name": v.P.T("web.ranked"), "type": "scatter", "data": data(ranked), "symbolSize": 18, "symbol": "diamond", "z": 2,
+				"itemStyle": map[string]any{"color": "#1f5fbf", "opacity": 0.55}},
+			map[string]any{"name": v.P.T("web.pareto"), "type": "line", "data": data(front), "symbolSize": 9, "z": 3,
+				"lineStyle": map[string]any{"type": "dashed", "width": 1}, "itemStyle": map[string]any{"color": "#c0392b"}},
 		},
 	}
 }

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
@@ -81,5 +82,62 @@ func TestOffersDataJSONIsValidAndEscaped(t *testing.T) {
 	}
 	if strings.Contains(blob, "<") {
 		t.Error("a raw < inside the JSON block")
+	}
+}
+
+// TestAdvisorPageInChinese: the default example priced in CNY, every plan
+// linked onward, a Pareto front of distinct, non-dominated points drawn
+// above the ranked plans, and plain text answered with a sentence, not a
+// Go decoding error.
+func TestAdvisorPageInChinese(t *testing.T) {
+	srv := newServer(t)
+	body := get(t, srv, "/advisor?lang=zh").Body.String()
+	plans := strings.Count(body, `<li class="plan card"`)
+	if plans == 0 || strings.Count(body, "data-plan-links") != plans {
+		t.Fatalf("%d plans, %d with onward links", plans, strings.Count(body, "data-plan-links"))
+	}
+	if !strings.Contains(body, " CNY") || strings.Contains(body, "data-total>") && strings.Contains(body, " USD</p>") {
+		t.Error("the Chinese advisor does not price in CNY")
+	}
+	i := strings.Index(body, `id="chart-advisor">`)
+	if i < 0 {
+		t.Fatal("no chart")
+	}
+	blob := body[i+len(`id="chart-advisor">`):]
+	blob = blob[:strings.Index(blob, "</script>")]
+	var chart struct {
+		Series []struct {
+			Type string `json:"type"`
+			Data []struct {
+				Value []float64 `json:"value"`
+				Name  string    `json:"name"`
+			} `json:"data"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal([]byte(blob), &chart); err != nil {
+		t.Fatal(err)
+	}
+	if len(chart.Series) != 2 || chart.Series[1].Type != "line" {
+		t.Fatalf("want ranked plans, then the front on top: %+v", chart.Series)
+	}
+	front := chart.Series[1].Data
+	seen := map[string]bool{}
+	for _, a := range front {
+		if seen[a.Name] {
+			t.Errorf("front repeats %s", a.Name)
+		}
+		seen[a.Name] = true
+		for _, b := range front {
+			if b.Value[0] <= a.Value[0] && b.Value[1] <= a.Value[1] && (b.Value[0] < a.Value[0] || b.Value[1] < a.Value[1]) {
+				t.Errorf("front point %s is dominated by %s", a.Name, b.Name)
+			}
+		}
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest("POST", "/advisor?lang=zh", strings.NewReader("job=train+a+7B+model+in+two+weeks"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	srv.ServeHTTP(rec, req)
+	if rec.Code != 400 || strings.Contains(rec.Body.String(), "unmarshal") || !strings.Contains(rec.Body.String(), "不能是纯文本") {
+		t.Errorf("plain text job: %d %s", rec.Code, trim(rec.Body.Bytes()))
 	}
 }

@@ -166,6 +166,31 @@ function applyConveniences(option) {
   return option;
 }
 
+// fitNarrow keeps category labels from eating a narrow chart: on a phone
+// the label column gets at most 40 % of the width (truncated with …),
+// the grid sizes itself around the labels, and bar value labels are dropped
+// when there are too many bars for them not to overlap.
+function fitNarrow(option, width) {
+  if (!width || width >= 640) return;
+  const labelMax = Math.max(80, Math.round(width * 0.4));
+  for (const g of asArray(option.grid)) {
+    if (!g) continue;
+    if (typeof g.left === "number" && g.left > labelMax) {
+      g.left = 8;
+      g.containLabel = true;
+    }
+    if (typeof g.right === "number" && g.right > 40) g.right = 40;
+  }
+  for (const ax of asArray(option.yAxis)) {
+    if (ax && ax.type === "category") {
+      ax.axisLabel = Object.assign({}, ax.axisLabel, { width: labelMax, overflow: "truncate", fontSize: 10 });
+    }
+  }
+  for (const s of asArray(option.series)) {
+    if (s && s.type === "bar" && s.label && asArray(s.data).length > 8) s.label.show = false;
+  }
+}
+
 function renderChart(el) {
   const id = el.getAttribute("data-chart");
   const src = id ? doc.getElementById(id) : null;
@@ -193,6 +218,7 @@ function renderChart(el) {
   const titleObj = asArray(option.title)[0];
   const label = el.getAttribute("aria-label") || (titleObj && titleObj.text) || "";
   applyConveniences(option);
+  fitNarrow(option, el.clientWidth);
 
   let chart = el._gsChart || echarts.getInstanceByDom(el);
   if (!chart) {
