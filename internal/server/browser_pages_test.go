@@ -186,6 +186,13 @@ func everyPage1(t *testing.T, lang, width string) {
 					chromedp.Run(ctx, chromedp.Evaluate(`(() => { const w = document.documentElement.clientWidth + 1; return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w && e.parentElement && e.parentElement.getBoundingClientRect().right <= w).slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').slice(0, 40)); })()`, &wide))
 					t.Errorf("%s scrolls sideways: %v", name, wide)
 				}
+				if size.mobile && pg.name == "offers" {
+					var open bool
+					chromedp.Run(ctx, chromedp.Evaluate(`document.querySelector('details[data-filters]').open`, &open))
+					if open {
+						t.Errorf("%s: the filters are not folded on a phone", name)
+					}
+				}
 				if !skip {
 					t.Errorf("%s has no skip link to #main", name)
 				}
@@ -227,7 +234,9 @@ func everyPage1(t *testing.T, lang, width string) {
 					}
 					t.Errorf("%s: browser reported %s", name, p)
 				}
-				screenshot(ctx, t, name)
+				if size.name == "1440" || pg.name == "offers" || pg.name == "compare" || pg.name == "spot" {
+					screenshot(ctx, t, name) // phones: the pages whose layout changes most
+				}
 			}
 		}
 	}

@@ -471,6 +471,14 @@ doc.addEventListener("click", function (ev) {
   window.location.assign(compareURL(t));
 });
 
+// On a phone the filter form starts folded (it was a screen and a half);
+// the summary line opens it.
+function foldFilters() {
+  if (window.matchMedia && window.matchMedia("(max-width: 640px)").matches) {
+    for (const d of $$(doc, "details[data-filters]")) d.open = false;
+  }
+}
+
 function enhance(scope) {
   for (const el of $$(scope, "[data-js-only]")) el.hidden = false;
   for (const el of $$(scope, "[data-no-js-only]")) el.hidden = true;
@@ -484,6 +492,7 @@ let started = false;
 function start() {
   if (started) return;
   started = true;
+  foldFilters();
   enhance(doc);
 }
 
