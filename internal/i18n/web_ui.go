@@ -103,6 +103,10 @@ var uiMessages = map[Lang]map[string]string{
 		"web.advisor.link.tco":         "total cost over time",
 		"web.advisor.link.spot":        "spot risk",
 		"web.advisor.link.offers":      "all its offers (CSV export)",
+		"web.history.title":            "Price history",
+		"web.history.chart":            "Effective price per instance-hour at each import, %s",
+		"web.history.none":             "No price history for this instance yet: every imported price snapshot adds a point (docs/importing.md).",
+		"web.history.none_db":          "Price history comes from imported price snapshots (docs/importing.md); start the server with its import database:",
 	},
 	ZH: {
 		"be.utilization":               "%[2]s（%[3]s）的%[1]s在利用率高于 %[4]s%% 时比按量付费便宜（每小时 %[5]s 对 %[6]s %[7]s）",
@@ -203,6 +207,10 @@ var uiMessages = map[Lang]map[string]string{
 		"web.advisor.link.tco":         "总拥有成本",
 		"web.advisor.link.spot":        "抢占式实例风险",
 		"web.advisor.link.offers":      "该实例的全部报价（可导出 CSV）",
+		"web.history.title":            "历史价格",
+		"web.history.chart":            "每次导入时的每实例·小时有效价格，%s",
+		"web.history.none":             "此实例还没有历史价格：每导入一次价格快照就增加一个数据点（docs/importing.md）。",
+		"web.history.none_db":          "历史价格来自导入的价格快照（docs/importing.md）；启动服务器时指定导入数据库：",
 	},
 }
 

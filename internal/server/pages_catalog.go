@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -123,6 +124,96 @@ type instancePage struct {
 	PriceUnit string
 	Chart     map[string]any
 	APIURL    string
+	// History is the price-history chart (imported snapshots); HistoryNote
+	// says why there is none.
+	History     map[string]any
+	HistoryNote string
+	HistoryNoDB bool
+}
+
+// historyOffers is how many of an instance's offers the history chart
+// draws (its on-demand and spot prices, cheapest region first).
+const historyOffers = 6
+
+// historyChart is an ECharts option: the effective hourly price of the
+// instance's on-demand and spot offers at each imported snapshot, from the
+// server's price history (a database of imports). Offers with fewer than
+// two points, or in another currency than the first drawn, are left out.
+func (s *Server) historyChart(r *http.Request, v view, doc *document.InstanceDetail) (map[string]any, string) {
+	src := s.historySource()
+	if src == nil {
+		return nil, v.P.T("web.history.none_db")
+	}
+	type series struct {
+		name string
+		pts  map[string]float64
+	}
+	var all []series
+	dates := map[string]bool{}
+	cur := ""
+	for _, o := range doc.Offers {
+		if len(all) == historyOffers {
+			break
+		}
+		if o.Billing != "on-demand" && o.Billing != "spot" {
+			continue
+		}
+		h, err := src.PriceHistory(r.Context(), o.ID)
+		if err != nil || len(h.Points) < 2 {
+			continue
+		}
+		se := series{name: o.Region + " · " + v.P.BillingCode(o.Billing), pts: map[string]float64{}}
+		for _, p := range h.Points {
+			if cur == "" {
+				cur = p.Currency
+			}
+			if p.Currency != cur {
+				continue
+			}
+			day := p.AsOf
+			if len(p.FetchedAt) >= 10 {
+				day = p.FetchedAt[:10]
+			}
+			f, _ := p.Effective.Float64()
+			se.pts[day] = f
+			dates[day] = true
+		}
+		if len(se.pts) >= 2 {
+			all = append(all, se)
+		}
+	}
+	if len(all) == 0 {
+		return nil, v.P.T("web.history.none")
+	}
+	var days []string
+	for d := range dates {
+		days = append(days, d)
+	}
+	sort.Strings(days)
+	var out []any
+	var names []string
+	for _, se := range all {
+		data := make([]any, len(days))
+		for i, d := range days {
+			if f, ok := se.pts[d]; ok {
+				data[i] = f
+			} else {
+				data[i] = nil
+			}
+		}
+		names = append(names, se.name)
+		out = append(out, map[string]any{"name": se.name, "type": "line", "data": data, "connectNulls": true, "step": "end"})
+	}
+	return map[string]any{
+		"title":    map[string]any{"text": v.P.T("web.history.chart", cur), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
+		"tooltip":  map[string]any{"trigger": "axis"},
+		"legend":   map[string]any{"data": names, "bottom": 0, "type": "plain"},
+		"grid":     map[string]any{"left": 8, "right": 40, "top": 40, "bottom": 56, "containLabel": true},
+		"xAxis":    map[string]any{"type": "category", "data": days},
+		"yAxis":    map[string]any{"type": "value", "name": cur, "scale": true},
+		"series":   out,
+		"gpuscout": map[string]any{"currency": cur, "decimals": 2},
+	}, ""
 }
 
 func (s *Server) pageInstance(w http.ResponseWriter, r *http.Request) {
@@ -251,6 +342,8 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		page.Estimates = append(page.Estimates, ev)
 	}
 	page.Chart = instanceChart(v, doc)
+	page.History, page.HistoryNote = s.historyChart(r, v, doc)
+	page.HistoryNoDB = s.historySource() == nil
 	s.render(w, r, http.StatusOK, "instance", v)
 }
 

@@ -1,12 +1,17 @@
 package server_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/server"
 )
 
 // TestTCOPageBadgesTheLowestTotalAtTheSameGPUs is the reported case: one-
@@ -139,5 +144,34 @@ func TestAdvisorPageInChinese(t *testing.T) {
 	srv.ServeHTTP(rec, req)
 	if rec.Code != 400 || strings.Contains(rec.Body.String(), "unmarshal") || !strings.Contains(rec.Body.String(), "不能是纯文本") {
 		t.Errorf("plain text job: %d %s", rec.Code, trim(rec.Body.Bytes()))
+	}
+}
+
+// TestInstancePageDrawsPriceHistory: with a history source, the instance
+// page charts its on-demand price at each import; without one it says
+// where history comes from.
+func TestInstancePageDrawsPriceHistory(t *testing.T) {
+	id := "aws/p5.48xlarge/us-east-1/on-demand"
+	srv, err := server.New(context.Background(), server.Config{Load: loadEmbedded, Now: func() time.Time { return now },
+		History: server.HistoryFunc(func(_ context.Context, offer string) (document.PriceHistory, error) {
+			h := document.PriceHistory{Schema: document.SchemaPriceHistory, Offer: offer, Points: []document.PricePoint{}}
+			if offer == id {
+				h.Points = []document.PricePoint{
+					{AsOf: "2026-07-20", Effective: "55.04", Currency: "USD", Source: "curated: test"},
+					{Snapshot: 3, FetchedAt: "2026-11-02T10:00:00Z", AsOf: "2026-11-01", Effective: "49.5", Currency: "USD", Source: "offer.json"},
+				}
+			}
+			return h, nil
+		})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := get(t, srv, "/instances/aws/p5.48xlarge?lang=zh").Body.String()
+	if !strings.Contains(body, `id="chart-history"`) || !strings.Contains(body, "2026-11-02") || !strings.Contains(body, "49.5") {
+		t.Error("no price-history chart with the imported point")
+	}
+	plain := get(t, newServer(t), "/instances/aws/p5.48xlarge?lang=en").Body.String()
+	if strings.Contains(plain, `id="chart-history"`) || !strings.Contains(plain, "data-history-none") {
+		t.Error("without a database the page should say where history comes from")
 	}
 }
