@@ -239,7 +239,7 @@ func TestBrowserAdvisor(t *testing.T) {
 		chromedp.Navigate(base+"/advisor?lang=en"),
 		chromedp.WaitVisible(`textarea#job`, chromedp.ByQuery),
 		chromedp.SetValue(`select[name="example"]`, "spot-experiment", chromedp.ByQuery),
-		chromedp.Click(`select[name="example"] ~ button[type="submit"], form[action="/advisor"][method="get"] button[type="submit"]`, chromedp.ByQuery),
+		chromedp.Click(`details.advanced form[method="get"] button[type="submit"]`, chromedp.ByQuery),
 	)
 	if err != nil {
 		t.Fatalf("%v (problems: %v)", err, problems())

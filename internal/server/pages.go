@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"math"
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -358,6 +360,15 @@ func (d *Data) specs(it *catalog.InstanceType) [5]string {
 	}
 	d.specCells.Store(it, c)
 	return c
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // regionList is the <option>s of the region datalist: every region code
@@ -826,7 +837,102 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 	}
 }
 
+// formError names the advisor form field that is wrong.
+type formError struct{ field string }
+
+// jobFromForm writes the advisor form's common jobs as a job file (the
+// same YAML the CLI reads, shown below the form as the advanced view):
+// train or fine-tune a transformer (model size, tokens), serve one (model
+// size, tokens per second, months), or a number of GPU-hours on a GPU.
+func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *formError) {
+	num := func(name string, required bool) (float64, *formError) {
+		s := strings.TrimSpace(q.Get(name))
+		if s == "" {
+			if required {
+				return 0, &formError{name}
+			}
+			return 0, nil
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+			return 0, &formError{name}
+		}
+		return f, nil
+	}
+	var b strings.Builder
+	b.WriteString("# written by the advisor form\n")
+	switch q.Get("kind") {
+	case "train", "finetune":
+		size, err := num("size_b", true)
+		if err != nil {
+			return "", err
+		}
+		tokens, err := num("tokens_b", true)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "name: %s %gB on %gB tokens\nworkload:\n  job: {kind: transformer-train, params: %ge9, tokens: %ge9, precision: bf16}\n", q.Get("kind"), size, tokens, size, tokens)
+		b.WriteString("gpu:\n  multi_node: true\n")
+	case "serve":
+		size, err := num("size_b", true)
+		if err != nil {
+			return "", err
+		}
+		tps, err := num("tps", true)
+		if err != nil {
+			return "", err
+		}
+		months, err := num("months", false)
+		if err != nil {
+			return "", err
+		}
+		if months == 0 {
+			months = 12
+		}
+		fmt.Fprintf(&b, "name: serve %gB at %g tokens/s\nworkload:\n  inference: {params: %ge9, tokens_per_second: %g, precision: fp16}\nhorizon_months: %d\n", size, tps, size, tps, int(months))
+		b.WriteString("gpu:\n  multi_node: true\n")
+	case "gpuhours":
+		h, err := num("gpu_hours", true)
+		if err != nil {
+			return "", err
+		}
+		g, ok := gpuID(strings.TrimSpace(q.Get("gpu_model")))
+		if !ok || strings.ContainsAny(g, "\n:{}[]#\"'") {
+			return "", &formError{"gpu_model"}
+		}
+		fmt.Fprintf(&b, "name: %g GPU-hours on %s\nworkload:\n  gpu_hours: %g\n  gpu_hours_on: %s\n", h, g, h, g)
+	default:
+		return "", &formError{"kind"}
+	}
+	if d, err := num("deadline_hours", false); err != nil {
+		return "", err
+	} else if d > 0 {
+		fmt.Fprintf(&b, "deadline_hours: %g\n", d)
+	}
+	if res := q.Get("residency"); res != "" {
+		if strings.ContainsAny(res, "\n:{}[]#,\"' ") {
+			return "", &formError{"residency"}
+		}
+		fmt.Fprintf(&b, "location:\n  residency: [%s]\n", res)
+	}
+	switch pr := q.Get("priority"); pr {
+	case "", "balanced", "cost", "time":
+		if pr != "" {
+			fmt.Fprintf(&b, "priority: %s\n", pr)
+		}
+	default:
+		return "", &formError{"priority"}
+	}
+	if q.Get("spot") != "" {
+		b.WriteString("interruptible: true\n")
+	}
+	return b.String(), nil
+}
+
 type advisorPage struct {
+	// Form is the common-jobs form as asked (query values).
+	Form      url.Values
+	Residency []option
 	// ProviderNames are the providers' names in the page's language.
 	ProviderNames map[string]string
 	ShareURL      string
@@ -840,9 +946,33 @@ type advisorPage struct {
 func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 	d := s.Data()
 	v := s.view(r, d, "advisor")
-	page := &advisorPage{Examples: examples.Jobs(), ProviderNames: providerNames(d, v.P)}
+	page := &advisorPage{Examples: examples.Jobs(), ProviderNames: providerNames(d, v.P), Form: r.URL.Query()}
+	zones := map[string]bool{}
+	for _, rg := range d.Catalog.Regions() {
+		if rg.Residency != "" {
+			zones[rg.Residency] = true
+		}
+	}
+	page.Residency = []option{{Value: "", Label: v.P.T("web.any")}}
+	for _, z := range sortedKeys(zones) {
+		page.Residency = append(page.Residency, option{Value: z, Label: v.P.Or("residency."+z, strings.ToUpper(z)), Selected: page.Form.Get("residency") == z})
+	}
 	v.Page = page
-	if r.Method == http.MethodPost {
+	if r.URL.Query().Get("form") != "" {
+		job, err := jobFromForm(r.URL.Query(), func(name string) (string, bool) {
+			gs, err := d.Catalog.LookupGPU(name)
+			if err != nil || len(gs) == 0 {
+				return "", false
+			}
+			return gs[0].ID, true
+		})
+		if err != nil {
+			v.Error = badRequest(err.field, "", "%s", v.P.T("web.form.bad", v.P.T("web.form."+err.field)))
+			s.render(w, r, http.StatusBadRequest, "advisor", v)
+			return
+		}
+		page.Job = job
+	} else if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 		if err := r.ParseForm(); err != nil {
 			v.Error = badRequest("job", "", "reading the form: %v", err)

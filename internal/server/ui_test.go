@@ -175,3 +175,25 @@ func TestInstancePageDrawsPriceHistory(t *testing.T) {
 		t.Error("without a database the page should say where history comes from")
 	}
 }
+
+// TestAdvisorForm: the common-jobs form runs the advisor without YAML
+// (train, serve, GPU-hours), shows the job file it wrote, and names a bad
+// field in the page's language.
+func TestAdvisorForm(t *testing.T) {
+	srv := newServer(t)
+	for _, q := range []string{
+		"kind=train&size_b=7&tokens_b=100&deadline_hours=336&priority=cost&lang=zh",
+		"kind=serve&size_b=7&tps=1000&months=12&residency=cn-mainland&lang=zh",
+		"kind=gpuhours&gpu_hours=500&gpu_model=A100&spot=1&lang=en",
+	} {
+		rec := get(t, srv, "/advisor?form=1&"+q)
+		body := rec.Body.String()
+		if rec.Code != 200 || !strings.Contains(body, `<li class="plan card"`) || !strings.Contains(body, "written by the advisor form") {
+			t.Errorf("%s: status %d, plans %v", q, rec.Code, strings.Contains(body, `<li class="plan card"`))
+		}
+	}
+	rec := get(t, srv, "/advisor?form=1&kind=train&size_b=seven&tokens_b=100&lang=zh")
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), "模型规模") {
+		t.Errorf("bad size: %d", rec.Code)
+	}
+}
