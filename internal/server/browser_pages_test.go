@@ -40,7 +40,8 @@ var zhAllowed = map[string]bool{
 	"vllm": true, "spot": false, "on": false, "demand": false, "gpu": true, "cpu": true, "vcpu": true, "hopper": true, "ampere": true, "ada": true,
 	"blackwell": true, "volta": true, "turing": true, "lovelace": true, "sxm": true, "nvl": true, "hbm": true, "gddr": true, "tensor": false,
 	"dcgm": true, "smi": true, "ecb": true, "mig": true, "ultra": true, "tpu": true, "inferentia": true, "trainium": true, "gaudi": true,
-	"instinct": true, "mi": true, "erdma": true, "govcloud": true, "vianet": true, "nvme": true, "ssd": true, "daly": true, "young": true, "openapi": true, "radeon": true, "aws": true, "gcp": true, "oci": true, "et": true, "al": true, "fp": true, "bf": true, "int": true,
+	"instinct": true, "mi": true, "erdma": true, "govcloud": true, "vianet": true, "nvme": true, "ssd": true, "daly": true, "young": true, "openapi": true, "token": true, // token: the term Chinese ML writing uses
+	"radeon": true, "aws": true, "gcp": true, "oci": true, "et": true, "al": true, "fp": true, "bf": true, "int": true,
 }
 
 var (
