@@ -156,8 +156,13 @@ func (a *app) writeTCO(doc document.TCO, res *pricing.TCO) error {
 	if doc.RankedBy != "total" {
 		fmt.Fprintln(w, p.T("tco.ranked_per_hour"))
 	}
-	for _, b := range doc.BreakEven {
-		fmt.Fprintln(w, "• "+b.Text)
+	for _, r := range res.Plans {
+		if r.Scale > 1 {
+			fmt.Fprintln(w, p.T("tco.scaled", r.Name, r.Scale, qty(r.GPUs)))
+		}
+	}
+	for _, b := range res.BreakEven {
+		fmt.Fprintln(w, "• "+p.T(b.Key, b.Args...))
 	}
 	if ds, err := a.data(); err == nil {
 		writeOfferGaps(w, p, ds.Catalog, res)

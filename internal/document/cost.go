@@ -193,10 +193,13 @@ func breakEvenDoc(b pricing.BreakEven) BreakEvenDoc {
 
 // TCOPlan is one plan of the TCO document.
 type TCOPlan struct {
-	Name                    string        `json:"name"`
-	Total                   json.Number   `json:"total"`
-	AfterHorizon            json.Number   `json:"after_horizon"`
-	GPUs                    json.Number   `json:"gpus"`
+	Name         string      `json:"name"`
+	Total        json.Number `json:"total"`
+	AfterHorizon json.Number `json:"after_horizon"`
+	GPUs         json.Number `json:"gpus"`
+	// Scale is how many times the plan's instances were multiplied to match
+	// the largest plan's GPU count (1: priced as given).
+	Scale                   int           `json:"scale"`
 	EffectivePerGPUHour     json.Number   `json:"effective_per_gpu_hour"`
 	EffectivePerUsedGPUHour json.Number   `json:"effective_per_used_gpu_hour"`
 	Monthly                 []MonthAmount `json:"monthly"`
@@ -205,22 +208,26 @@ type TCOPlan struct {
 
 // TCO is the gpuscout/tco@v1 document.
 type TCO struct {
-	Schema    string         `json:"schema"`
-	Currency  string         `json:"currency"`
-	Months    int            `json:"months"`
-	FX        FX             `json:"fx"`
-	Plans     []TCOPlan      `json:"plans"`
-	Cheapest  string         `json:"cheapest"`
-	RankedBy  string         `json:"ranked_by"`
+	Schema   string    `json:"schema"`
+	Currency string    `json:"currency"`
+	Months   int       `json:"months"`
+	FX       FX        `json:"fx"`
+	Plans    []TCOPlan `json:"plans"`
+	// Cheapest is the plan with the lowest total over the horizon (per used
+	// GPU-hour when the plans' GPU counts still differ; see RankedBy).
+	Cheapest string `json:"cheapest"`
+	RankedBy string `json:"ranked_by"`
+	// GPUs is the GPU count the plans are compared at.
+	GPUs      json.Number    `json:"gpus"`
 	BreakEven []BreakEvenDoc `json:"break_even"`
 }
 
 // BuildTCO renders a comparison (already in its currency).
 func BuildTCO(r *pricing.TCO, t *fx.Table) (TCO, error) {
-	doc := TCO{Schema: SchemaTCO, Currency: r.Currency, Months: r.Months, Cheapest: r.Cheapest, RankedBy: r.RankedBy, BreakEven: []BreakEvenDoc{}}
+	doc := TCO{Schema: SchemaTCO, Currency: r.Currency, Months: r.Months, Cheapest: r.Cheapest, RankedBy: r.RankedBy, GPUs: Num(r.GPUs), BreakEven: []BreakEvenDoc{}}
 	var from []string
 	for _, p := range r.Plans {
-		tp := TCOPlan{Name: p.Name, Total: Num(p.Total), AfterHorizon: Num(p.After), GPUs: Num(p.GPUs),
+		tp := TCOPlan{Name: p.Name, Total: Num(p.Total), AfterHorizon: Num(p.After), GPUs: Num(p.GPUs), Scale: max(p.Scale, 1),
 			EffectivePerGPUHour: Num(p.PerGPUHour()), EffectivePerUsedGPUHour: Num(p.PerUsedGPUHour())}
 		for m, v := range p.CashFlow {
 			tp.Monthly = append(tp.Monthly, MonthAmount{Month: m + 1, Amount: Num(v)})

@@ -54,3 +54,14 @@ func (p *Printer) BillingModel(model string) string {
 	}
 	return label
 }
+
+// BillingCode renders a billing-model code, working out its family
+// (reserved-1y-no-upfront is of the reserved family).
+func (p *Printer) BillingCode(code string) string {
+	for _, f := range []string{"reserved", "savings-plan", "committed", "subscription"} {
+		if strings.HasPrefix(code, f+"-") {
+			return p.Billing(code, f)
+		}
+	}
+	return p.Billing(code, code)
+}

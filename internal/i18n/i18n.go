@@ -66,8 +66,33 @@ func (p *Printer) T(key string, args ...any) string {
 	if len(args) == 0 {
 		return msg
 	}
+	for i, a := range args {
+		if b, ok := a.(BillingTerm); ok {
+			args = append([]any(nil), args...)
+			args[i] = p.Billing(b.Code, b.Family)
+		}
+	}
 	return fmt.Sprintf(msg, args...)
 }
+
+// Or renders key when the language (or English) has it, else fallback:
+// for data that may or may not have a translation (a source's name).
+func (p *Printer) Or(key, fallback string) string {
+	if _, ok := lookup(p.lang, key); ok {
+		return p.T(key)
+	}
+	if _, ok := lookup(EN, key); ok {
+		return p.T(key)
+	}
+	return fallback
+}
+
+// BillingTerm is a message argument that renders as a billing model in the
+// printer's language (the code in English, the providers' terms in Chinese).
+type BillingTerm struct{ Code, Family string }
+
+// String is the code, as English shows it.
+func (b BillingTerm) String() string { return b.Code }
 
 // Keys lists every message key of a language (for tests).
 func Keys(l Lang) []string {
@@ -84,7 +109,7 @@ func Keys(l Lang) []string {
 }
 
 // webTables are the web UI's message tables, one per area of the UI.
-var webTables = []map[Lang]map[string]string{webMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages}
+var webTables = []map[Lang]map[string]string{webMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages}
 
 func lookup(l Lang, key string) (string, bool) {
 	if m, ok := messages[l][key]; ok {

@@ -438,3 +438,48 @@ func TestSeedArticleTCO(t *testing.T) {
 	eq(t, "as written: 65 % off (pay 35 %)", cost(aws, "0.35"), "301418.46")
 	eq(t, "aliyun 7折 (28.50 × 26,280 × 0.7)", cost(ali, "0.7"), "524286")
 }
+
+// TestCompareScalesSmallPlansToTheServersGPUs is the TCO page's wrong winner:
+// a 1-GPU instance against buying an 8-GPU server. Totals of a 1-GPU and an
+// 8-GPU fleet do not compare, so the 1-GPU plan is priced as 8 instances;
+// the cheapest is then the lowest total, and buy-vs-rent compares the same
+// fleets (English text and a message key for other languages).
+func TestCompareScalesSmallPlansToTheServersGPUs(t *testing.T) {
+	c, e := fixture(t)
+	p, _ := e.OnPremDefaults("A100-SXM4-80GB", 1)
+	small := offer(t, c, "acme/small1/us-east/on-demand")
+	one, err := e.Cost(small, usage(func(u *pricing.Usage) { u.Months = 36 }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := []pricing.Plan{
+		{Name: "one small", Parts: []pricing.Part{{Offer: small, Usage: pricing.DefaultUsage()}}},
+		{Name: "buy", OnPrem: &p},
+	}
+	res, err := e.Compare(plans, 36, "USD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.RankedBy != "total" || !res.GPUs.Equal(D("8")) {
+		t.Fatalf("ranked by %s at %s GPUs, want total at 8", res.RankedBy, res.GPUs)
+	}
+	r := res.Plans[0]
+	if r.Scale != 8 || !r.GPUs.Equal(D("8")) {
+		t.Fatalf("1-GPU plan: scale %d, %s GPUs; want 8 and 8", r.Scale, r.GPUs)
+	}
+	eq(t, "8 instances cost 8 × one", r.Total.Round(6), one.Total().Mul(D("8")).Round(6).String())
+	lowest := res.Plans[0]
+	for _, q := range res.Plans {
+		if q.Total.LessThan(lowest.Total) {
+			lowest = q
+		}
+	}
+	if res.Cheapest != lowest.Name {
+		t.Errorf("cheapest %q, but the lowest total is %q", res.Cheapest, lowest.Name)
+	}
+	for _, be := range res.BreakEven {
+		if be.Kind == "buy-vs-rent" && (be.Key == "" || be.Text == "") {
+			t.Errorf("break-even without a message: %+v", be)
+		}
+	}
+}

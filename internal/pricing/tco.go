@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/shopspring/decimal"
 )
 
@@ -32,6 +33,9 @@ type PlanResult struct {
 	GPUs       decimal.Decimal // GPUs provided (summed over parts)
 	GPUHours   decimal.Decimal // calendar GPU-hours over the horizon
 	UsedHours  decimal.Decimal // GPU-hours used over the horizon
+	// Scale is how many times the plan's instances were multiplied so that it
+	// provides as many GPUs as the largest plan of the comparison (1: as given).
+	Scale int
 }
 
 // PerGPUHour is the plan's total per calendar GPU-hour.
@@ -57,7 +61,17 @@ type BreakEven struct {
 	// Value is a utilisation fraction, a month number or an amount saved.
 	Value decimal.Decimal
 	Found bool
-	Text  string
+	// Text is the answer in English; Key and Args render it in any
+	// language (i18n.Printer.T(Key, Args...)).
+	Text string
+	Key  string
+	Args []any
+}
+
+// say sets the break-even's message and its English text.
+func (b *BreakEven) say(key string, args ...any) {
+	b.Key, b.Args = key, args
+	b.Text = i18n.NewPrinter(i18n.EN).T(key, args...)
 }
 
 // TCO compares plans over a horizon.
@@ -66,9 +80,12 @@ type TCO struct {
 	Currency string
 	Plans    []*PlanResult
 	Cheapest string
-	// RankedBy is "total" when every plan provides the same number of GPUs,
-	// else "per-used-gpu-hour" (totals of different fleets do not compare).
-	RankedBy  string
+	// RankedBy is "total" when every plan provides the same number of GPUs
+	// (after scaling cloud plans up to the largest plan's GPU count), else
+	// "per-used-gpu-hour" (totals of different fleets do not compare).
+	RankedBy string
+	// GPUs is the GPU count every plan is compared at (the largest plan's).
+	GPUs      decimal.Decimal
 	BreakEven []BreakEven
 }
 
@@ -97,6 +114,25 @@ func (e *Engine) Compare(plans []Plan, months int, currency string) (*TCO, error
 			return nil, fmt.Errorf("plan %q: %w", p.Name, err)
 		}
 		t.Plans = append(t.Plans, r)
+	}
+	// Totals of different fleets do not compare: scale every cloud plan
+	// with fewer GPUs than the largest plan up to (at least) its GPU count.
+	plans = append([]Plan(nil), plans...)
+	for _, r := range t.Plans {
+		t.GPUs = decimal.Max(t.GPUs, r.GPUs)
+	}
+	for i, r := range t.Plans {
+		k := scaleFor(plans[i], r.GPUs, t.GPUs)
+		if k <= 1 {
+			continue
+		}
+		plans[i] = scaled(plans[i], k)
+		sr, err := e.plan(plans[i], months, currency)
+		if err != nil {
+			return nil, fmt.Errorf("plan %q: %w", plans[i].Name, err)
+		}
+		sr.Scale = k
+		t.Plans[i] = sr
 	}
 	t.RankedBy = "total"
 	key := func(r *PlanResult) decimal.Decimal { return r.Total }
@@ -134,8 +170,9 @@ func (e *Engine) Compare(plans []Plan, months int, currency string) (*TCO, error
 					if err != nil {
 						return nil, err
 					}
-					t.BreakEven = append(t.BreakEven, BreakEven{Kind: "volume-discount", Plan: p.Name, Value: saved, Found: true,
-						Text: fmt.Sprintf("%s: volume discounts (%s) save %s %s over %d months", p.Name, c.Note, saved.Round(2), currency, months)})
+					be := BreakEven{Kind: "volume-discount", Plan: p.Name, Value: saved, Found: true}
+					be.say("be.volume", p.Name, c.Note, saved.Round(2).String(), currency, months)
+					t.BreakEven = append(t.BreakEven, be)
 				}
 			}
 		}
@@ -156,6 +193,32 @@ func (e *Engine) Compare(plans []Plan, months int, currency string) (*TCO, error
 		}
 	}
 	return t, nil
+}
+
+// term is a billing model as a message argument.
+func term(b catalog.Billing) i18n.BillingTerm {
+	return i18n.BillingTerm{Code: string(b), Family: string(b.Family())}
+}
+
+// scaleFor is the factor a cloud plan's instance counts are multiplied by
+// to provide at least target GPUs (1 for on-premises plans, which keep the
+// number of servers asked for, and for plans already as large).
+func scaleFor(p Plan, gpus, target decimal.Decimal) int {
+	if p.OnPrem != nil || !gpus.IsPositive() || !gpus.LessThan(target) {
+		return 1
+	}
+	return int(target.Div(gpus).Ceil().IntPart())
+}
+
+// scaled is p with every part's instance count multiplied by k.
+func scaled(p Plan, k int) Plan {
+	out := Plan{Name: p.Name, Parts: make([]Part, len(p.Parts))}
+	for i, part := range p.Parts {
+		n := max(part.Usage.Instances, 1)
+		part.Usage.Instances = n * k
+		out.Parts[i] = part
+	}
+	return out
 }
 
 // plan prices one plan and converts it to currency.
@@ -202,6 +265,7 @@ func (e *Engine) plan(p Plan, months int, currency string) (*PlanResult, error) 
 		r.After = r.After.Add(after)
 		mo := decimal.NewFromInt(int64(months))
 		r.GPUs = r.GPUs.Add(b.GPUs)
+		r.Scale = 1
 		r.GPUHours = r.GPUHours.Add(b.GPUs.Mul(hoursPerMonth).Mul(mo))
 		r.UsedHours = r.UsedHours.Add(b.GPUs.Mul(b.UsedHoursPerMonth).Mul(mo))
 	}
@@ -228,11 +292,9 @@ func (e *Engine) UtilizationBreakEven(o *catalog.Offer) (BreakEven, bool, error)
 	u := commit.Div(odh)
 	be := BreakEven{Kind: "utilization", Versus: od.ID(), Value: u, Found: u.LessThanOrEqual(one)}
 	if be.Found {
-		be.Text = fmt.Sprintf("%s beats on-demand for %s in %s above %s%% utilisation (%s vs %s %s per hour)",
-			o.Billing, o.InstanceName, o.RegionCode, u.Mul(hundred).Round(1), commit.Round(4), odh.Round(4), o.Price.Currency)
+		be.say("be.utilization", term(o.Billing), o.InstanceName, o.RegionCode, u.Mul(hundred).Round(1).String(), commit.Round(4).String(), odh.Round(4).String(), o.Price.Currency)
 	} else {
-		be.Text = fmt.Sprintf("%s never beats on-demand for %s in %s: it costs %s vs %s %s per hour even at full use",
-			o.Billing, o.InstanceName, o.RegionCode, commit.Round(4), odh.Round(4), o.Price.Currency)
+		be.say("be.utilization.never", term(o.Billing), o.InstanceName, o.RegionCode, commit.Round(4).String(), odh.Round(4).String(), o.Price.Currency)
 	}
 	return be, true, nil
 }
@@ -267,11 +329,10 @@ func (e *Engine) buyVsRent(own, rent Plan, months int, currency string) (BreakEv
 		rentCum = rentCum.Add(rr.CashFlow[m])
 		if ownCum.LessThanOrEqual(rentCum) {
 			be.Found, be.Value = true, decimal.NewFromInt(int64(m+1))
-			be.Text = fmt.Sprintf("buying (%s) pays back against %s in month %d: %s %s paid for owning vs %s %s for renting (resale value not counted)",
-				own.Name, rent.Name, m+1, ownCum.Round(0), currency, rentCum.Round(0), currency)
+			be.say("be.buy", own.Name, rent.Name, m+1, ownCum.Round(0).String(), currency, rentCum.Round(0).String())
 			return be, nil
 		}
 	}
-	be.Text = fmt.Sprintf("buying (%s) does not pay back against %s within %d months", own.Name, rent.Name, months)
+	be.say("be.buy.never", own.Name, rent.Name, months)
 	return be, nil
 }

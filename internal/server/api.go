@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -197,7 +198,7 @@ type OfferSearch struct {
 }
 
 // orderKeys are the columns offers can be ordered by.
-var orderKeys = []string{"provider", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "region", "billing", "price", "per_gpu", "upfront", "as_of", "network"}
+var orderKeys = []string{"provider", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "region", "billing", "price", "per_gpu", "upfront", "as_of", "network", "interconnect", "rdma", "source"}
 
 // parseOfferSearch turns query parameters into an offer search.
 func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error) {
@@ -380,6 +381,12 @@ func sortRows(rows []catalog.OfferRow, key string, desc bool) {
 			return cmpDec(a.Upfront, b.Upfront)
 		case "as_of":
 			return a.Offer.Source.AsOf.Compare(b.Offer.Source.AsOf)
+		case "interconnect":
+			return strings.Compare(ia.GPUInterconnect, ib.GPUInterconnect)
+		case "rdma":
+			return strings.Compare(ia.RDMA, ib.RDMA)
+		case "source":
+			return strings.Compare(string(a.Offer.Source.Kind), string(b.Offer.Source.Kind))
 		}
 		return cmpDec(a.Price, b.Price)
 	}
@@ -496,6 +503,8 @@ type TCOInput struct {
 	Months   int
 	Currency string
 	Usage    pricing.Usage
+	// P names the on-premises plan in the page's language (English when nil).
+	P *i18n.Printer
 }
 
 // parseTCO reads offer (repeatable), onprem, servers, months, currency,
@@ -554,7 +563,11 @@ func (d *Data) tco(in TCOInput) (*pricing.TCO, error) {
 		if err != nil {
 			return nil, badRequest("onprem", "the catalog has on-premises figures for a few GPUs (H100, A100 ...); use a plan file with the CLI for others.", "%v", err)
 		}
-		plans = append(plans, pricing.Plan{Name: fmt.Sprintf("buy %d× %s server", in.Servers, gs[0].ID), OnPrem: &op})
+		name := fmt.Sprintf("buy %d× %s server", in.Servers, gs[0].ID)
+		if in.P != nil {
+			name = in.P.T("web.tco.buy", in.Servers, gs[0].ID)
+		}
+		plans = append(plans, pricing.Plan{Name: name, OnPrem: &op})
 	}
 	res, err := d.Pricing.Compare(plans, in.Months, in.Currency)
 	if err != nil {
@@ -584,7 +597,10 @@ func (s *Server) apiTCO(r *http.Request, d *Data) (any, error) {
 func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Recommendation, error) {
 	req, err := jobfile.Read(bytes.NewReader(body))
 	if err != nil {
-		return nil, badRequest("job", "see examples/*.yaml for the format.", "%v", err)
+		return nil, recommendInputError(err, lang)
+	}
+	if req.Currency == "" && lang == i18n.ZH {
+		req.Currency = "CNY" // Chinese pages price in yuan unless the job says otherwise
 	}
 	if cur := strings.ToUpper(req.Currency); cur != "" {
 		if _, ok := d.FX.Rate(cur); !ok {
@@ -607,6 +623,24 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 	doc := document.BuildRecommendation(res, req, 200)
 	return &doc, nil
 }
+
+// recommendInputError explains a job description that does not parse: YAML that is not
+// a mapping (plain text pasted into the box) gets a sentence, not the
+// decoder's Go type names.
+func recommendInputError(err error, lang i18n.Lang) error {
+	p := i18n.NewPrinter(lang)
+	msg := err.Error()
+	if strings.Contains(msg, "cannot unmarshal") && strings.Contains(msg, "jobfile.File") {
+		line := ""
+		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+			line = m[1]
+		}
+		return badRequest("job", p.T("web.job.hint"), "%s", p.T("web.job.not_mapping", line))
+	}
+	return badRequest("job", p.T("web.job.hint"), "%v", err)
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 func (s *Server) apiRecommend(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r, s.cfg.MaxBody)

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // browser starts headless Chromium against a test server. Without a
@@ -166,17 +167,30 @@ func TestBrowserOffersToCompare(t *testing.T) {
 	}
 }
 
-// TestBrowserFiltersAndLanguage: changing a filter reloads the results
-// without a submit click; the language switch keeps the query and shows
-// Chinese labels and CNY prices.
+// TestBrowserFiltersAndLanguage: changing a filter with the keyboard does
+// not reload the page or move focus (WCAG 3.2.2); Apply does. The language
+// switch keeps the query and shows Chinese labels and CNY prices.
 func TestBrowserFiltersAndLanguage(t *testing.T) {
 	ctx, base, problems := browser(t)
-	var loc, nav, unit string
+	var loc, nav, unit, focused string
 	err := chromedp.Run(ctx,
 		chromedp.Navigate(base+"/offers?gpu=H100&lang=en"),
 		chromedp.WaitVisible(`form.filters`, chromedp.ByQuery),
+		chromedp.Focus(`select[name="billing"]`, chromedp.ByQuery),
+		chromedp.KeyEvent(kb.ArrowDown),
+		chromedp.Sleep(300*time.Millisecond),
+		chromedp.Location(&loc),
+		chromedp.Evaluate(`document.activeElement.name`, &focused),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	if strings.Contains(loc, "billing=") || focused != "billing" {
+		t.Fatalf("an arrow key on the billing filter navigated (%s) or moved focus (to %q)", loc, focused)
+	}
+	err = chromedp.Run(ctx,
 		chromedp.SetValue(`select[name="billing"]`, "spot", chromedp.ByQuery),
-		chromedp.Evaluate(`setTimeout(() => document.querySelector('select[name="billing"]').dispatchEvent(new Event('change', {bubbles: true})), 0); true`, nil),
+		chromedp.Click(`form.filters button[type="submit"]`, chromedp.ByQuery),
 	)
 	if err != nil {
 		t.Fatalf("%v (problems: %v)", err, problems())
@@ -225,7 +239,7 @@ func TestBrowserAdvisor(t *testing.T) {
 		chromedp.Navigate(base+"/advisor?lang=en"),
 		chromedp.WaitVisible(`textarea#job`, chromedp.ByQuery),
 		chromedp.SetValue(`select[name="example"]`, "spot-experiment", chromedp.ByQuery),
-		chromedp.Evaluate(`setTimeout(() => document.querySelector('select[name="example"]').dispatchEvent(new Event('change', {bubbles: true})), 0); true`, nil),
+		chromedp.Click(`details.advanced form[method="get"] button[type="submit"]`, chromedp.ByQuery),
 	)
 	if err != nil {
 		t.Fatalf("%v (problems: %v)", err, problems())
@@ -267,9 +281,10 @@ func waitURL(ctx context.Context, t *testing.T, want string) {
 	t.Fatalf("the page never reached a URL with %q", want)
 }
 
-// TestBrowserSortExportAndShare: clicking a column header orders the table;
-// the CSV export holds exactly the rows and columns on screen; opening the
-// page's URL afresh gives the same view.
+// TestBrowserSortExportAndShare: clicking a column header orders the table
+// in the browser; the CSV export (built in the browser) holds exactly the
+// rows and columns on screen with every row shown; opening the page's URL
+// afresh gives the same view.
 func TestBrowserSortExportAndShare(t *testing.T) {
 	ctx, base, problems := browser(t)
 	var vram []string
@@ -294,18 +309,21 @@ func TestBrowserSortExportAndShare(t *testing.T) {
 			t.Fatalf("GPU memory column not ascending after the click: %v", vram)
 		}
 	}
-	// The table as shown, and the CSV export fetched from the page's link.
+	// Every row on one page, the table as shown, and the CSV the export link
+	// makes (captured from the Blob it hands to the download).
 	var table [][]string
 	var csvText, shared string
 	err = chromedp.Run(ctx,
+		chromedp.SetValue(`select[data-x-size]`, "0", chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('select[data-x-size]').dispatchEvent(new Event('change', {bubbles: true})); true`, nil),
 		chromedp.Evaluate(`[...document.querySelectorAll('tbody tr')].map(tr => [...tr.querySelectorAll('td[data-col]')].filter(td => !td.hidden).map(td => td.textContent.trim()))`, &table),
-		chromedp.Evaluate(`fetch(document.querySelector('a[data-export="csv"]').href).then(r => r.text())`, &csvText, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
+		chromedp.Evaluate(captureCSV, &csvText, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
 		chromedp.Location(&shared),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
+	recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(csvText, "\ufeff"))).ReadAll()
 	if err != nil {
 		t.Fatalf("CSV export does not parse: %v\n%s", err, csvText)
 	}
@@ -342,6 +360,13 @@ func TestBrowserSortExportAndShare(t *testing.T) {
 		t.Errorf("browser reported errors: %v", p)
 	}
 }
+
+// captureCSV clicks the CSV export link and resolves to the file's text.
+const captureCSV = `new Promise(res => {
+  const orig = URL.createObjectURL;
+  URL.createObjectURL = b => { URL.createObjectURL = orig; b.text().then(res); return orig.call(URL, b); };
+  document.querySelector('a[data-export="csv"]').click();
+})`
 
 func atof(s string) float64 {
 	f, _ := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gpuscout/gpuscout/internal/web"
 )
 
 // responseCache keeps whole responses of idempotent GETs. Every answer the
@@ -25,6 +27,20 @@ type cachedResponse struct {
 	status int
 	header http.Header
 	body   []byte
+	// gz is body gzipped, made at the first hit that asks for gzip (a miss
+	// is compressed on the fly; compressing it twice would double its cost).
+	compressible bool
+	gzOnce       sync.Once
+	gz           []byte
+}
+
+// gzipped is the body gzipped, or nil for a response not worth it.
+func (e *cachedResponse) gzipped() []byte {
+	if !e.compressible {
+		return nil
+	}
+	e.gzOnce.Do(func() { e.gz = gzipBytes(e.body) })
+	return e.gz
 }
 
 func newResponseCache(maxEntries, maxBody int) *responseCache {
@@ -103,6 +119,12 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 				w.Header()[k] = v
 			}
 			w.Header().Set("X-Cache", "hit")
+			if gz := e.gzipped(); gz != nil && web.AcceptsGzip(r) {
+				w.Header().Set("Content-Encoding", "gzip")
+				w.WriteHeader(e.status)
+				w.Write(gz)
+				return
+			}
 			w.WriteHeader(e.status)
 			w.Write(e.body)
 			return
@@ -110,7 +132,9 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 		rec := &recorder{ResponseWriter: w}
 		h(rec, r)
 		if rec.status == http.StatusOK {
-			s.cache.put(key, &cachedResponse{status: rec.status, header: rec.header, body: bytes.Clone(rec.body.Bytes())})
+			e := &cachedResponse{status: rec.status, header: rec.header, body: bytes.Clone(rec.body.Bytes())}
+			e.compressible = e.header.Get("Content-Encoding") == "" && isCompressible(e.header.Get("Content-Type"))
+			s.cache.put(key, e)
 		}
 	}
 }

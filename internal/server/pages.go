@@ -1,13 +1,18 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
+	"html/template"
 	"math"
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -35,7 +40,9 @@ type view struct {
 	// FreshShare and MedianAge say how old the catalog's prices are today.
 	FreshShare string
 	MedianAge  int
-	Error      *apiError
+	// CurrentOffers leaves out retired instance types (the explorer's default).
+	CurrentOffers int
+	Error         *apiError
 	// Warnings name stored records left out because their data is
 	// unusable (at most maxPageWarnings, then a count).
 	Warnings []string
@@ -59,12 +66,12 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 			cur = "CNY"
 		}
 	}
-	st := d.Catalog.Stats()
-	fresh, _ := d.Catalog.Freshness(s.cfg.Now())
+	f := footer(d, s.cfg.Now())
+	st, fresh := f.stats, f.fresh
 	p := i18n.NewPrinter(lang)
 	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
-		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, Assets: web.HasAssets(),
+		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, CurrentOffers: f.currentOffers, Assets: web.HasAssets(),
 		Warnings:   pageWarnings(p, d.Rejected),
 		FreshShare: fmt.Sprintf("%.0f%%", 100*fresh.Share()), MedianAge: int(math.Round(fresh.MedianAgeDays))}
 }
@@ -83,6 +90,31 @@ func pageWarnings(p *i18n.Printer, rs []catalog.Rejection) []string {
 		out = append(out, p.Rejected(r.Kind, r.Record, string(r.Reason), r.Detail))
 	}
 	return out
+}
+
+// footer returns the footer's figures for the day of now, computed once per
+// load and day (the freshness share moves with the date).
+func footer(d *Data, now time.Time) *footerFigures {
+	day := now.Format(catalog.DateLayout)
+	if f, ok := d.footer.Load(day); ok {
+		return f.(*footerFigures)
+	}
+	fresh, _ := d.Catalog.Freshness(now)
+	f := &footerFigures{stats: d.Catalog.Stats(), fresh: fresh, currentOffers: listedOffers(d.Catalog)}
+	d.footer.Store(day, f)
+	return f
+}
+
+// listedOffers counts the offers the explorer lists by default: those of
+// current and previous-generation instance types.
+func listedOffers(c *catalog.Catalog) int {
+	n := 0
+	for _, o := range c.Offers() {
+		if o.Instance == nil || o.Instance.Status != catalog.StatusRetired {
+			n++
+		}
+	}
+	return n
 }
 
 // render writes a page; ?lang= also sets the language cookie so links keep it.
@@ -123,16 +155,16 @@ type option struct {
 
 // offerRowView is one table row.
 type offerRowView struct {
-	ID, Provider, Instance, GPU, Region, Billing, BillingLabel string
-	GPUs, VRAM, VCPU, RAM, Interconnect, Network, RDMA         string
-	Price, PerGPU, Upfront, Source, SourceRef, AsOf, Freshness string
+	ID, Provider, ProviderName, Instance, GPU, Region, Billing, BillingLabel string
+	GPUs, VRAM, VCPU, RAM, Interconnect, Network, RDMA                       string
+	Price, PerGPU, Upfront, Source, SourceRef, AsOf, Freshness               string
 }
 
 // cell is a row's text for a column key (the table and the CSV agree).
 func (r offerRowView) cell(key string) string {
 	switch key {
 	case "provider":
-		return r.Provider
+		return r.ProviderName
 	case "instance":
 		return r.Instance
 	case "gpu":
@@ -176,6 +208,7 @@ type offersPage struct {
 	Providers      []option
 	Billing        []option
 	Residency      []option
+	RegionList     template.HTML
 	Interconnect   []option
 	Per            []option
 	Sort           []option
@@ -191,11 +224,26 @@ type offersPage struct {
 	Rows           []offerRowView
 	Total          int
 	Shown          int
-	PriceUnit      string
-	FXNote         string
-	Chart          map[string]any
-	APIURL         string
-	CSVURL         string
+	// Data is every row the filters match, for the script to sort, filter
+	// and page in the browser; Rows is the page the HTML carries without it.
+	Data offersData
+	All  []offerRowView
+	// Body is the table rows of Rows, rendered in Go: a template walking
+	// every cell through reflection cost most of an uncached page.
+	Body        template.HTML
+	EmptyWhy    string
+	PageNum     int
+	Pages       int
+	PrevURL     string
+	NextURL     string
+	FirstRow    int
+	LastRow     int
+	SortColumns []column
+	PriceUnit   string
+	FXNote      string
+	Chart       map[string]any
+	APIURL      string
+	CSVURL      string
 }
 
 // column is one column of the offers table.
@@ -220,9 +268,6 @@ var allColumns = []struct {
 // *apiError for the page to show.
 func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, error) {
 	q := withCurrency(r.URL.Query(), v.Currency)
-	if q.Get("limit") == "" {
-		q.Set("limit", "50")
-	}
 	p := params{q}
 	// The page shows each instance type and billing model once, in its
 	// cheapest region, unless asked for every region.
@@ -243,7 +288,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	page.CSVURL = "/offers.csv?" + csv.Encode()
 	v.Page = page
 	s.offerChoices(d, v.P, page, p)
-	search, err := d.parseOfferSearch(q, 50)
+	search, err := d.parseOfferSearch(q, 0)
 	if err != nil {
 		return page, err
 	}
@@ -258,18 +303,21 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	}
 	page.PriceUnit = v.P.T("web.unit."+unit, v.Currency)
 	if r, ok := d.FX.Rate(v.Currency); ok && v.Currency != "USD" {
-		page.FXNote = v.P.T("web.fx", r.PerUSD.String(), v.Currency, r.Source, r.AsOf.Format(catalog.DateLayout))
+		page.FXNote = v.P.T("web.fx", r.PerUSD.String(), v.Currency, v.P.FXSource(r.Source), r.AsOf.Format(catalog.DateLayout))
 	}
 	now := s.cfg.Now()
+	names := providerNames(d, v.P)
+	all := make([]offerRowView, 0, len(rows))
 	for _, row := range rows {
 		o, it := row.Offer, row.Offer.Instance
-		rv := offerRowView{ID: o.ID(), Provider: o.Provider, Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
+		rv := offerRowView{ID: o.ID(), Provider: o.Provider, ProviderName: names[o.Provider], Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
 			Billing: string(o.Billing), BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
-			GPUs: num(row.Offer.Instance.GPUCount), VRAM: num(it.GPUMemoryGB), VCPU: num(it.VCPU), RAM: num(it.MemoryGiB),
 			Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price.Mul(search.Scale)), PerGPU: money(row.PerGPUHourly),
-			Source: string(o.Source.Kind), SourceRef: o.Source.Ref, AsOf: o.Source.AsOfString()}
-		if it.NetworkGbps.IsPositive() {
-			rv.Network = num(it.NetworkGbps)
+			Source: v.P.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: o.Source.AsOfString()}
+		spec := d.specs(it)
+		rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Network = spec[0], spec[1], spec[2], spec[3], spec[4]
+		if rv.ProviderName == "" {
+			rv.ProviderName = o.Provider
 		}
 		if row.Upfront.IsPositive() {
 			rv.Upfront = money(row.Upfront)
@@ -282,7 +330,34 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		default:
 			rv.Freshness = "fresh"
 		}
-		page.Rows = append(page.Rows, rv)
+		all = append(all, rv)
+	}
+	page.Data = newOffersData(all)
+	page.All = all
+	if len(all) == 0 && search.Query.Billing != nil {
+		page.EmptyWhy = v.P.T("web.x.none_billing", v.P.Billing(strings.Join(search.Query.Billing, ","), catalog.Billing(strings.Join(search.Query.Billing, ",")).Family()))
+	}
+	page.PageNum, _ = p.int("page", 1, 1, 1<<20)
+	page.Pages = (len(all) + offersPageSize - 1) / offersPageSize
+	if page.PageNum > page.Pages {
+		page.PageNum = max(page.Pages, 1)
+	}
+	lo := (page.PageNum - 1) * offersPageSize
+	hi := min(lo+offersPageSize, len(all))
+	page.Rows = all[lo:hi]
+	page.FirstRow, page.LastRow = lo+1, hi
+	defer func() { page.Body = offerRowsHTML(page.Rows, page.Columns, v.Currency, v.P.T("web.compare")) }()
+	page.Shown = len(page.Rows)
+	pageURL := func(n int) string {
+		u := cloneValues(q)
+		u.Set("page", fmt.Sprint(n))
+		return "/offers?" + u.Encode()
+	}
+	if page.PageNum > 1 {
+		page.PrevURL = pageURL(page.PageNum - 1)
+	}
+	if page.PageNum < page.Pages {
+		page.NextURL = pageURL(page.PageNum + 1)
 	}
 	shown := append(p.list("col"), p.list("cols")...)
 	if len(shown) == 0 {
@@ -294,6 +369,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 			su := cloneValues(q)
 			su.Set("order", c.key)
 			su.Del("desc")
+			su.Del("page")
 			if search.Order == c.key {
 				col.Sorted = "asc"
 				if search.Desc {
@@ -308,6 +384,180 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	}
 	page.Chart = offersChart(*v, rows)
 	return page, nil
+}
+
+// specs are an instance type's GPU count, GPU memory, vCPUs, memory and
+// network as table cells, formatted once per data load.
+func (d *Data) specs(it *catalog.InstanceType) [5]string {
+	if c, ok := d.specCells.Load(it); ok {
+		return c.([5]string)
+	}
+	c := [5]string{num(it.GPUCount), num(it.GPUMemoryGB), num(it.VCPU), num(it.MemoryGiB), ""}
+	if it.NetworkGbps.IsPositive() {
+		c[4] = num(it.NetworkGbps)
+	}
+	d.specCells.Store(it, c)
+	return c
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// regionList is the <option>s of the region datalist: every region code
+// with the providers' names for it, in the page's language (rendered once
+// per data load and language).
+func regionList(d *Data, p *i18n.Printer) template.HTML {
+	if h, ok := d.regionList.Load(p.Lang()); ok {
+		return h.(template.HTML)
+	}
+	labels := map[string][]string{}
+	var codes []string
+	providers := providerNames(d, p)
+	for _, r := range d.Catalog.Regions() {
+		name := r.NameEN
+		if p.Lang() == i18n.ZH && r.NameZH != "" {
+			name = r.NameZH
+		}
+		if _, ok := labels[r.Code]; !ok {
+			codes = append(codes, r.Code)
+		}
+		labels[r.Code] = append(labels[r.Code], providers[r.Provider]+" · "+name)
+	}
+	sort.Strings(codes)
+	var b strings.Builder
+	for _, c := range codes {
+		b.WriteString(`<option value="` + html.EscapeString(c) + `">` + html.EscapeString(strings.Join(labels[c], "; ")) + `</option>`)
+	}
+	h := template.HTML(b.String())
+	d.regionList.Store(p.Lang(), h)
+	return h
+}
+
+// offerRowsHTML renders the explorer's rows (the same cells the script
+// renders from the JSON).
+func offerRowsHTML(rows []offerRowView, cols []column, currency, compare string) template.HTML {
+	var b strings.Builder
+	b.Grow(len(rows) * 1200)
+	esc := html.EscapeString
+	for _, r := range rows {
+		id := esc(r.ID)
+		b.WriteString(`<tr data-offer="` + id + `"><td><input type="checkbox" name="compare" value="` + id + `" aria-label="` + esc(compare) + " " + id + `"></td>`)
+		for _, c := range cols {
+			b.WriteString(`<td data-col="` + c.Key + `"`)
+			if c.Num {
+				b.WriteString(` class="num"`)
+			}
+			if !c.Shown {
+				b.WriteString(` hidden`)
+			}
+			b.WriteString(`>`)
+			switch c.Key {
+			case "instance":
+				b.WriteString(`<a href="/instances/` + esc(url.PathEscape(r.Provider)) + `/` + esc(url.PathEscape(r.Instance)) + `?currency=` + esc(url.QueryEscape(currency)) + `">` + esc(r.Instance) + `</a>`)
+			case "billing":
+				b.WriteString(`<span class="pill">` + esc(r.BillingLabel) + `</span>`)
+			case "source":
+				b.WriteString(`<span title="` + esc(r.SourceRef) + `">` + esc(r.Source) + `</span>`)
+			case "as_of":
+				b.WriteString(`<span class="badge ` + esc(r.Freshness) + `">` + esc(r.AsOf) + `</span>`)
+			default:
+				b.WriteString(esc(r.cell(c.Key)))
+			}
+			b.WriteString(`</td>`)
+		}
+		b.WriteString("</tr>\n")
+	}
+	return template.HTML(b.String())
+}
+
+// offersPageSize is how many rows a page shows before the script takes over.
+const offersPageSize = 50
+
+// offersData is the explorer's rows as compact arrays in Cols order (the
+// page's script sorts, filters and pages them without asking the server).
+type offersData struct {
+	Cols []string   `json:"cols"`
+	Rows [][]string `json:"rows"`
+}
+
+// offersDataCols are the fields of each row of offersData.
+var offersDataCols = []string{"id", "provider", "provider_id", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "interconnect", "network",
+	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "as_of", "fresh"}
+
+// MarshalJSON writes the rows directly: most cells need no escaping, and
+// encoding/json's reflection was a tenth of an uncached page. Cells with
+// quotes, backslashes, control characters, <, >, & or non-ASCII go through
+// encoding/json, which escapes them for a <script> block.
+func (d offersData) MarshalJSON() ([]byte, error) {
+	b := make([]byte, 0, 64+len(d.Rows)*len(d.Cols)*16)
+	str := func(s string) error {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+				q, err := json.Marshal(s)
+				b = append(b, q...)
+				return err
+			}
+		}
+		b = append(b, '"')
+		b = append(b, s...)
+		b = append(b, '"')
+		return nil
+	}
+	list := func(l []string) error {
+		b = append(b, '[')
+		for i, s := range l {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if err := str(s); err != nil {
+				return err
+			}
+		}
+		b = append(b, ']')
+		return nil
+	}
+	b = append(b, `{"cols":`...)
+	if err := list(d.Cols); err != nil {
+		return nil, err
+	}
+	b = append(b, `,"rows":[`...)
+	for i, r := range d.Rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if err := list(r); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, "]}"...), nil
+}
+
+func newOffersData(rows []offerRowView) offersData {
+	d := offersData{Cols: offersDataCols, Rows: make([][]string, len(rows))}
+	for i, r := range rows {
+		d.Rows[i] = []string{r.ID, r.ProviderName, r.Provider, r.Instance, r.GPUs + "× " + r.GPU, r.GPUs, r.VRAM, r.VCPU, r.RAM, r.Interconnect, r.Network,
+			r.RDMA, r.Region, r.BillingLabel, r.Price, r.PerGPU, r.Upfront, r.Source, r.SourceRef, r.AsOf, r.Freshness}
+	}
+	return d
+}
+
+// providerNames maps provider IDs to their names in the page's language.
+func providerNames(d *Data, p *i18n.Printer) map[string]string {
+	out := map[string]string{}
+	for _, pr := range d.Catalog.Providers() {
+		name := pr.NameEN
+		if p.Lang() == i18n.ZH && pr.NameZH != "" {
+			name = pr.NameZH
+		}
+		out[pr.ID] = name
+	}
+	return out
 }
 
 func (s *Server) pageOffers(w http.ResponseWriter, r *http.Request) {
@@ -351,7 +601,7 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	head = append(head, "id")
 	cw.Write(head)
-	for _, row := range page.Rows {
+	for _, row := range page.All {
 		var rec []string
 		for _, c := range page.Columns {
 			if c.Shown {
@@ -396,6 +646,21 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 	for _, b := range []string{"on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block", "flex-start"} {
 		page.Billing = append(page.Billing, option{Value: b, Label: p.T("billing." + b), Selected: bill == b})
 	}
+	// Exact terms (1-year no upfront ...) the catalog has offers for.
+	terms := map[string]bool{}
+	for _, o := range d.Catalog.Offers() {
+		if b := string(o.Billing); b != o.Billing.Family() {
+			terms[b] = true
+		}
+	}
+	var ts []string
+	for t := range terms {
+		ts = append(ts, t)
+	}
+	sort.Strings(ts)
+	for _, t := range ts {
+		page.Billing = append(page.Billing, option{Value: t, Label: "· " + p.Billing(t, catalog.Billing(t).Family()), Selected: bill == t})
+	}
 	res := q.str("residency")
 	zones := map[string]bool{}
 	for _, r := range d.Catalog.Regions() {
@@ -410,8 +675,9 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 	}
 	sort.Strings(zs)
 	for _, z := range zs {
-		page.Residency = append(page.Residency, option{Value: z, Label: z, Selected: res == z})
+		page.Residency = append(page.Residency, option{Value: z, Label: p.Or("residency."+z, strings.ToUpper(z)), Selected: res == z})
 	}
+	page.RegionList = regionList(d, p)
 	ic := q.str("interconnect")
 	page.Interconnect = []option{{Value: "", Label: p.T("web.any"), Selected: ic == ""}}
 	for _, k := range []string{"nvswitch", "nvlink", "pcie"} {
@@ -482,6 +748,9 @@ type comparePage struct {
 	APIURL    string
 	Cheapest  string
 	BreakEven []string
+	// ComparedAt says the GPU count every plan is priced at; GPUsDiffer
+	// says why the badge is per GPU-hour when counts still differ.
+	ComparedAt, GPUsDiffer string
 }
 
 func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
@@ -499,9 +768,10 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	in, err := d.parseTCO(q)
+	in.P = v.P
 	page.Months, page.Servers = in.Months, in.Servers
+	var res *pricing.TCO
 	if err == nil {
-		var res *pricing.TCO
 		if res, err = d.tco(in); err == nil {
 			var doc document.TCO
 			if doc, err = document.BuildTCO(res, d.FX); err == nil {
@@ -525,8 +795,17 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	api.Del("lang")
 	page.APIURL = "/api/v1/tco?" + api.Encode()
 	page.Cheapest = page.Doc.Cheapest
-	for _, b := range page.Doc.BreakEven {
-		page.BreakEven = append(page.BreakEven, b.Text)
+	for _, b := range res.BreakEven {
+		page.BreakEven = append(page.BreakEven, v.P.T(b.Key, b.Args...))
+	}
+	if res.RankedBy != "total" {
+		var counts []string
+		for _, p := range res.Plans {
+			counts = append(counts, num(p.GPUs))
+		}
+		page.GPUsDiffer = v.P.T("web.tco.gpus_differ", strings.Join(counts, " / "))
+	} else if len(res.Plans) > 1 {
+		page.ComparedAt = v.P.T("tco.compared_at", num(res.GPUs))
 	}
 	for _, id := range in.Offers {
 		if row, err := d.offerRow(id, v.Currency); err == nil {
@@ -603,21 +882,142 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 	}
 }
 
+// formError names the advisor form field that is wrong.
+type formError struct{ field string }
+
+// jobFromForm writes the advisor form's common jobs as a job file (the
+// same YAML the CLI reads, shown below the form as the advanced view):
+// train or fine-tune a transformer (model size, tokens), serve one (model
+// size, tokens per second, months), or a number of GPU-hours on a GPU.
+func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *formError) {
+	num := func(name string, required bool) (float64, *formError) {
+		s := strings.TrimSpace(q.Get(name))
+		if s == "" {
+			if required {
+				return 0, &formError{name}
+			}
+			return 0, nil
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+			return 0, &formError{name}
+		}
+		return f, nil
+	}
+	var b strings.Builder
+	b.WriteString("# written by the advisor form\n")
+	switch q.Get("kind") {
+	case "train", "finetune":
+		size, err := num("size_b", true)
+		if err != nil {
+			return "", err
+		}
+		tokens, err := num("tokens_b", true)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "name: %s %gB on %gB tokens\nworkload:\n  job: {kind: transformer-train, params: %ge9, tokens: %ge9, precision: bf16}\n", q.Get("kind"), size, tokens, size, tokens)
+		b.WriteString("gpu:\n  multi_node: true\n")
+	case "serve":
+		size, err := num("size_b", true)
+		if err != nil {
+			return "", err
+		}
+		tps, err := num("tps", true)
+		if err != nil {
+			return "", err
+		}
+		months, err := num("months", false)
+		if err != nil {
+			return "", err
+		}
+		if months == 0 {
+			months = 12
+		}
+		fmt.Fprintf(&b, "name: serve %gB at %g tokens/s\nworkload:\n  inference: {params: %ge9, tokens_per_second: %g, precision: fp16}\nhorizon_months: %d\n", size, tps, size, tps, int(months))
+		b.WriteString("gpu:\n  multi_node: true\n")
+	case "gpuhours":
+		h, err := num("gpu_hours", true)
+		if err != nil {
+			return "", err
+		}
+		g, ok := gpuID(strings.TrimSpace(q.Get("gpu_model")))
+		if !ok || strings.ContainsAny(g, "\n:{}[]#\"'") {
+			return "", &formError{"gpu_model"}
+		}
+		fmt.Fprintf(&b, "name: %g GPU-hours on %s\nworkload:\n  gpu_hours: %g\n  gpu_hours_on: %s\n", h, g, h, g)
+	default:
+		return "", &formError{"kind"}
+	}
+	if d, err := num("deadline_hours", false); err != nil {
+		return "", err
+	} else if d > 0 {
+		fmt.Fprintf(&b, "deadline_hours: %g\n", d)
+	}
+	if res := q.Get("residency"); res != "" {
+		if strings.ContainsAny(res, "\n:{}[]#,\"' ") {
+			return "", &formError{"residency"}
+		}
+		fmt.Fprintf(&b, "location:\n  residency: [%s]\n", res)
+	}
+	switch pr := q.Get("priority"); pr {
+	case "", "balanced", "cost", "time":
+		if pr != "" {
+			fmt.Fprintf(&b, "priority: %s\n", pr)
+		}
+	default:
+		return "", &formError{"priority"}
+	}
+	if q.Get("spot") != "" {
+		b.WriteString("interruptible: true\n")
+	}
+	return b.String(), nil
+}
+
 type advisorPage struct {
-	ShareURL string
-	Job      string
-	Examples []examples.Job
-	Example  string
-	Doc      *document.Recommendation
-	Chart    map[string]any
+	// Form is the common-jobs form as asked (query values).
+	Form      url.Values
+	Residency []option
+	// ProviderNames are the providers' names in the page's language.
+	ProviderNames map[string]string
+	ShareURL      string
+	Job           string
+	Examples      []examples.Job
+	Example       string
+	Doc           *document.Recommendation
+	Chart         map[string]any
 }
 
 func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 	d := s.Data()
 	v := s.view(r, d, "advisor")
-	page := &advisorPage{Examples: examples.Jobs()}
+	page := &advisorPage{Examples: examples.Jobs(), ProviderNames: providerNames(d, v.P), Form: r.URL.Query()}
+	zones := map[string]bool{}
+	for _, rg := range d.Catalog.Regions() {
+		if rg.Residency != "" {
+			zones[rg.Residency] = true
+		}
+	}
+	page.Residency = []option{{Value: "", Label: v.P.T("web.any")}}
+	for _, z := range sortedKeys(zones) {
+		page.Residency = append(page.Residency, option{Value: z, Label: v.P.Or("residency."+z, strings.ToUpper(z)), Selected: page.Form.Get("residency") == z})
+	}
 	v.Page = page
-	if r.Method == http.MethodPost {
+	if r.URL.Query().Get("form") != "" {
+		job, err := jobFromForm(r.URL.Query(), func(name string) (string, bool) {
+			gs, err := d.Catalog.LookupGPU(name)
+			if err != nil || len(gs) == 0 {
+				return "", false
+			}
+			return gs[0].ID, true
+		})
+		if err != nil {
+			v.Error = badRequest(err.field, "", "%s", v.P.T("web.form.bad", v.P.T("web.form."+err.field)))
+			s.render(w, r, http.StatusBadRequest, "advisor", v)
+			return
+		}
+		page.Job = job
+	} else if r.Method == http.MethodPost {
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 		if err := r.ParseForm(); err != nil {
 			v.Error = badRequest("job", "", "reading the form: %v", err)
@@ -660,35 +1060,75 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 }
 
 // advisorChart is an ECharts option: cost against time of the ranked plans
-// and the Pareto front.
+// and the Pareto front. The front is each distinct plan once (same offer,
+// count and billing), without dominated points, joined in time order and
+// drawn above the ranked plans so both show.
 func advisorChart(v view, doc *document.Recommendation) map[string]any {
-	var ranked, front []any
-	for _, list := range []struct {
-		plans []document.RecPlan
-		dst   *[]any
-	}{{doc.Plans, &ranked}, {doc.Pareto, &front}} {
-		for _, p := range list.plans {
+	type pt struct {
+		h, c float64
+		name string
+	}
+	points := func(plans []document.RecPlan) []pt {
+		seen := map[string]bool{}
+		var out []pt
+		for _, p := range plans {
 			if p.Time == nil {
 				continue
 			}
+			// one point per plan shape: the same instances under the same
+			// billing in another region is the same choice on this chart
+			key := fmt.Sprintf("%s/%s×%d/%s", p.Provider, p.InstanceType, p.Count, p.Billing)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
 			h, _ := p.Time.Hours.Float64()
 			c, _ := p.Cost.Total.Float64()
-			*list.dst = append(*list.dst, map[string]any{"value": []float64{h, c}, "name": fmt.Sprintf("#%d %d× %s %s", p.Rank, p.Count, p.InstanceType, p.Billing)})
+			name := fmt.Sprintf("%d× %s %s · %s", p.Count, p.InstanceType, v.P.BillingCode(p.Billing), p.Region)
+			if p.Rank > 0 {
+				name = fmt.Sprintf("#%d %s", p.Rank, name)
+			}
+			out = append(out, pt{h, c, name})
+		}
+		return out
+	}
+	ranked, all := points(doc.Plans), points(doc.Pareto)
+	var front []pt
+	for _, a := range all {
+		dominated := false
+		for _, b := range all {
+			if b.h <= a.h && b.c <= a.c && (b.h < a.h || b.c < a.c) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			front = append(front, a)
 		}
 	}
+	sort.Slice(front, func(i, j int) bool { return front[i].h < front[j].h })
 	if len(ranked) == 0 && len(front) == 0 {
 		return nil
+	}
+	data := func(ps []pt) []any {
+		out := []any{}
+		for _, p := range ps {
+			out = append(out, map[string]any{"value": []float64{p.h, p.c}, "name": p.name})
+		}
+		return out
 	}
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.time_cost"), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "item"},
 		"legend":  map[string]any{"bottom": 0},
-		"grid":    map[string]any{"left": 88, "right": 56, "top": 40, "bottom": 48},
+		"grid":    map[string]any{"left": 8, "right": 40, "top": 40, "bottom": 48, "containLabel": true},
 		"xAxis":   map[string]any{"type": "value", "name": v.P.T("web.hours"), "scale": true},
 		"yAxis":   map[string]any{"type": "value", "name": doc.Currency, "scale": true},
 		"series": []any{
-			map[string]any{"name": v.P.T("web.pareto"), "type": "scatter", "data": front, "symbolSize": 10},
-			map[string]any{"name": v.P.T("web.ranked"), "type": "scatter", "data": ranked, "symbolSize": 16, "symbol": "diamond"},
+			map[string]any{"name": v.P.T("web.ranked"), "type": "scatter", "data": data(ranked), "symbolSize": 18, "symbol": "diamond", "z": 2,
+				"itemStyle": map[string]any{"color": "#1f5fbf", "opacity": 0.55}},
+			map[string]any{"name": v.P.T("web.pareto"), "type": "line", "data": data(front), "symbolSize": 9, "z": 3,
+				"lineStyle": map[string]any{"type": "dashed", "width": 1}, "itemStyle": map[string]any{"color": "#c0392b"}},
 		},
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -107,6 +108,8 @@ type priceRowView struct {
 // estimateView is one benchmark estimate.
 type estimateView struct {
 	Benchmark, Class, Precision, Value, Low, High, PerGPU, Unit, Confidence, Fits, Assumptions string
+	// NoFit: the model does not fit in the instance's GPU memory.
+	NoFit bool
 }
 
 type instancePage struct {
@@ -121,6 +124,96 @@ type instancePage struct {
 	PriceUnit string
 	Chart     map[string]any
 	APIURL    string
+	// History is the price-history chart (imported snapshots); HistoryNote
+	// says why there is none.
+	History     map[string]any
+	HistoryNote string
+	HistoryNoDB bool
+}
+
+// historyOffers is how many of an instance's offers the history chart
+// draws (its on-demand and spot prices, cheapest region first).
+const historyOffers = 6
+
+// historyChart is an ECharts option: the effective hourly price of the
+// instance's on-demand and spot offers at each imported snapshot, from the
+// server's price history (a database of imports). Offers with fewer than
+// two points, or in another currency than the first drawn, are left out.
+func (s *Server) historyChart(r *http.Request, v view, doc *document.InstanceDetail) (map[string]any, string) {
+	src := s.historySource()
+	if src == nil {
+		return nil, v.P.T("web.history.none_db")
+	}
+	type series struct {
+		name string
+		pts  map[string]float64
+	}
+	var all []series
+	dates := map[string]bool{}
+	cur := ""
+	for _, o := range doc.Offers {
+		if len(all) == historyOffers {
+			break
+		}
+		if o.Billing != "on-demand" && o.Billing != "spot" {
+			continue
+		}
+		h, err := src.PriceHistory(r.Context(), o.ID)
+		if err != nil || len(h.Points) < 2 {
+			continue
+		}
+		se := series{name: o.Region + " · " + v.P.BillingCode(o.Billing), pts: map[string]float64{}}
+		for _, p := range h.Points {
+			if cur == "" {
+				cur = p.Currency
+			}
+			if p.Currency != cur {
+				continue
+			}
+			day := p.AsOf
+			if len(p.FetchedAt) >= 10 {
+				day = p.FetchedAt[:10]
+			}
+			f, _ := p.Effective.Float64()
+			se.pts[day] = f
+			dates[day] = true
+		}
+		if len(se.pts) >= 2 {
+			all = append(all, se)
+		}
+	}
+	if len(all) == 0 {
+		return nil, v.P.T("web.history.none")
+	}
+	var days []string
+	for d := range dates {
+		days = append(days, d)
+	}
+	sort.Strings(days)
+	var out []any
+	var names []string
+	for _, se := range all {
+		data := make([]any, len(days))
+		for i, d := range days {
+			if f, ok := se.pts[d]; ok {
+				data[i] = f
+			} else {
+				data[i] = nil
+			}
+		}
+		names = append(names, se.name)
+		out = append(out, map[string]any{"name": se.name, "type": "line", "data": data, "connectNulls": true, "step": "end"})
+	}
+	return map[string]any{
+		"title":    map[string]any{"text": v.P.T("web.history.chart", cur), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
+		"tooltip":  map[string]any{"trigger": "axis"},
+		"legend":   map[string]any{"data": names, "bottom": 0, "type": "plain"},
+		"grid":     map[string]any{"left": 8, "right": 40, "top": 40, "bottom": 56, "containLabel": true},
+		"xAxis":    map[string]any{"type": "category", "data": days},
+		"yAxis":    map[string]any{"type": "value", "name": cur, "scale": true},
+		"series":   out,
+		"gpuscout": map[string]any{"currency": cur, "decimals": 2},
+	}, ""
 }
 
 func (s *Server) pageInstance(w http.ResponseWriter, r *http.Request) {
@@ -173,12 +266,12 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: p.T("web.col.vram"), Value: in.GPU.TotalMemoryGB.String()},
 		{Label: p.T("web.col.vcpu"), Value: in.VCPU.String()},
 		{Label: p.T("web.col.ram"), Value: in.MemoryGiB.String()},
-		{Label: p.T("web.col.interconnect"), Value: opt(in.Interconnect)},
+		{Label: p.T("web.col.interconnect"), Value: noneOr(p, in.Interconnect)},
 		{Label: p.T("web.col.network"), Value: opt(optNumStr(in.NetworkGbps))},
-		{Label: p.T("web.col.rdma"), Value: in.RDMA},
-		{Label: p.T("web.instance.storage"), Value: opt(in.LocalStorage)},
+		{Label: p.T("web.col.rdma"), Value: noneOr(p, in.RDMA)},
+		{Label: p.T("web.instance.storage"), Value: p.Term(opt(in.LocalStorage))},
 		{Label: p.T("web.instance.status"), Value: msgOr(p, "web.instance.status."+in.Status, in.Status)},
-		{Label: p.T("web.col.source"), Value: in.Source.Kind + " · " + in.Source.AsOf, Title: in.Source.Ref},
+		{Label: p.T("web.col.source"), Value: p.Or("source."+in.Source.Kind, in.Source.Kind) + " · " + in.Source.AsOf, Title: in.Source.Ref},
 	}
 	g := doc.GPU
 	page.GPUSpecs = []specRow{
@@ -193,7 +286,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: "FP8 TFLOPS", Value: opt(optNumStr(g.FP8TFLOPS))},
 		{Label: "INT8 TOPS", Value: opt(optNumStr(g.INT8TOPS))},
 		{Label: p.T("web.col.tdp"), Value: opt(optNumStr(g.TDPW))},
-		{Label: p.T("web.col.source"), Value: g.Source.Kind + " · " + g.Source.AsOf, Title: g.Source.Ref},
+		{Label: p.T("web.col.source"), Value: p.Or("source."+g.Source.Kind, g.Source.Kind) + " · " + g.Source.AsOf, Title: g.Source.Ref},
 	}
 	now := s.cfg.Now()
 	// The offers document's rows carry no catalog pointers: re-read them for
@@ -201,7 +294,10 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 	for _, o := range doc.Offers {
 		pv := priceRowView{ID: o.ID, Region: o.Region, Country: o.Country, Billing: o.Billing,
 			Hourly: money(numDec(o.Price.Hourly)), Effective: money(numDec(o.Price.EffectiveHourly)), PerGPU: money(numDec(o.Price.PerGPUHourly)),
-			Source: o.Source.Kind, SourceRef: o.Source.Ref, AsOf: o.Source.AsOf}
+			Source: p.Or("source."+o.Source.Kind, o.Source.Kind), SourceRef: o.Source.Ref, AsOf: o.Source.AsOf}
+		if !numDec(o.Price.Hourly).IsPositive() {
+			pv.Hourly = "–" // billed by the month or the term, not by the hour
+		}
 		if up := numDec(o.Price.Upfront); up.IsPositive() {
 			pv.Upfront = money(up)
 		}
@@ -238,11 +334,16 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		case *e.MemoryFits:
 			ev.Fits = p.T("web.instance.fits")
 		default:
+			// A model that does not fit has no throughput to show.
 			ev.Fits = p.T("web.instance.no_fit")
+			ev.NoFit = true
+			ev.Value, ev.Low, ev.High, ev.PerGPU = "–", "–", "–", "–"
 		}
 		page.Estimates = append(page.Estimates, ev)
 	}
 	page.Chart = instanceChart(v, doc)
+	page.History, page.HistoryNote = s.historyChart(r, v, doc)
+	page.HistoryNoDB = s.historySource() == nil
 	s.render(w, r, http.StatusOK, "instance", v)
 }
 
@@ -290,6 +391,14 @@ func instanceChart(v view, doc *document.InstanceDetail) map[string]any {
 		"series":   []any{map[string]any{"type": "bar", "data": data, "itemStyle": map[string]any{"color": c}, "label": map[string]any{"show": true, "position": "right", "fontSize": 10}}},
 		"gpuscout": map[string]any{"currency": v.Currency, "axes": "x", "decimals": 3},
 	}
+}
+
+// noneOr renders a catalog value, "none" in the page's language.
+func noneOr(p *i18n.Printer, s string) string {
+	if s == "" || strings.EqualFold(s, "none") {
+		return p.T("web.none")
+	}
+	return s
 }
 
 // numDec reads a document number back as a decimal.

@@ -27,8 +27,17 @@ func buildCoverage(p *i18n.Printer, c *catalog.Catalog, s catalog.Stats) coverag
 	for _, col := range m.Models {
 		v.Headers = append(v.Headers, p.BillingModel(col))
 	}
+	name := func(id string) string {
+		if pr, ok := c.Provider(id); ok {
+			if p.Lang() == i18n.ZH && pr.NameZH != "" {
+				return pr.NameZH
+			}
+			return pr.NameEN
+		}
+		return id
+	}
 	for _, r := range m.Rows {
-		row := []string{r.Provider}
+		row := []string{name(r.Provider)}
 		for i := range m.Models {
 			row = append(row, r.Cell(i))
 		}
@@ -45,7 +54,7 @@ func buildCoverage(p *i18n.Printer, c *catalog.Catalog, s catalog.Stats) coverag
 				if p.Lang() == i18n.ZH && bm.GapReasonZH != "" {
 					reason = bm.GapReasonZH
 				}
-				v.Reasons = append(v.Reasons, gapReason{Provider: pr.ID, Model: p.Billing(string(bm.Billing), bm.Billing.Family()), Reason: reason, Offers: n})
+				v.Reasons = append(v.Reasons, gapReason{Provider: name(pr.ID), Model: p.Billing(string(bm.Billing), bm.Billing.Family()), Reason: reason, Offers: n})
 			}
 		}
 	}

@@ -43,10 +43,15 @@ type spotPage struct {
 	BestLabel, Reason                                                        string
 	Interval, Interruptions                                                  string
 	Prior                                                                    string // the provider-level prior used, when one was
-	Figures                                                                  []spotFigure
-	Options                                                                  []spotOption
-	Chart                                                                    map[string]any
-	APIURL                                                                   string
+	// Citation is the interruption data's source, quoted as published.
+	Citation    string
+	Assumptions []string
+	// Flat says every simulated run took the same time (no histogram).
+	Flat    string
+	Figures []spotFigure
+	Options []spotOption
+	Chart   map[string]any
+	APIURL  string
 }
 
 // pageSpot asks the spot question of the form (the API's parameters) and
@@ -92,6 +97,7 @@ func (s *Server) pageSpot(w http.ResponseWriter, r *http.Request) {
 	api.Del("lang")
 	page.APIURL = "/api/v1/spot?" + api.Encode()
 	page.fill(v, ans)
+	page.explain(v, d.Catalog, ans, req.MTBI > 0)
 	s.render(w, r, http.StatusOK, "spot", v)
 }
 
@@ -144,7 +150,7 @@ func (page *spotPage) fill(v view, ans *document.SpotAnswer) {
 	default:
 		mtbi = fmt.Sprintf("%.3g", m)
 	}
-	page.Interruptions = p.T("web.spot.mtbi", mtbi, ans.Risk.Source)
+	page.Interruptions = mtbi
 	if pr := ans.Risk.Prior; pr != nil {
 		if pr.Rated {
 			page.Prior = p.T("spot.prior", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf)
@@ -157,8 +163,15 @@ func (page *spotPage) fill(v view, ans *document.SpotAnswer) {
 	fig := func(label string, h float64) spotFigure {
 		return spotFigure{Label: label, Hours: hoursText(h), Cost: moneyF(h*price) + " " + cur}
 	}
+	// The expected figure is the spot option's, as in the table below.
+	expected := spotFigure{Label: p.T("web.spot.expected"), Hours: hoursText(d.Plan.ExpectedHours), Cost: moneyF(d.Plan.ExpectedHours*price) + " " + cur}
+	for _, o := range d.Options {
+		if o.Name == "spot" {
+			expected.Hours, expected.Cost = hoursText(o.ExpectedHours), moneyF(o.ExpectedCost)+" "+cur
+		}
+	}
 	page.Figures = []spotFigure{
-		{Label: p.T("web.spot.expected"), Hours: hoursText(d.Plan.ExpectedHours), Cost: moneyF(d.Plan.ExpectedHours*price) + " " + cur},
+		expected,
 		fig("P50", spot.Percentile(walls, 0.5)),
 		fig("P95", spot.Percentile(walls, 0.95)),
 		fig("P99", spot.Percentile(walls, 0.99)),
@@ -173,6 +186,46 @@ func (page *spotPage) fill(v view, ans *document.SpotAnswer) {
 		page.Options = append(page.Options, row)
 	}
 	page.Chart = spotChart(v, ans, walls, fallback)
+	if len(walls) > 0 && len(fallback) == 0 && spot.Percentile(walls, 0.99)-walls[0] < 0.05 {
+		// Nearly every run takes the same time: a histogram would be one
+		// bar. Say it in words.
+		same := 0
+		for _, w := range walls {
+			if w-walls[0] < 0.05 {
+				same++
+			}
+		}
+		page.Chart = nil
+		page.Flat = p.T("web.spot.flat", fmt.Sprintf("%.1f", 100*float64(same)/float64(len(walls))), len(walls), hoursText(walls[0]), hoursText(walls[len(walls)-1]))
+	}
+}
+
+// explain says where the interruption rate comes from and what is assumed,
+// in the page's language (the document's notes are the engine's English).
+func (page *spotPage) explain(v view, c *catalog.Catalog, ans *document.SpotAnswer, given bool) {
+	p, o, r := v.P, ans.SpotOffer, ans.Risk
+	mtbi := page.Interruptions
+	b, banded := c.InterruptionBand(o.Provider, o.InstanceName, o.RegionCode)
+	switch {
+	case given:
+		page.Interruptions = p.T("web.spot.risk.given", mtbi)
+	case banded:
+		page.Interruptions = p.T("web.spot.risk.band", mtbi, b.Band)
+		page.Citation = b.Source.Ref + " · " + b.Source.AsOfString()
+	default:
+		page.Interruptions = p.T("web.spot.risk.assumed", mtbi, o.Provider, o.InstanceName, o.RegionCode)
+	}
+	if f, ok := c.SpotFacts(o.Provider); ok && f.NoticeKnown {
+		page.Assumptions = append(page.Assumptions, p.T("web.spot.as.notice", f.NoticeSeconds, p.Or("source."+string(f.Source.Kind), string(f.Source.Kind)), f.Source.AsOfString()))
+	} else {
+		page.Assumptions = append(page.Assumptions, p.T("web.spot.as.no_notice"))
+	}
+	if r.Protection > 0 {
+		page.Assumptions = append(page.Assumptions, p.T("web.spot.as.protection", strconv.FormatFloat(r.Protection, 'f', -1, 64)))
+	}
+	page.Assumptions = append(page.Assumptions,
+		p.T("web.spot.as.price", moneyF(ans.SimConfig.SpotPrice), ans.Doc.Currency, o.Source.AsOfString(), p.Or("source."+string(o.Source.Kind), string(o.Source.Kind))),
+		p.T("web.spot.as.billed"))
 }
 
 // spotReason says why the verdict, in the page's language, from the

@@ -44,7 +44,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.HandleFunc("GET /metrics", s.metrics.serve)
 	// Web UI
-	mux.Handle("GET /static/", http.StripPrefix("/static/", web.Static()))
+	mux.Handle("GET /static/", http.StripPrefix("/static/", web.Precompressed(web.Static())))
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
 	})
@@ -57,7 +57,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /gpus", s.cached(s.pageGPUs))
 	mux.HandleFunc("GET /about", s.cached(s.pageAbout))
 	mux.HandleFunc("/", s.pageNotFound)
-	return s.recoverer(s.headers(s.accessLog(mux)))
+	return s.recoverer(s.headers(s.accessLog(compress(mux))))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {

@@ -36,6 +36,22 @@ type Data struct {
 	Rejected []catalog.Rejection
 	// Loaded is when this data was loaded.
 	Loaded time.Time
+	// regionList holds the explorer's region datalist per language,
+	// rendered once per load (template.HTML by i18n.Lang).
+	regionList sync.Map
+	// specCells holds each instance type's formatted spec cells
+	// (*catalog.InstanceType → [4]string), formatted once per load.
+	specCells sync.Map
+	// footer holds the figures every page's footer shows (footerFigures by
+	// day, "2006-01-02"), computed once per load and day.
+	footer sync.Map
+}
+
+// footerFigures are the catalog figures every page shows.
+type footerFigures struct {
+	stats         catalog.Stats
+	fresh         catalog.Freshness
+	currentOffers int
 }
 
 // Loader loads fresh Data (the embedded catalog overlaid with imports).

@@ -43,6 +43,8 @@ func funcs() template.FuncMap {
 			return template.JS(b), nil
 		},
 		"join": strings.Join,
+		// list makes a list of strings (choices of a select).
+		"list": func(s ...string) []string { return s },
 		// money renders an amount with thousands separators and sensible decimals.
 		"money": func(n json.Number) string {
 			d, err := decimal.NewFromString(n.String())

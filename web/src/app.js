@@ -3,51 +3,27 @@
 // The server-rendered pages work without this bundle (plain GET forms, links
 // and tables). This file only adds progressive enhancements:
 //
-//   * htmx (hx-* attributes in the templates)
 //   * ECharts charts:  <div class="chart" data-chart="ID"></div>
 //                      <script type="application/json" id="ID">{...option...}</script>
 //   * column chooser:  <fieldset data-columns> with input[name=col][value=KEY]
 //                      hides/shows th[data-col=KEY] / td[data-col=KEY], URL ?cols=
-//   * auto-submit:     form[data-autosubmit] submits when a select/checkbox/radio changes
+//   * explorer:        table[data-offers] + #offers-data: sort, filter, page
+//                      and export CSV in the browser (explorer.js)
+//   * price unit:      changing select[data-price-unit] clears price limits
 //   * compare:         input[name=compare][value=OFFER_ID] + [data-compare-button]
 //
 // Everything is wired with event listeners: no inline scripts, no eval, so the
 // pages can keep a strict `script-src 'self'` CSP. See web/README.md.
 
-import htmx from "htmx.org";
-
 import * as echarts from "echarts/core";
-import { LineChart, BarChart, ScatterChart, PieChart } from "echarts/charts";
-import {
-  GridComponent,
-  TooltipComponent,
-  LegendComponent,
-  TitleComponent,
-  MarkLineComponent,
-  MarkPointComponent,
-  DataZoomComponent,
-} from "echarts/components";
+import { LineChart, BarChart, ScatterChart } from "echarts/charts";
+import { GridComponent, TooltipComponent, LegendComponent, TitleComponent, MarkLineComponent } from "echarts/components";
 import { CanvasRenderer } from "echarts/renderers";
+import { createExplorer } from "./explorer.js";
 
-echarts.use([
-  LineChart,
-  BarChart,
-  ScatterChart,
-  PieChart,
-  GridComponent,
-  TooltipComponent,
-  LegendComponent,
-  TitleComponent,
-  MarkLineComponent,
-  MarkPointComponent,
-  DataZoomComponent,
-  CanvasRenderer,
-]);
-
-// htmx 4's ESM build assigns window.htmx itself (its extensions need it); we
-// add nothing else to the global scope. Keep the reference so the import is
-// not considered unused.
-void htmx;
+// Only the charts and components the pages use (bar, line, scatter; the
+// mark line of the TCO chart), so the bundle stays small.
+echarts.use([LineChart, BarChart, ScatterChart, GridComponent, TooltipComponent, LegendComponent, TitleComponent, MarkLineComponent, CanvasRenderer]);
 
 const doc = document;
 const root = doc.documentElement;
@@ -190,6 +166,31 @@ function applyConveniences(option) {
   return option;
 }
 
+// fitNarrow keeps category labels from eating a narrow chart: on a phone
+// the label column gets at most 40 % of the width (truncated with …),
+// the grid sizes itself around the labels, and bar value labels are dropped
+// when there are too many bars for them not to overlap.
+function fitNarrow(option, width) {
+  if (!width || width >= 640) return;
+  const labelMax = Math.max(80, Math.round(width * 0.4));
+  for (const g of asArray(option.grid)) {
+    if (!g) continue;
+    if (typeof g.left === "number" && g.left > labelMax) {
+      g.left = 8;
+      g.containLabel = true;
+    }
+    if (typeof g.right === "number" && g.right > 40) g.right = 40;
+  }
+  for (const ax of asArray(option.yAxis)) {
+    if (ax && ax.type === "category") {
+      ax.axisLabel = Object.assign({}, ax.axisLabel, { width: labelMax, overflow: "truncate", fontSize: 10 });
+    }
+  }
+  for (const s of asArray(option.series)) {
+    if (s && s.type === "bar" && s.label && asArray(s.data).length > 8) s.label.show = false;
+  }
+}
+
 function renderChart(el) {
   const id = el.getAttribute("data-chart");
   const src = id ? doc.getElementById(id) : null;
@@ -217,6 +218,7 @@ function renderChart(el) {
   const titleObj = asArray(option.title)[0];
   const label = el.getAttribute("aria-label") || (titleObj && titleObj.text) || "";
   applyConveniences(option);
+  fitNarrow(option, el.clientWidth);
 
   let chart = el._gsChart || echarts.getInstanceByDom(el);
   if (!chart) {
@@ -378,13 +380,18 @@ function onColumnToggle(box) {
 const COMPARE_MIN = 2;
 const COMPARE_MAX = 6;
 
-function checkedCompare() {
-  return $$(doc, "input[name=compare]:checked");
+let explorer = null;
+
+// selectedOffers is every ticked offer: on the explorer's other pages too.
+function selectedOffers() {
+  const ids = explorer ? explorer.selected() : [];
+  for (const b of $$(doc, "input[name=compare]:checked")) if (ids.indexOf(b.value) < 0) ids.push(b.value);
+  return ids;
 }
 
 function updateCompare() {
   const boxes = $$(doc, "input[name=compare]");
-  const n = checkedCompare().length;
+  const n = selectedOffers().length;
   const ok = n >= COMPARE_MIN && n <= COMPARE_MAX;
   for (const btn of $$(doc, "[data-compare-button]")) {
     btn.hidden = false;
@@ -403,10 +410,10 @@ function compareURL(btn) {
   const base = btn.getAttribute("data-compare-url") || "/compare";
   const u = new URL(base, window.location.href);
   const seen = new Set();
-  for (const b of checkedCompare()) {
-    if (b.value && !seen.has(b.value)) {
-      seen.add(b.value);
-      u.searchParams.append("offer", b.value);
+  for (const id of selectedOffers()) {
+    if (id && !seen.has(id)) {
+      seen.add(id);
+      u.searchParams.append("offer", id);
     }
   }
   const here = currentParams();
@@ -437,14 +444,21 @@ doc.addEventListener("change", function (ev) {
     updateCompare();
     return;
   }
-  const form = t.closest("form[data-autosubmit]");
-  if (!form || t.closest("[data-columns], [data-no-autosubmit]")) return;
-  const isToggle = t.matches("input[type=checkbox], input[type=radio]");
-  if (!t.matches("select") && !isToggle) return;
-  if (typeof form.requestSubmit === "function") {
-    form.requestSubmit(); // fires "submit": htmx handles hx-get forms, otherwise a normal GET
-  } else {
-    form.submit();
+  // A price limit means something else per hour and per month: clear the
+  // limits when the unit changes, and say so (nothing submits on change:
+  // WCAG 3.2.2, the Apply button does).
+  if (t.matches("select[data-price-unit]")) {
+    const form = t.closest("form");
+    let cleared = false;
+    for (const name of ["min_price", "max_price"]) {
+      const f = form && form.querySelector("[name=" + name + "]");
+      if (f && f.value !== "") {
+        f.value = "";
+        cleared = true;
+      }
+    }
+    const note = form && form.querySelector("[data-price-reset]");
+    if (note && cleared) note.hidden = false;
   }
 });
 
@@ -452,15 +466,24 @@ doc.addEventListener("click", function (ev) {
   const t = ev.target instanceof Element ? ev.target.closest("[data-compare-button]") : null;
   if (!t) return;
   ev.preventDefault();
-  const n = checkedCompare().length;
+  const n = selectedOffers().length;
   if (t.disabled || n < COMPARE_MIN || n > COMPARE_MAX) return;
   window.location.assign(compareURL(t));
 });
+
+// On a phone the filter form starts folded (it was a screen and a half);
+// the summary line opens it.
+function foldFilters() {
+  if (window.matchMedia && window.matchMedia("(max-width: 640px)").matches) {
+    for (const d of $$(doc, "details[data-filters]")) d.open = false;
+  }
+}
 
 function enhance(scope) {
   for (const el of $$(scope, "[data-js-only]")) el.hidden = false;
   for (const el of $$(scope, "[data-no-js-only]")) el.hidden = true;
   initColumns();
+  if (!explorer) explorer = createExplorer(doc, { rendered: updateCompare });
   updateCompare();
   initCharts(scope);
 }
@@ -469,22 +492,13 @@ let started = false;
 function start() {
   if (started) return;
   started = true;
+  foldFilters();
   enhance(doc);
 }
 
 if (doc.readyState === "loading") doc.addEventListener("DOMContentLoaded", start);
 else start();
 
-// htmx 4 event names (htmx 2 used htmx:afterSwap / htmx:load; listening to
-// both costs nothing and keeps the contract if htmx is ever pinned back).
-// The event target may be the request's source element rather than the new
-// content, so rescan the document (cheap: rendered charts are skipped).
-function afterSwap() {
-  if (started) enhance(doc);
-}
-for (const name of ["htmx:after:swap", "htmx:after:settle", "htmx:afterSwap", "htmx:load"]) {
-  doc.addEventListener(name, afterSwap);
-}
 window.addEventListener("pageshow", function (ev) {
   if (ev.persisted) enhance(doc); // back/forward cache
 });

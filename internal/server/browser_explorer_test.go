@@ -1,0 +1,160 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestBrowserExplorerOn5000Rows loads the explorer, swaps in 5,000 rows
+// (the catalog's rows repeated) and times, in the browser, a sort on every
+// sortable column (interconnect, RDMA and source included), the quick
+// filter and paging: each must finish under 100 ms. Sorting is one control
+// (the headers; no sort select). Timings are logged for docs/benchmarks.md.
+func TestBrowserExplorerOn5000Rows(t *testing.T) {
+	ctx, base, problems := browser(t)
+	var res struct {
+		Rows    int                `json:"rows"`
+		Sorts   map[string]float64 `json:"sorts"`
+		Filter  float64            `json:"filter"`
+		Matches int                `json:"matches"`
+		Page    float64            `json:"page"`
+		Shown   int                `json:"shown"`
+		Selects int                `json:"selects"`
+		Order   []string           `json:"order"`
+	}
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(base+"/offers?lang=en&cheapest_region=false&cols=provider,instance,gpu,interconnect,rdma,region,billing,price,per_gpu,source,as_of"),
+		chromedp.WaitVisible(`table[data-offers]`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => {
+  const src = document.getElementById('offers-data');
+  const data = JSON.parse(src.textContent);
+  const rows = [];
+  for (let i = 0; rows.length < 5000; i++) {
+    const r = data.rows[i % data.rows.length].slice();
+    r[0] = r[0] + '#' + i;
+    rows.push(r);
+  }
+  data.rows = rows;
+  src.textContent = JSON.stringify(data);
+  document.dispatchEvent(new Event('gpuscout:offers-data'));
+  const out = {rows: rows.length, sorts: {}, selects: document.querySelectorAll('select[name=sort]').length};
+  // the median of three clicks (ascending, descending, ascending)
+  const median = f => { const m = [f(), f(), f()].sort((x, y) => x - y); return m[1]; };
+  for (const a of document.querySelectorAll('th a[data-sort]')) {
+    out.sorts[a.getAttribute('data-sort')] = median(() => { const t0 = performance.now(); a.click(); return performance.now() - t0; });
+  }
+  const rdma = document.querySelector('th a[data-sort="rdma"]');
+  rdma.click();
+  out.order = [...document.querySelectorAll('tbody td[data-col="rdma"]')].slice(0, 50).map(td => td.textContent);
+  const box = document.querySelector('[data-x-filter]');
+  const type = v => { box.value = v; box.dispatchEvent(new Event('input', {bubbles: true})); };
+  out.filter = median(() => { type(''); const t0 = performance.now(); type('h100 us-east'); return performance.now() - t0; });
+  out.matches = document.querySelector('[data-x-status]').textContent;
+  type('');
+  out.page = median(() => { const t0 = performance.now(); document.querySelector('[data-x-next]').click(); return performance.now() - t0; });
+  document.querySelector('[data-x-prev]').click();
+  document.querySelector('[data-x-prev]').click();
+  document.querySelector('[data-x-next]').click();
+  out.shown = document.querySelectorAll('tbody tr[data-offer]').length;
+  out.matches = parseInt(out.matches.split(' of ')[1] || '0', 10);
+  return out;
+})()`, &res),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	if res.Rows != 5000 || res.Shown != 50 {
+		t.Fatalf("%d rows loaded, %d shown on page 2", res.Rows, res.Shown)
+	}
+	if res.Selects != 0 {
+		t.Error("a sort select next to the sortable headers: one sort control, not two")
+	}
+	for _, k := range []string{"interconnect", "rdma", "source", "price", "gpu"} {
+		if _, ok := res.Sorts[k]; !ok {
+			t.Errorf("column %s does not sort", k)
+		}
+	}
+	for k, ms := range res.Sorts {
+		if ms >= 100 {
+			t.Errorf("sorting 5,000 rows by %s took %.1f ms", k, ms)
+		}
+	}
+	if res.Filter >= 100 || res.Page >= 100 {
+		t.Errorf("filter %.1f ms, page %.1f ms on 5,000 rows", res.Filter, res.Page)
+	}
+	if res.Matches == 0 || res.Matches >= 5000 {
+		t.Errorf("the quick filter kept %d of 5,000 rows", res.Matches)
+	}
+	for i := 1; i < len(res.Order); i++ {
+		if strings.ToLower(res.Order[i]) < strings.ToLower(res.Order[i-1]) {
+			t.Fatalf("RDMA column not in order after sorting: %v", res.Order)
+		}
+	}
+	t.Logf("5,000 rows: sort ms %v; filter %.1f ms (%d matches); next page %.1f ms", res.Sorts, res.Filter, res.Matches, res.Page)
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported errors: %v", p)
+	}
+}
+
+// TestBrowserPriceUnitAndFixedPages: switching the price unit clears the
+// price limits and says so (no silent empty table); an instance page shows
+// no throughput for a model that does not fit and no "0" hourly price for
+// monthly billing; a spot run no interruption hits shows no one-bar chart.
+func TestBrowserPriceUnitAndFixedPages(t *testing.T) {
+	ctx, base, problems := browser(t)
+	var maxPrice string
+	var noteHidden bool
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(base+"/offers?lang=en&max_price=2"),
+		chromedp.WaitVisible(`select[data-price-unit]`, chromedp.ByQuery),
+		chromedp.SetValue(`select[data-price-unit]`, "month", chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('select[data-price-unit]').dispatchEvent(new Event('change', {bubbles: true})); true`, nil),
+		chromedp.Value(`input[name="max_price"]`, &maxPrice, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelector('[data-price-reset]').hidden`, &noteHidden),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	if maxPrice != "" || noteHidden {
+		t.Errorf("after switching to month: max_price %q, note hidden %v", maxPrice, noteHidden)
+	}
+	var noFitThroughput []string
+	var zeroHourly int
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(base+"/instances/aws/p3.2xlarge?lang=en"),
+		chromedp.WaitVisible(`table[data-estimates]`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('tr[data-no-fit] td:nth-child(3)')].map(td => td.textContent.trim()).filter(s => s !== '–')`, &noFitThroughput),
+		chromedp.Navigate(base+"/instances/tencent/GN6S.LARGE20?lang=zh"),
+		chromedp.WaitVisible(`table[data-prices]`, chromedp.ByQuery),
+		chromedp.Evaluate(`[...document.querySelectorAll('table[data-prices] tbody td:nth-child(3)')].filter(td => td.textContent.trim() === '0').length`, &zeroHourly),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	if len(noFitThroughput) > 0 {
+		t.Errorf("throughput shown for models that do not fit: %v", noFitThroughput)
+	}
+	if zeroHourly > 0 {
+		t.Errorf("%d price rows show an hourly price of 0", zeroHourly)
+	}
+	var flat string
+	var charts, verdicts int
+	err = chromedp.Run(ctx,
+		chromedp.Navigate(base+"/spot?offer=aws/p5en.48xlarge/us-east-1/spot&work_hours=48&lang=zh"),
+		chromedp.WaitVisible(`[data-verdict]`, chromedp.ByQuery),
+		chromedp.Text(`[data-flat]`, &flat, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll('.chart').length`, &charts),
+		chromedp.Evaluate(`[...document.querySelectorAll('main p, main li')].filter(e => /spot pays|override with/.test(e.textContent)).length`, &verdicts),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	if charts != 0 || !strings.Contains(flat, "100000") || verdicts != 0 {
+		t.Errorf("p5en spot page: %d charts, flat note %q, %d raw English verdicts", charts, flat, verdicts)
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported errors: %v", p)
+	}
+}

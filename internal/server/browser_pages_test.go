@@ -1,0 +1,269 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+)
+
+// everyPage is each page of the UI with real data.
+var everyPage = []struct{ name, path string }{
+	{"offers", "/offers?gpu=H100"},
+	{"compare", "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand&onprem=H100&months=120"},
+	{"advisor", "/advisor"},
+	{"spot", "/spot?offer=aws/p5en.48xlarge/us-east-1/spot&work_hours=48"},
+	{"providers", "/providers"},
+	{"gpus", "/gpus"},
+	{"about", "/about"},
+	{"instance", "/instances/aws/p5.48xlarge"},
+	{"instance-v100", "/instances/aws/p3.2xlarge"},
+	{"notfound", "/no-such-page"},
+}
+
+// zhAllowed are the Latin-script words a Chinese page may show: names,
+// units and technical terms that have no Chinese form in use. Tokens with a
+// digit, dot, underscore, slash or hyphen (instance IDs, regions, GPU
+// models) and upper-case acronyms are allowed without listing.
+var zhAllowed = map[string]bool{
+	"gpuscout": true, "english": true, "nvidia": true, "amd": true, "intel": true, "google": true, "cloud": true, "azure": true,
+	"lambda": true, "oracle": true, "alibaba": true, "tencent": true, "nvswitch": true, "nvlink": true, "pcie": true, "infiniband": true,
+	"efa": true, "rdma": true, "roce": true, "json": true, "csv": true, "yaml": true, "api": true, "gib": true, "gb": true, "tb": true,
+	"gbps": true, "tflops": true, "kw": true, "h": true, "x": true, "echarts": true, "llama": true, "mistral": true, "bert": true, "resnet": true,
+	"vllm": true, "spot": false, "on": false, "demand": false, "gpu": true, "cpu": true, "vcpu": true, "hopper": true, "ampere": true, "ada": true,
+	"blackwell": true, "volta": true, "turing": true, "lovelace": true, "sxm": true, "nvl": true, "hbm": true, "gddr": true, "tensor": false,
+	"dcgm": true, "smi": true, "ecb": true, "mig": true, "ultra": true, "tpu": true, "inferentia": true, "trainium": true, "gaudi": true,
+	"instinct": true, "mi": true, "erdma": true, "govcloud": true, "vianet": true, "nvme": true, "ssd": true, "daly": true, "young": true, "openapi": true, "token": true, // token: the term Chinese ML writing uses
+	"radeon": true, "aws": true, "gcp": true, "oci": true, "et": true, "al": true, "fp": true, "bf": true, "int": true,
+}
+
+var (
+	latinToken = regexp.MustCompile(`[A-Za-z][A-Za-z0-9._/\-+×]*`)
+	urlText    = regexp.MustCompile(`https?://\S+`)
+)
+
+// catalogNames adds the catalog's own names to the allowlist: region
+// codes, instance and GPU names, vendors and architectures, and the Latin
+// words the catalog's Chinese texts keep (product names such as SageMaker).
+func catalogNames(t *testing.T) map[string]bool {
+	d, err := loadEmbedded(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	add := func(s string) {
+		for _, w := range latinToken.FindAllString(s, -1) {
+			names[strings.ToLower(strings.TrimRight(w, ".-/"))] = true
+		}
+	}
+	c := d.Catalog
+	for _, r := range c.Regions() {
+		add(r.Code)
+	}
+	for _, g := range c.GPUs() {
+		add(g.ID)
+		add(g.Vendor)
+		add(g.Architecture)
+	}
+	for _, f := range c.Ecosystem() {
+		add(f.Key)
+		add(f.ValueZH)
+	}
+	for _, p := range c.Providers() {
+		add(p.NameZH)
+		// The coverage gaps' Chinese reasons quote the providers' API and
+		// field names (DescribePrice, reservationTerm …).
+		for _, bm := range c.BillingModels(p.ID) {
+			add(bm.GapReasonZH)
+		}
+	}
+	// Commands quoted in sentences (gpuscout perf validate).
+	add("gpuscout perf validate")
+	return names
+}
+
+// englishWords lists the words of text a Chinese page should not show.
+func englishWords(text string, names map[string]bool) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, tok := range latinToken.FindAllString(urlText.ReplaceAllString(text, " "), -1) {
+		tok = strings.TrimRight(tok, ".-/")
+		if strings.ContainsAny(tok, "0123456789._/-+×") || tok == strings.ToUpper(tok) || zhAllowed[strings.ToLower(tok)] || names[strings.ToLower(tok)] {
+			continue
+		}
+		if !seen[tok] {
+			seen[tok] = true
+			out = append(out, tok)
+		}
+	}
+	return out
+}
+
+// axeScript is axe-core from web/node_modules (npm ci in web/, which make
+// assets-check runs before the tests in CI).
+func axeScript(t *testing.T) string {
+	b, err := os.ReadFile("../../web/node_modules/axe-core/axe.min.js")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI=true but axe-core is missing (%v): run npm ci in web/", err)
+		}
+		t.Logf("axe-core not installed (%v): accessibility checks skipped; run npm ci in web/", err)
+		return ""
+	}
+	return string(b)
+}
+
+func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
+
+// settle waits until the document is loaded and every chart is drawn.
+func settle(ctx context.Context) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var ok bool
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`document.readyState === "complete" && [...document.querySelectorAll('.chart[data-chart]')].every(c => c.getAttribute('data-rendered') === '1' || c.hasAttribute('data-chart-error'))`, &ok)); err == nil && ok {
+			return nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("page did not settle")
+}
+
+// TestBrowserEveryPage* open every page in English and Chinese at 1440 px
+// and 390 px: no script errors, nothing loaded from another origin, no
+// sideways scrolling, a skip link, axe-core finds no WCAG 2.1 A/AA
+// violation, and the Chinese pages show no English words outside the
+// allowlist.
+func TestBrowserEveryPageEnglish1440(t *testing.T) { everyPage1(t, "en", "1440") }
+func TestBrowserEveryPageChinese1440(t *testing.T) { everyPage1(t, "zh", "1440") }
+func TestBrowserEveryPageMobile(t *testing.T) {
+	everyPage1(t, "en", "390")
+	everyPage1(t, "zh", "390")
+}
+
+// everyPage1 runs the checks of every page in one language at one width
+// (one browser each, to stay within the browser's time limit).
+func everyPage1(t *testing.T, lang, width string) {
+	ctx, base, problems := browser(t)
+	axe := axeScript(t)
+	names := catalogNames(t)
+	for _, size := range []struct {
+		name          string
+		width, height int64
+		mobile        bool
+	}{{"1440", 1440, 900, false}, {"390", 390, 844, true}} {
+		if size.name != width {
+			continue
+		}
+		if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(size.width, size.height, 1, size.mobile)); err != nil {
+			t.Fatal(err)
+		}
+		for _, lang := range []string{lang} {
+			for _, pg := range everyPage {
+				name := pg.name + "-" + lang + "-" + size.name
+				sep := "?"
+				if strings.Contains(pg.path, "?") {
+					sep = "&"
+				}
+				before := len(problems())
+				var overflow, skip bool
+				var foreign []string
+				err := chromedp.Run(ctx, chromedp.Navigate(base+pg.path+sep+"lang="+lang))
+				if err == nil {
+					err = settle(ctx)
+				}
+				if err == nil {
+					err = chromedp.Run(ctx,
+						chromedp.Evaluate(`document.documentElement.scrollWidth > document.documentElement.clientWidth + 1`, &overflow),
+						chromedp.Evaluate(`!!document.querySelector('a.skip[href="#main"]') && !!document.getElementById('main')`, &skip),
+						chromedp.Evaluate(`performance.getEntriesByType('resource').map(e => e.name).filter(n => !n.startsWith(location.origin) && !n.startsWith('data:') && !n.startsWith('blob:'))`, &foreign),
+					)
+				}
+				if err != nil {
+					t.Errorf("%s: %v (problems: %v)", name, err, problems())
+					continue
+				}
+				if overflow {
+					var wide []string
+					chromedp.Run(ctx, chromedp.Evaluate(`(() => { const w = document.documentElement.clientWidth + 1; return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w && e.parentElement && e.parentElement.getBoundingClientRect().right <= w).slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').slice(0, 40)); })()`, &wide))
+					t.Errorf("%s scrolls sideways: %v", name, wide)
+				}
+				if size.mobile && pg.name == "offers" {
+					var open bool
+					chromedp.Run(ctx, chromedp.Evaluate(`document.querySelector('details[data-filters]').open`, &open))
+					if open {
+						t.Errorf("%s: the filters are not folded on a phone", name)
+					}
+				}
+				if !skip {
+					t.Errorf("%s has no skip link to #main", name)
+				}
+				if len(foreign) > 0 {
+					t.Errorf("%s loads from other origins: %v", name, foreign)
+				}
+				if lang == "zh" && size.name == "1440" {
+					var text string
+					if err := chromedp.Run(ctx, chromedp.Evaluate(visibleText, &text)); err != nil {
+						t.Fatal(err)
+					}
+					if w := englishWords(text, names); len(w) > 0 {
+						t.Errorf("%s shows English: %v", name, w)
+					}
+					// The advisor's reasons and rejections are sentences the
+					// advisor engine writes in the request's language.
+					var engine string
+					chromedp.Run(ctx, chromedp.Evaluate(`[...document.querySelectorAll('[data-engine-text]')].map(e => e.textContent).join(' ')`, &engine))
+					if w := englishWords(engine, names); len(w) > 0 {
+						t.Errorf("%s: English left in the advisor engine's sentences: %v", name, w)
+					}
+				}
+				if axe != "" && size.name == "1440" {
+					var violations []string
+					err := chromedp.Run(ctx,
+						chromedp.Evaluate(axe+";true", nil),
+						chromedp.Evaluate(`axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']}).then(r => r.violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`, &violations, awaitPromise),
+					)
+					if err != nil {
+						t.Errorf("%s: axe: %v", name, err)
+					} else if len(violations) > 0 {
+						t.Errorf("%s: axe violations: %v", name, violations)
+					}
+				}
+				for _, p := range problems()[before:] {
+					if pg.name == "notfound" && strings.Contains(p, "404") {
+						continue // the page itself is the 404
+					}
+					t.Errorf("%s: browser reported %s", name, p)
+				}
+				if size.name == "1440" || pg.name == "offers" || pg.name == "compare" || pg.name == "spot" {
+					screenshot(ctx, t, name) // phones: the pages whose layout changes most
+				}
+			}
+		}
+	}
+}
+
+// visibleText is the text a person reads on the page: text nodes outside
+// scripts, code, job files and quotations marked translate="no", plus
+// placeholders and accessible labels.
+const visibleText = `(() => {
+  const out = [];
+  const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  let n;
+  while ((n = w.nextNode())) {
+    const p = n.parentElement;
+    if (!p || p.closest('script, style, code, pre, textarea, [translate="no"], [hidden], [data-engine-text]')) continue;
+    out.push(n.textContent);
+  }
+  document.querySelectorAll('[placeholder], [aria-label]').forEach(e => {
+    if (e.closest('[translate="no"]')) return;
+    out.push(e.getAttribute('placeholder') || '', e.getAttribute('aria-label') || '');
+  });
+  return out.join(' ');
+})()`
