@@ -140,7 +140,8 @@ func (s *Server) apiCost(r *http.Request, d *Data) (any, error) {
 
 // parseEstimate reads gpuscout estimate's flags: benchmark or workload,
 // gpu or offer, count, nodes, instances, precision, samples, params,
-// tokens, images, epochs, gflops_per_image, flops, and currency.
+// tokens, images, epochs, gflops_per_image, flops, the LLM serving request
+// (input_tokens, output_tokens, active_params, max_batch) and currency.
 func (d *Data) parseEstimate(v url.Values) (document.EstimateRequest, error) {
 	p := params{v}
 	req := document.EstimateRequest{Benchmark: p.str("benchmark"), Workload: p.str("workload"), GPU: p.str("gpu"), Offer: p.str("offer"),
@@ -162,10 +163,14 @@ func (d *Data) parseEstimate(v url.Values) (document.EstimateRequest, error) {
 		name string
 		dst  *float64
 	}{{"samples", &req.Samples}, {"params", &req.Params}, {"tokens", &req.Tokens}, {"images", &req.Images}, {"epochs", &req.Epochs},
-		{"gflops_per_image", &req.GFLOPsPerImage}, {"flops", &req.FLOPs}} {
+		{"gflops_per_image", &req.GFLOPsPerImage}, {"flops", &req.FLOPs},
+		{"input_tokens", &req.InputTokens}, {"output_tokens", &req.OutputTokens}, {"active_params", &req.ActiveParams}} {
 		if *f.dst, err = paramFloat(p, f.name, 0); err != nil {
 			return req, err
 		}
+	}
+	if req.MaxBatch, err = p.int("max_batch", 0, 0, 1_000_000); err != nil {
+		return req, err
 	}
 	return req, nil
 }
