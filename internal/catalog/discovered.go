@@ -55,6 +55,9 @@ type DiscoveryReport struct {
 	// Unresolved are the GPU names that could not be resolved, most
 	// offers first.
 	Unresolved []UnresolvedGPU
+	// Invalid are descriptions left out because a figure or the source is
+	// unusable (a negative vCPU count, no source reference or date).
+	Invalid []string
 }
 
 // gpuTolerance is how far (as a share) a discovered GPU's memory may be
@@ -105,6 +108,10 @@ func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryRe
 			continue
 		}
 		have[id] = true
+		if !f.Source.Kind.Valid() || strings.TrimSpace(f.Source.Ref) == "" || f.Source.AsOf.IsZero() || f.VCPU.IsNegative() || f.MemoryGiB.IsNegative() {
+			rep.Invalid = append(rep.Invalid, id)
+			continue
+		}
 		g, candidates := resolveGPU(names, f)
 		if g == nil {
 			k := [2]string{f.Provider, f.GPUName}

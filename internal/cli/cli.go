@@ -275,11 +275,16 @@ func (a *app) data() (*dataset, error) {
 		return nil, err
 	}
 	if db != nil {
-		imported, bands, err = db.LatestOffers(context.Background())
+		im, err := db.LatestImports(context.Background())
 		db.Close()
 		if err != nil {
 			return nil, fmt.Errorf("database %s: %w", a.dbPath(), err)
 		}
+		imported, bands = im.Offers, im.Bands
+		// Instance types the imports describe and the curated catalog
+		// lacks join it, so their offers are listed like any other.
+		rep := catalog.Discover(&d, im.Instances, im.Offers)
+		ds.Discovery = &rep
 	}
 	if len(imported) > 0 || len(bands) > 0 {
 		known := func(cur string) bool { _, ok := rates.Rate(cur); return ok }

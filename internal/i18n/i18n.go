@@ -84,7 +84,7 @@ func Keys(l Lang) []string {
 }
 
 // webTables are the web UI's message tables, one per area of the UI.
-var webTables = []map[Lang]map[string]string{webMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages}
+var webTables = []map[Lang]map[string]string{webMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, discoveryMessages}
 
 func lookup(l Lang, key string) (string, bool) {
 	if m, ok := messages[l][key]; ok {
