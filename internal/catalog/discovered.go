@@ -78,8 +78,10 @@ func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryRe
 		return rep
 	}
 	have := map[string]bool{}
+	uses := map[string]bool{} // provider/GPU ID of the curated types
 	for _, it := range d.Instances {
 		have[it.ID()] = true
+		uses[it.Provider+"/"+it.GPUID] = true
 	}
 	providers := map[string]bool{}
 	for _, p := range d.Providers {
@@ -112,7 +114,7 @@ func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryRe
 			rep.Invalid = append(rep.Invalid, id)
 			continue
 		}
-		g, candidates := resolveGPU(names, f)
+		g, candidates := resolveGPU(names, f, uses)
 		if g == nil {
 			k := [2]string{f.Provider, f.GPUName}
 			u := unresolved[k]
@@ -157,10 +159,12 @@ func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryRe
 	return rep
 }
 
-// resolveGPU finds the one GPU model a discovered name means. It returns
-// nil and the candidates when the name is ambiguous, nil and none when it
-// is unknown.
-func resolveGPU(names map[string][]*GPU, f *DiscoveredInstance) (*GPU, []string) {
+// resolveGPU finds the one GPU model a discovered name means: the only
+// GPU of that name; or the only one whose memory matches; or, among those,
+// the only one the provider's curated instance types use (AWS's 40 GB
+// A100s are SXM4, in p4d). It returns nil and the candidates when the name
+// is ambiguous, nil and none when it is unknown.
+func resolveGPU(names map[string][]*GPU, f *DiscoveredInstance, uses map[string]bool) (*GPU, []string) {
 	gs := names[normalize(f.GPUName)]
 	if len(gs) == 1 {
 		return gs[0], nil
@@ -189,6 +193,15 @@ func resolveGPU(names map[string][]*GPU, f *DiscoveredInstance) (*GPU, []string)
 	}
 	if len(match) == 1 {
 		return match[0], nil
+	}
+	var used []*GPU
+	for _, g := range match {
+		if uses[f.Provider+"/"+g.ID] {
+			used = append(used, g)
+		}
+	}
+	if len(used) == 1 {
+		return used[0], nil
 	}
 	return nil, ids
 }

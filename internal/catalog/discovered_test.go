@@ -19,6 +19,7 @@ func TestDiscoverResolvesGPUsByNameAndMemory(t *testing.T) {
 		m("a100.1x80", "A100", "1", "80"),                                   // two A100s: 80 GiB ≈ 85.9 GB picks the 80 GB one
 		m("a100.1x", "A100", "1", "0"),                                      // no memory given: ambiguous
 		m("a100.2x", "A100", "2", "60"),                                     // 60 GiB matches neither: ambiguous
+		m("a100.4x", "A100", "4", "40"),                                     // 40 GB, SXM4 or PCIe: the variant acme\'s curated big8 uses
 		m("m60.1x", "M60", "1", "8"),                                        // unknown
 		m("small1", "A100", "1", "40"),                                      // curated: never replaced
 		m("zero", "A10", "0", "24"),                                         // no GPU: ignored
@@ -30,8 +31,10 @@ func TestDiscoverResolvesGPUsByNameAndMemory(t *testing.T) {
 		{Provider: "acme", InstanceName: "a100.1x", RegionCode: "us-east", Billing: catalog.OnDemand},
 	}
 	d := catalogtest.Data()
+	// A second 40 GB A100 that no acme instance type uses.
+	d.GPUs = append(d.GPUs, &catalog.GPU{ID: "A100-PCIe-40GB", Vendor: "NVIDIA", Family: "A100", MemoryGB: D("40"), FP16TFLOPS: D("312"), Source: catalogtest.Src()})
 	rep := catalog.Discover(&d, found, offers)
-	if len(rep.Added) != 2 || rep.Added[0] != "acme/a10.2x" || rep.Added[1] != "acme/a100.1x80" {
+	if len(rep.Added) != 3 || rep.Added[0] != "acme/a10.2x" || rep.Added[1] != "acme/a100.1x80" || rep.Added[2] != "acme/a100.4x" {
 		t.Fatalf("added %v", rep.Added)
 	}
 	if len(rep.Unresolved) != 2 {
@@ -41,7 +44,7 @@ func TestDiscoverResolvesGPUsByNameAndMemory(t *testing.T) {
 	if unk.GPUName != "M60" || unk.Reason != catalog.GPUUnknown || unk.Offers != 2 || len(unk.Instances) != 1 {
 		t.Errorf("unknown: %+v", unk)
 	}
-	if amb.GPUName != "A100" || amb.Reason != catalog.GPUAmbiguous || amb.Offers != 1 || len(amb.Instances) != 2 || len(amb.Candidates) != 2 {
+	if amb.GPUName != "A100" || amb.Reason != catalog.GPUAmbiguous || amb.Offers != 1 || len(amb.Instances) != 2 || len(amb.Candidates) != 3 {
 		t.Errorf("ambiguous: %+v", amb)
 	}
 	if len(rep.Invalid) != 1 || rep.Invalid[0] != "acme/nosrc" {
@@ -54,6 +57,9 @@ func TestDiscoverResolvesGPUsByNameAndMemory(t *testing.T) {
 	it, ok := c.Instance("acme/a100.1x80")
 	if !ok || !it.Discovered || it.GPUID != "A100-SXM4-80GB" || !it.GPUMemoryGB.Equal(D("80")) || it.Family != "a100" {
 		t.Errorf("a100.1x80: %+v", it)
+	}
+	if it, _ := c.Instance("acme/a100.4x"); it.GPUID != "A100-SXM4-40GB" {
+		t.Errorf("a100.4x: %+v", it)
 	}
 	if cur, _ := c.Instance("acme/small1"); cur.Discovered || cur.GPUID != "A10" {
 		t.Errorf("curated small1 replaced: %+v", cur)
