@@ -126,6 +126,13 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 			return s, fmt.Errorf("save band %s/%s: %w", b.InstanceName, b.Region, err)
 		}
 	}
+	if blob, ok, err := pack(res.Offers); err != nil {
+		return s, fmt.Errorf("pack offers: %w", err)
+	} else if ok {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers) VALUES (?, ?, ?)`, s.ID, packFormat, blob); err != nil {
+			return s, fmt.Errorf("save packed offers: %w", err)
+		}
+	}
 	if len(res.Instances) > 0 {
 		ii, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO instances (snapshot_id, provider, instance_type, gpu_name, gpu_count, gpu_memory_gib, vcpu, memory_gib, source_kind, source_ref, as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
@@ -169,7 +176,7 @@ func (db *DB) DeleteSnapshot(ctx context.Context, id int64) (Snapshot, error) {
 	if err != nil {
 		return s, err
 	}
-	for _, q := range []string{`DELETE FROM offers WHERE snapshot_id = ?`, `DELETE FROM bands WHERE snapshot_id = ?`, `DELETE FROM instances WHERE snapshot_id = ?`, `DELETE FROM snapshots WHERE id = ?`} {
+	for _, q := range []string{`DELETE FROM offers WHERE snapshot_id = ?`, `DELETE FROM bands WHERE snapshot_id = ?`, `DELETE FROM instances WHERE snapshot_id = ?`, `DELETE FROM snapshot_packs WHERE snapshot_id = ?`, `DELETE FROM snapshots WHERE id = ?`} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return s, fmt.Errorf("remove snapshot %d: %w", id, err)
 		}
@@ -321,11 +328,7 @@ func (db *DB) LatestOffers(ctx context.Context) ([]*catalog.Offer, []*catalog.In
 // the newest snapshot of each scope, the newer snapshot's record winning
 // where scopes overlap.
 func (db *DB) LatestImports(ctx context.Context) (*Imports, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id IN (`+latestSnapshots+`) ORDER BY o.snapshot_id`)
-	if err != nil {
-		return nil, err
-	}
-	offers, _, err := scanOffers(rows)
+	offers, err := db.latestOffers(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -365,6 +368,58 @@ func (db *DB) LatestImports(ctx context.Context) (*Imports, error) {
 		return nil, err
 	}
 	return im, nil
+}
+
+// latestOffers reads the offers of the newest snapshot of each scope, in
+// snapshot order: from the snapshot's pack where it has one, else from its
+// rows.
+func (db *DB) latestOffers(ctx context.Context) ([]*catalog.Offer, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT s.id, s.fetched_at, p.format, p.offers FROM snapshots s LEFT JOIN snapshot_packs p ON p.snapshot_id = s.id
+		WHERE s.id IN (`+latestSnapshots+`) ORDER BY s.id`)
+	if err != nil {
+		return nil, err
+	}
+	type snap struct {
+		id      int64
+		fetched time.Time
+		format  sql.NullInt64
+		blob    []byte
+	}
+	var snaps []snap
+	for rows.Next() {
+		var sn snap
+		var fetched string
+		if err := rows.Scan(&sn.id, &fetched, &sn.format, &sn.blob); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		sn.fetched, _ = time.Parse(time.RFC3339, fetched)
+		snaps = append(snaps, sn)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []*catalog.Offer
+	for _, sn := range snaps {
+		if sn.format.Valid && sn.format.Int64 == packFormat {
+			if offers, err := unpack(sn.blob, sn.fetched); err == nil {
+				out = append(out, offers...)
+				continue
+			}
+			// A damaged pack: the rows are the reference.
+		}
+		rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id = ?`, sn.id)
+		if err != nil {
+			return nil, err
+		}
+		offers, _, err := scanOffers(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, offers...)
+	}
+	return out, nil
 }
 
 // newestOffers keeps, of offers in snapshot order, the last one of each

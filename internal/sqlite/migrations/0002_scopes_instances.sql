@@ -25,3 +25,14 @@ CREATE TABLE instances (
     as_of          TEXT    NOT NULL,
     PRIMARY KEY (snapshot_id, provider, instance_type)
 );
+
+-- A compact copy of each snapshot's offers (columnar, gob-encoded, a
+-- dictionary of strings and integer decimals), written with the snapshot:
+-- reads decode one blob per scope instead of scanning and parsing every
+-- offer row. Snapshots without one (stored before, or with a figure the
+-- packed form cannot hold) are read from their rows.
+CREATE TABLE snapshot_packs (
+    snapshot_id INTEGER PRIMARY KEY REFERENCES snapshots (id) ON DELETE CASCADE,
+    format      INTEGER NOT NULL,
+    offers      BLOB    NOT NULL
+);
