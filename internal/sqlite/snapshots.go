@@ -328,11 +328,14 @@ func (db *DB) LatestOffers(ctx context.Context) ([]*catalog.Offer, []*catalog.In
 // the newest snapshot of each scope, the newer snapshot's record winning
 // where scopes overlap.
 func (db *DB) LatestImports(ctx context.Context) (*Imports, error) {
-	offers, err := db.latestOffers(ctx)
+	offers, snaps, err := db.latestOffers(ctx)
 	if err != nil {
 		return nil, err
 	}
-	im := &Imports{Offers: newestOffers(offers)}
+	if snaps > 1 { // one snapshot holds each offer once (its primary key)
+		offers = newestOffers(offers)
+	}
+	im := &Imports{Offers: offers}
 	brows, err := db.r.QueryContext(ctx, `SELECT b.provider, b.instance_type, b.region, b.band, b.low_pct, b.high_pct, b.savings_pct, b.source_ref, b.as_of, s.fetched_at
 		FROM bands b JOIN snapshots s ON s.id = b.snapshot_id WHERE b.snapshot_id IN (`+latestSnapshots+`) ORDER BY b.snapshot_id`)
 	if err != nil {
@@ -373,11 +376,11 @@ func (db *DB) LatestImports(ctx context.Context) (*Imports, error) {
 // latestOffers reads the offers of the newest snapshot of each scope, in
 // snapshot order: from the snapshot's pack where it has one, else from its
 // rows.
-func (db *DB) latestOffers(ctx context.Context) ([]*catalog.Offer, error) {
+func (db *DB) latestOffers(ctx context.Context) ([]*catalog.Offer, int, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT s.id, s.fetched_at, p.format, p.offers FROM snapshots s LEFT JOIN snapshot_packs p ON p.snapshot_id = s.id
 		WHERE s.id IN (`+latestSnapshots+`) ORDER BY s.id`)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	type snap struct {
 		id      int64
@@ -391,14 +394,14 @@ func (db *DB) latestOffers(ctx context.Context) ([]*catalog.Offer, error) {
 		var fetched string
 		if err := rows.Scan(&sn.id, &fetched, &sn.format, &sn.blob); err != nil {
 			rows.Close()
-			return nil, err
+			return nil, 0, err
 		}
 		sn.fetched, _ = time.Parse(time.RFC3339, fetched)
 		snaps = append(snaps, sn)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var out []*catalog.Offer
 	for _, sn := range snaps {
@@ -411,15 +414,15 @@ func (db *DB) latestOffers(ctx context.Context) ([]*catalog.Offer, error) {
 		}
 		rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id = ?`, sn.id)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		offers, _, err := scanOffers(rows)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		out = append(out, offers...)
 	}
-	return out, nil
+	return out, len(snaps), nil
 }
 
 // newestOffers keeps, of offers in snapshot order, the last one of each
