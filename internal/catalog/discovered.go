@@ -220,3 +220,45 @@ func family(name string) string {
 	}
 	return n
 }
+
+// OffersForGPUs keeps, of imported offers, those whose instance type in d
+// has one of the GPU models the names mean (as LookupGPU resolves a name:
+// a family, an ID or alias, or a prefix of IDs), so that a query about a
+// few GPU models does not validate and overlay every imported offer. It
+// returns offers unchanged when names is empty or a name means no GPU of d
+// (the query then reports the unknown name itself).
+func OffersForGPUs(d *Data, offers []*Offer, names []string) []*Offer {
+	if len(names) == 0 {
+		return offers
+	}
+	want := map[string]bool{}
+	for _, name := range names {
+		k := normalize(name)
+		found := false
+		for _, g := range d.GPUs {
+			match := strings.HasPrefix(normalize(g.ID), k)
+			for _, n := range append([]string{g.Family}, g.Aliases...) {
+				match = match || normalize(n) == k
+			}
+			if k != "" && match {
+				want[g.ID], found = true, true
+			}
+		}
+		if !found {
+			return offers
+		}
+	}
+	keep := map[string]bool{}
+	for _, it := range d.Instances {
+		if want[it.GPUID] {
+			keep[it.ID()] = true
+		}
+	}
+	out := make([]*Offer, 0, len(offers)/4)
+	for _, o := range offers {
+		if keep[o.Provider+"/"+o.InstanceName] {
+			out = append(out, o)
+		}
+	}
+	return out
+}

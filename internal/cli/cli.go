@@ -87,6 +87,10 @@ type app struct {
 	cur     string
 	rates   *fx.Table
 	ds      *dataset
+	// onlyGPUs, set by a command before it loads data, names the GPU
+	// models it asks about: imported offers of other GPUs are not loaded
+	// (nil loads every imported offer).
+	onlyGPUs []string
 }
 
 // Main runs gpuscout with args (without the program name) and returns the
@@ -285,6 +289,7 @@ func (a *app) data() (*dataset, error) {
 		// lacks join it, so their offers are listed like any other.
 		rep := catalog.Discover(&d, im.Instances, im.Offers)
 		ds.Discovery = &rep
+		imported = catalog.OffersForGPUs(&d, imported, a.onlyGPUs)
 	}
 	if len(imported) > 0 || len(bands) > 0 {
 		known := func(cur string) bool { _, ok := rates.Rate(cur); return ok }

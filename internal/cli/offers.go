@@ -120,6 +120,7 @@ func (a *app) buildOfferQuery(c *catalog.Catalog, o *offersOptions) (catalog.Off
 }
 
 func (a *app) runOffers(o *offersOptions) error {
+	a.onlyGPUs = splitFlags(o.gpus)
 	ds, err := a.data()
 	if err != nil {
 		return err
