@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -63,5 +64,39 @@ func TestDiscoverResolvesGPUsByNameAndMemory(t *testing.T) {
 	}
 	if cur, _ := c.Instance("acme/small1"); cur.Discovered || cur.GPUID != "A10" {
 		t.Errorf("curated small1 replaced: %+v", cur)
+	}
+}
+
+func TestOffersForGPUsKeepsWhatTheQueryNeeds(t *testing.T) {
+	d := catalogtest.Data()
+	offers := []*catalog.Offer{
+		{Provider: "acme", InstanceName: "big8"},      // A100-SXM4-40GB
+		{Provider: "acme", InstanceName: "small1"},    // A10
+		{Provider: "panda", InstanceName: "gpu.8x80"}, // A100-SXM4-80GB
+		{Provider: "acme", InstanceName: "unknown"},
+	}
+	names := func(list []*catalog.Offer) (out []string) {
+		for _, o := range list {
+			out = append(out, o.InstanceName)
+		}
+		return out
+	}
+	if got := names(catalog.OffersForGPUs(&d, offers, []string{"A100"})); len(got) != 2 || got[0] != "big8" || got[1] != "gpu.8x80" {
+		t.Errorf("A100: %v", got)
+	}
+	if got := names(catalog.OffersForGPUs(&d, offers, []string{"a100-sxm4-80gb"})); len(got) != 1 || got[0] != "gpu.8x80" {
+		t.Errorf("A100-SXM4-80GB: %v", got)
+	}
+	// A10 keeps small1 (and may keep the A100s, whose IDs it prefixes:
+	// more than the query needs is harmless, less is not).
+	got := names(catalog.OffersForGPUs(&d, offers, []string{"A10"}))
+	if len(got) == 0 || got[len(got)-1] == "unknown" || !strings.Contains(strings.Join(got, ","), "small1") {
+		t.Errorf("A10: %v", got)
+	}
+	if got := catalog.OffersForGPUs(&d, offers, []string{"M60"}); len(got) != 4 {
+		t.Errorf("an unknown name must leave the offers to the query's own error: %v", names(got))
+	}
+	if got := catalog.OffersForGPUs(&d, offers, nil); len(got) != 4 {
+		t.Errorf("no names: %v", names(got))
 	}
 }
