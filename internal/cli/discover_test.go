@@ -20,7 +20,7 @@ func TestImportedNewInstanceTypeIsListed(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
 	}
-	for _, want := range []string{"aws/g6f.xlarge", `unknown GPU name "M60" of aws (2 offers, 1 instance types, e.g. aws/g3.4xlarge)`} {
+	for _, want := range []string{"aws/g6f.xlarge", `unknown GPU name "M60" of aws (offers: 2, instance types: 1, e.g. aws/g3.4xlarge)`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("import report lacks %q:\n%s", want, out)
 		}
