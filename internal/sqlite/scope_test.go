@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -199,5 +202,48 @@ func TestDescribedInstancesAreStored(t *testing.T) {
 	}
 	if im, _ = db.LatestImports(ctx); len(im.Instances) != 0 {
 		t.Fatalf("instances left after removing the snapshot: %+v", im.Instances)
+	}
+}
+
+// TestPackedOffersReadAsTheRows checks that a snapshot's packed copy and
+// its offer rows give the same offers, and that a damaged pack falls back
+// to the rows.
+func TestPackedOffersReadAsTheRows(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	src := catalog.Source{Kind: catalog.SourceOfficialAPI, Ref: "us-east-1.json", AsOf: at}
+	res := &importer.Result{Source: "aws", Offers: []*catalog.Offer{
+		{Provider: "aws", InstanceName: "p5.48xlarge", RegionCode: "us-east-1", Billing: catalog.OnDemand, Price: catalog.Price{Hourly: decimal.RequireFromString("55.0400"), Currency: "USD"}, Source: src},
+		{Provider: "aws", InstanceName: "p5.48xlarge", RegionCode: "us-east-1", Billing: "reserved-1y-partial-upfront", Price: catalog.Price{Hourly: decimal.RequireFromString("17.2"), Upfront: decimal.RequireFromString("150672.5"), Currency: "USD"}, Source: src},
+		{Provider: "aws", InstanceName: "g5.xlarge", RegionCode: "us-east-1", Billing: "subscription-1m", Price: catalog.Price{Monthly: decimal.RequireFromString("512.33"), Currency: "CNY"}, Source: catalog.Source{Kind: catalog.SourceThirdParty, Ref: "other", AsOf: at.AddDate(0, 0, -3)}},
+	}}
+	if _, err := db.SaveImport(ctx, res, "a", "f", at, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	render := func() []string {
+		im, err := db.LatestImports(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, o := range im.Offers {
+			out = append(out, fmt.Sprintf("%s %s %s %s %s %s %s %s %s", o.ID(), o.Price.Hourly, o.Price.Upfront, o.Price.Monthly, o.Price.Currency,
+				o.Source.Kind, o.Source.Ref, o.Source.AsOfString(), o.Source.FetchedAt.Format(time.RFC3339)))
+		}
+		sort.Strings(out)
+		return out
+	}
+	packed := render()
+	if _, err := db.w.ExecContext(ctx, `UPDATE snapshot_packs SET offers = x'00ff'`); err != nil {
+		t.Fatal(err)
+	}
+	damaged := render()
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM snapshot_packs`); err != nil {
+		t.Fatal(err)
+	}
+	rows := render()
+	if strings.Join(packed, "\n") != strings.Join(rows, "\n") || strings.Join(damaged, "\n") != strings.Join(rows, "\n") || len(rows) != 3 {
+		t.Fatalf("packed:\n%s\ndamaged pack:\n%s\nrows:\n%s", strings.Join(packed, "\n"), strings.Join(damaged, "\n"), strings.Join(rows, "\n"))
 	}
 }
