@@ -85,6 +85,29 @@ func (c *Catalog) Gaps() []Gap {
 	return out
 }
 
+// GapsOf lists the gaps of one on-demand offer (as Gaps lists them, in
+// billing order): the billing models its provider sells that the catalog
+// has no offer for, for the same instance type and region. It looks up
+// only that offer's siblings, so a reader of a few offers does not pay for
+// every offer of the catalog. Nil for an unknown or not on-demand offer.
+func (c *Catalog) GapsOf(offerID string) []Gap {
+	o, ok := c.Offer(offerID)
+	if !ok || o.Billing != OnDemand {
+		return nil
+	}
+	var out []Gap
+	for _, m := range c.billingModels {
+		if !m.Sold || m.Provider != o.Provider {
+			continue
+		}
+		if _, ok := c.Offer(o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/" + string(m.Billing)); !ok {
+			out = append(out, Gap{Provider: o.Provider, InstanceName: o.InstanceName, Region: o.RegionCode, Billing: m.Billing, Reason: m.GapReason, ReasonZH: m.GapReasonZH})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return billingIndex(out[i].Billing) < billingIndex(out[j].Billing) })
+	return out
+}
+
 // eachGap calls f for every on-demand offer and sold billing model of its
 // provider without an offer of that model for the same instance type and
 // region.

@@ -117,6 +117,9 @@ type InstanceType struct {
 	Status             string
 	Notes              string
 	Source             Source
+	// Discovered marks an instance type created from the description an
+	// imported price source gives of it (see Discover), not curated.
+	Discovered bool
 }
 
 // ID is "provider/instance_type".

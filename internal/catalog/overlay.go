@@ -172,12 +172,20 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 		}
 		offers = usable
 	}
-	imported := map[any]bool{}
-	for _, o := range offers {
-		imported[o] = true
-	}
-	for _, b := range bands {
-		imported[b] = true
+	// imported tells imported records from curated ones; built only when
+	// validation fails and records must be left out.
+	var importedSet map[any]bool
+	imported := func(x any) bool {
+		if importedSet == nil {
+			importedSet = make(map[any]bool, len(offers)+len(bands))
+			for _, o := range offers {
+				importedSet[o] = true
+			}
+			for _, b := range bands {
+				importedSet[b] = true
+			}
+		}
+		return importedSet[x]
 	}
 	curatedOffers := map[string]*Offer{}
 	for _, o := range d.Offers {
@@ -225,7 +233,7 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 		for _, o := range d.Offers {
 			msg, flagged := bad[o.ID()]
 			switch {
-			case flagged && imported[o]:
+			case flagged && imported(o):
 				rep.Rejected = append(rep.Rejected, Rejection{Kind: KindOffer, Record: o.ID(), Reason: RejectInvalid, Detail: msg})
 				removed++
 				if cur := curatedOffers[o.ID()]; cur != nil {
@@ -243,7 +251,7 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 		for _, b := range d.Interrupt {
 			msg, flagged := bad[b.key()]
 			switch {
-			case flagged && imported[b]:
+			case flagged && imported(b):
 				rep.Rejected = append(rep.Rejected, Rejection{Kind: KindBand, Record: b.key(), Reason: RejectInvalid, Detail: msg})
 				removed++
 				if cur := curatedBands[b.key()]; cur != nil {

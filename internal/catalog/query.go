@@ -240,10 +240,29 @@ func sortRows(rows []OfferRow, key SortKey) {
 	case SortFP16PerDollar:
 		less = func(a, b OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) }
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		if c := less(rows[i], rows[j]); c != 0 {
-			return c < 0
-		}
-		return rows[i].Offer.ID() < rows[j].Offer.ID()
-	})
+	// The offer IDs break ties; computed once, not in every comparison.
+	ids := make([]string, len(rows))
+	for i := range rows {
+		ids[i] = rows[i].Offer.ID()
+	}
+	sort.Stable(rowSorter{rows, ids, less})
+}
+
+// rowSorter sorts offer rows by less, then by offer ID.
+type rowSorter struct {
+	rows []OfferRow
+	ids  []string
+	less func(a, b OfferRow) int
+}
+
+func (s rowSorter) Len() int { return len(s.rows) }
+func (s rowSorter) Less(i, j int) bool {
+	if c := s.less(s.rows[i], s.rows[j]); c != 0 {
+		return c < 0
+	}
+	return s.ids[i] < s.ids[j]
+}
+func (s rowSorter) Swap(i, j int) {
+	s.rows[i], s.rows[j] = s.rows[j], s.rows[i]
+	s.ids[i], s.ids[j] = s.ids[j], s.ids[i]
 }

@@ -87,6 +87,10 @@ type app struct {
 	cur     string
 	rates   *fx.Table
 	ds      *dataset
+	// onlyGPUs, set by a command before it loads data, names the GPU
+	// models it asks about: imported offers of other GPUs are not loaded
+	// (nil loads every imported offer).
+	onlyGPUs []string
 }
 
 // Main runs gpuscout with args (without the program name) and returns the
@@ -275,11 +279,17 @@ func (a *app) data() (*dataset, error) {
 		return nil, err
 	}
 	if db != nil {
-		imported, bands, err = db.LatestOffers(context.Background())
+		im, err := db.LatestImports(context.Background())
 		db.Close()
 		if err != nil {
 			return nil, fmt.Errorf("database %s: %w", a.dbPath(), err)
 		}
+		imported, bands = im.Offers, im.Bands
+		// Instance types the imports describe and the curated catalog
+		// lacks join it, so their offers are listed like any other.
+		rep := catalog.Discover(&d, im.Instances, im.Offers)
+		ds.Discovery = &rep
+		imported = catalog.OffersForGPUs(&d, imported, a.onlyGPUs)
 	}
 	if len(imported) > 0 || len(bands) > 0 {
 		known := func(cur string) bool { _, ok := rates.Rate(cur); return ok }

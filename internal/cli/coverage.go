@@ -48,11 +48,14 @@ func writeCoverage(w io.Writer, p *i18n.Printer, c *catalog.Catalog, s catalog.S
 // models its provider sells that the catalog cannot price: a 24/7 plan that
 // cannot be weighed against 包年包月 or a reservation says so instead of
 // silently comparing on-demand alone.
-func offerGaps(p *i18n.Printer, gaps []catalog.Gap, offerID string) []string {
+func offerGaps(p *i18n.Printer, c *catalog.Catalog, offerID string) []string {
+	if c == nil {
+		return nil
+	}
 	var out []string
-	for _, g := range gaps {
+	for _, g := range c.GapsOf(offerID) {
 		key := g.Provider + "/" + g.InstanceName + "/" + g.Region
-		if offerID == key+"/"+string(catalog.OnDemand) && g.Billing.IsCommitment() {
+		if g.Billing.IsCommitment() {
 			reason := g.Reason
 			if p.Lang() == i18n.ZH && g.ReasonZH != "" {
 				reason = g.ReasonZH
@@ -66,13 +69,12 @@ func offerGaps(p *i18n.Printer, gaps []catalog.Gap, offerID string) []string {
 // writeOfferGaps prints offerGaps for every on-demand offer in the
 // compared plans.
 func writeOfferGaps(w io.Writer, p *i18n.Printer, c *catalog.Catalog, res *pricing.TCO) {
-	gaps := c.Gaps()
 	seen := map[string]bool{}
 	for _, pl := range res.Plans {
 		for _, b := range pl.Breakdowns {
 			if o := b.Offer; o != nil && !seen[o.ID()] {
 				seen[o.ID()] = true
-				for _, s := range offerGaps(p, gaps, o.ID()) {
+				for _, s := range offerGaps(p, c, o.ID()) {
 					fmt.Fprintln(w, "• "+s)
 				}
 			}

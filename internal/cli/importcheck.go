@@ -118,13 +118,15 @@ func (a *app) catalogSnapshotsRmCmd() *cobra.Command {
 
 func (a *app) catalogSnapshotsRollbackCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "rollback SOURCE",
-		Short: "Undo the newest import of a source: remove its newest snapshot so reads use the one before",
-		Long: `Remove the newest snapshot of SOURCE (aws, azure, gcp ...), so that every read uses the snapshot
-before it again, or the curated catalog when none is left. To remove any other snapshot, use
-gpuscout catalog snapshots rm ID.`,
-		Example: `  gpuscout catalog snapshots rollback azure`,
-		Args:    cobra.ExactArgs(1),
+		Use:   "rollback SOURCE|SCOPE",
+		Short: "Undo the newest import of a source (or of one scope): remove that snapshot so reads use the one before",
+		Long: `Remove the newest snapshot of SOURCE (aws, azure, gcp ...), or of SCOPE as catalog snapshots
+-o json lists it (aws:aws@eu-west-1, skypilot:lambda), so that reads use the previous snapshot of
+the same scope again, or the curated catalog when none is left. Other scopes are untouched. To
+remove any other snapshot, use gpuscout catalog snapshots rm ID.`,
+		Example: `  gpuscout catalog snapshots rollback azure
+  gpuscout catalog snapshots rollback aws:aws@eu-west-1`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := a.snapshotDB(cmd.Context())
 			if err != nil {
@@ -136,7 +138,7 @@ gpuscout catalog snapshots rm ID.`,
 				return a.snapshotError(err, db.Path())
 			}
 			if a.out == output.JSON {
-				doc := map[string]any{"schema": "gpuscout/snapshot-rollback@v1", "source": removed.Source, "removed": removed.ID, "database": db.Path()}
+				doc := map[string]any{"schema": "gpuscout/snapshot-rollback@v1", "source": removed.Source, "scope": removed.Scope, "removed": removed.ID, "database": db.Path()}
 				if current.ID > 0 {
 					doc["current"] = current.ID
 				}

@@ -188,9 +188,27 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 		}
 		return err
 	}
+	disc := a.discovery(res)
 	if a.out == output.JSON {
-		return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/import@v1", "snapshot": snap.ID, "source": snap.Source,
-			"offers": snap.Offers, "bands": snap.Bands, "skipped_total": snap.Skipped, "skipped": res.Skipped.Lines(), "checksum": snap.Checksum, "database": db.Path()})
+		doc := map[string]any{"schema": "gpuscout/import@v1", "snapshot": snap.ID, "source": snap.Source, "scope": snap.Scope,
+			"offers": snap.Offers, "bands": snap.Bands, "skipped_total": snap.Skipped, "skipped": res.Skipped.Lines(), "checksum": snap.Checksum, "database": db.Path()}
+		if disc != nil {
+			doc["discovered_instance_types"] = orEmpty(disc.Added)
+			type unresolved struct {
+				Provider   string   `json:"provider"`
+				GPUName    string   `json:"gpu_name"`
+				Reason     string   `json:"reason"`
+				Candidates []string `json:"candidates,omitempty"`
+				Offers     int      `json:"offers"`
+				Instances  []string `json:"instance_types"`
+			}
+			list := []unresolved{}
+			for _, u := range disc.Unresolved {
+				list = append(list, unresolved{u.Provider, u.GPUName, u.Reason, u.Candidates, u.Offers, u.Instances})
+			}
+			doc["unresolved_gpus"] = list
+		}
+		return output.WriteJSON(a.io.Out, doc)
 	}
 	fmt.Fprintln(a.io.Out, a.printer.T("import.done", snap.Source, snap.ID, db.Path(), snap.Offers, snap.Bands))
 	if snap.Skipped > 0 {
@@ -199,7 +217,66 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 	for _, l := range res.Skipped.LinesWith(a.skipReason) {
 		fmt.Fprintln(a.io.Out, "  "+l)
 	}
+	if disc != nil {
+		a.printDiscovery(disc)
+	}
 	return nil
+}
+
+// discovery is what reads will make of the machines an import describes:
+// the instance types it adds to the catalog in use and the GPU names it
+// cannot resolve (nil when the import describes none, or the catalog
+// cannot be loaded).
+func (a *app) discovery(res *importer.Result) *catalog.DiscoveryReport {
+	if len(res.Instances) == 0 {
+		return nil
+	}
+	ds, err := a.data()
+	if err != nil {
+		return nil
+	}
+	c := ds.Catalog
+	d := catalog.Data{Providers: c.Providers(), GPUs: c.GPUs(), Instances: append([]*catalog.InstanceType(nil), c.Instances()...)}
+	rep := catalog.Discover(&d, res.Instances, res.Offers)
+	return &rep
+}
+
+// maxDiscoveredShown bounds the instance types named in the import report.
+const maxDiscoveredShown = 12
+
+// printDiscovery reports the instance types an import adds and the GPU
+// names it could not resolve, with the offers each concerns.
+func (a *app) printDiscovery(rep *catalog.DiscoveryReport) {
+	p := a.printer
+	if n := len(rep.Added); n > 0 {
+		names := rep.Added
+		if n > maxDiscoveredShown {
+			names = append(append([]string(nil), names[:maxDiscoveredShown]...), "...")
+		}
+		fmt.Fprintln(a.io.Out, p.T("import.discovered", n, strings.Join(names, ", ")))
+	}
+	for _, u := range rep.Unresolved {
+		ex := u.Instances
+		if len(ex) > 3 {
+			ex = ex[:3]
+		}
+		if u.Reason == catalog.GPUAmbiguous {
+			fmt.Fprintln(a.io.Out, "  "+p.T("import.unresolved_ambig", u.GPUName, u.Provider, strings.Join(u.Candidates, ", "), u.Offers, len(u.Instances), strings.Join(ex, ", ")))
+		} else {
+			fmt.Fprintln(a.io.Out, "  "+p.T("import.unresolved_unknown", u.GPUName, u.Provider, u.Offers, len(u.Instances), strings.Join(ex, ", ")))
+		}
+	}
+	if n := len(rep.Invalid); n > 0 {
+		fmt.Fprintln(a.io.Out, "  "+p.T("import.discovery_invalid", n, rep.Invalid[0]))
+	}
+}
+
+// orEmpty is s, or an empty list (JSON [] rather than null).
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 func (a *app) catalogHistoryCmd() *cobra.Command {
@@ -338,7 +415,7 @@ func (a *app) catalogDiffCmd() *cobra.Command {
 	var from, to int64
 	cmd := &cobra.Command{
 		Use:   "diff [--from N --to M]",
-		Short: "What changed between two snapshots (default: the two newest of the newest snapshot's source)",
+		Short: "What changed between two snapshots (default: the two newest of the newest snapshot's scope)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if _, err := a.data(); err != nil {
@@ -359,12 +436,12 @@ func (a *app) catalogDiffCmd() *cobra.Command {
 				}
 				var same []sqlite.Snapshot
 				for _, s := range snaps {
-					if len(snaps) > 0 && s.Source == snaps[0].Source {
+					if s.Scope == snaps[0].Scope {
 						same = append(same, s)
 					}
 				}
 				if len(same) < 2 {
-					return usagef("import the same source twice, or pass --from and --to.", "need two snapshots of one source to compare")
+					return usagef("import the same source (and region) twice, or pass --from and --to.", "need two snapshots of one scope to compare")
 				}
 				to, from = same[0].ID, same[1].ID
 			}
@@ -439,10 +516,10 @@ func (a *app) catalogSnapshotsCmd() *cobra.Command {
 			if a.out == output.JSON {
 				return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/snapshots@v1", "snapshots": snaps})
 			}
-			g := &output.Grid{Headers: []string{"ID", "SOURCE", "FETCHED", "OFFERS", "BANDS", "SKIPPED", "REF"},
-				Align: []output.Align{output.Right, output.Left, output.Left, output.Right, output.Right, output.Right, output.Left}}
+			g := &output.Grid{Headers: []string{"ID", "SOURCE", "SCOPE", "FETCHED", "OFFERS", "BANDS", "SKIPPED", "REF"},
+				Align: []output.Align{output.Right, output.Left, output.Left, output.Left, output.Right, output.Right, output.Right, output.Left}}
 			for _, s := range snaps {
-				g.Add(strconv.FormatInt(s.ID, 10), s.Source, s.FetchedAt.Format(time.RFC3339), strconv.Itoa(s.Offers), strconv.Itoa(s.Bands), strconv.Itoa(s.Skipped), s.Ref)
+				g.Add(strconv.FormatInt(s.ID, 10), s.Source, shortScope(s.Scope), s.FetchedAt.Format(time.RFC3339), strconv.Itoa(s.Offers), strconv.Itoa(s.Bands), strconv.Itoa(s.Skipped), s.Ref)
 			}
 			return output.Write(a.io.Out, a.out, g, a.tty())
 		},
@@ -464,6 +541,9 @@ type dataset struct {
 	baseFX  *fx.Table                 // FX without the --fx overrides
 	curated map[string]*catalog.Offer // curated offers by ID, before imports
 	Imports *catalog.OverlayReport
+	// Discovery says which instance types the imports added and which GPU
+	// names they could not resolve; nil without a database.
+	Discovery *catalog.DiscoveryReport
 }
 
 func (d *dataset) curatedOffer(id string) (*catalog.Offer, bool) {
@@ -593,4 +673,16 @@ func ServerData(env Env, db, catalogDir string) func(context.Context) (*server.D
 		}
 		return a.loadServerData(ctx)
 	}
+}
+
+// maxScopeShown bounds a scope in the snapshots table (a region set of 23
+// AWS regions is long); -o json gives it whole.
+const maxScopeShown = 48
+
+// shortScope shortens a long scope for the table.
+func shortScope(s string) string {
+	if len(s) <= maxScopeShown {
+		return s
+	}
+	return s[:maxScopeShown-3] + "..."
 }

@@ -89,19 +89,36 @@ func (a *app) runInstances(o *instancesOptions) error {
 		Align: []output.Align{output.Left, output.Left, output.Left, output.Right, output.Right, output.Right, output.Left,
 			output.Right, output.Left, output.Left},
 	}
+	discovered := false
 	for _, it := range list {
 		link := it.GPUInterconnect
 		if it.GPUInterconnectGBs.IsPositive() {
 			link += " " + it.GPUInterconnectGBs.String() + " GB/s"
 		}
-		g.Add(it.Provider, it.Name, qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU), qty(it.MemoryGiB),
+		discovered = discovered || it.Discovered
+		g.Add(it.Provider, discoveredMark(it), qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU), qty(it.MemoryGiB),
 			link, qty(it.NetworkGbps), orDash(it.RDMA), it.Status)
 	}
 	if len(list) == 0 && a.out == output.Table {
 		fmt.Fprintln(a.io.Out, p.T("note.no_instances"))
 		return nil
 	}
-	return output.Write(a.io.Out, a.out, g, a.tty())
+	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
+		return err
+	}
+	if discovered && a.out == output.Table {
+		fmt.Fprintln(a.io.Out, p.T("note.discovered"))
+	}
+	return nil
+}
+
+// discoveredMark is an instance type's name, marked † when it was
+// discovered by import rather than curated.
+func discoveredMark(it *catalog.InstanceType) string {
+	if it.Discovered {
+		return it.Name + " †"
+	}
+	return it.Name
 }
 
 func contains(list []string, s string) bool {

@@ -120,6 +120,7 @@ func (a *app) buildOfferQuery(c *catalog.Catalog, o *offersOptions) (catalog.Off
 }
 
 func (a *app) runOffers(o *offersOptions) error {
+	a.onlyGPUs = splitFlags(o.gpus)
 	ds, err := a.data()
 	if err != nil {
 		return err
@@ -160,15 +161,17 @@ func (a *app) runOffers(o *offersOptions) error {
 	}
 	var from []string
 	nStale := 0
+	discovered := false
 	for _, r := range rows {
 		it := r.Offer.Instance
+		discovered = discovered || it.Discovered
 		from = append(from, r.Offer.Price.Currency)
 		asOf := r.Offer.Source.AsOfString()
 		if stale(r.Offer.Source.AsOf, a.today()) {
 			asOf += "*"
 			nStale++
 		}
-		g.Add(r.Offer.Provider, it.Name, qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU),
+		g.Add(r.Offer.Provider, discoveredMark(it), qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU),
 			qty(it.MemoryGiB), r.Offer.RegionCode, billingLabel(p, r.Offer.Billing), money(r.Price), money(r.PerGPUHourly),
 			string(r.Offer.Source.Kind), asOf)
 	}
@@ -199,6 +202,9 @@ func (a *app) runOffers(o *offersOptions) error {
 	}
 	if m := marketplaces(c, rows); len(m) > 0 {
 		fmt.Fprintln(a.io.Out, p.T("note.marketplace", strings.Join(m, ", ")))
+	}
+	if discovered {
+		fmt.Fprintln(a.io.Out, p.T("note.discovered"))
 	}
 	return nil
 }

@@ -326,16 +326,16 @@ func (a *app) writeRecommend(doc document.Recommendation) error {
 		return nil
 	}
 	w := a.io.Out
-	var gaps []catalog.Gap
+	var c *catalog.Catalog
 	if ds, err := a.data(); err == nil {
-		gaps = ds.Catalog.Gaps()
+		c = ds.Catalog
 	}
 	for _, pl := range doc.Plans {
 		fmt.Fprintf(w, "\n#%d %s\n", pl.Rank, pl.Offer)
 		for _, s := range pl.Reasons {
 			fmt.Fprintln(w, "  "+s)
 		}
-		for _, s := range offerGaps(p, gaps, pl.Offer) {
+		for _, s := range offerGaps(p, c, pl.Offer) {
 			fmt.Fprintln(w, "  ✗ "+s)
 		}
 		for _, s := range pl.Risks {

@@ -29,6 +29,12 @@ type Result struct {
 	Offers []*catalog.Offer
 	// Bands are interruption-frequency bands (Spot Advisor).
 	Bands []*catalog.InterruptionBand
+	// Instances describe the machines the source prices, as the source
+	// gives them (GPU name and count, vCPUs, memory), one per instance
+	// type, with the same Source as the offers. Stored with the snapshot,
+	// they let reads add instance types the curated catalog lacks
+	// (catalog.Discover). Empty for sources that describe no machines.
+	Instances []*catalog.DiscoveredInstance
 	// Skipped counts what was left out, by reason, with a few examples.
 	Skipped Skips
 }

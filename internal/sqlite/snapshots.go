@@ -15,8 +15,11 @@ import (
 
 // Snapshot is one stored import.
 type Snapshot struct {
-	ID            int64
-	Source        string
+	ID     int64
+	Source string
+	// Scope is what the snapshot covers (see Scope): reads use the newest
+	// snapshot of each scope.
+	Scope         string
 	FetchedAt     time.Time
 	Checksum      string
 	Ref           string
@@ -27,19 +30,19 @@ type Snapshot struct {
 }
 
 // MinShare is the smallest share of the previous snapshot's records
-// (offers and bands) of the same source that a new snapshot may hold
+// (offers and bands) of the same scope that a new snapshot may hold
 // without SaveOptions.AllowShrink.
 const MinShare = 0.5
 
 // SaveOptions tune SaveImport.
 type SaveOptions struct {
 	// AllowShrink accepts a snapshot with fewer than MinShare of the
-	// records of the previous snapshot of its source.
+	// records of the previous snapshot of its scope.
 	AllowShrink bool
 }
 
 // EmptyError is an import with no offers and no bands: stored, it would
-// hide the source's previous snapshot.
+// hide the previous snapshot of its scope.
 type EmptyError struct {
 	Source  string
 	Skipped int
@@ -50,9 +53,10 @@ func (e *EmptyError) Error() string {
 }
 
 // ShrinkError is an import much smaller than the previous snapshot of its
-// source.
+// scope.
 type ShrinkError struct {
 	Source        string
+	Scope         string
 	Previous      int64 // the previous snapshot's ID
 	Before, After int   // offers and bands, before and now
 }
@@ -65,10 +69,11 @@ func (e *ShrinkError) Error() string {
 // SaveImport stores an import as a new snapshot, in one transaction: on
 // any error (or cancellation) nothing is stored. An import with no offers
 // and no bands is refused (*EmptyError), and so is one with fewer than
-// MinShare of the records of the previous snapshot of its source
-// (*ShrinkError) unless opt.AllowShrink.
+// MinShare of the records of the previous snapshot of its scope
+// (*ShrinkError) unless opt.AllowShrink. The machines the import
+// describes (res.Instances) are stored with it.
 func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, ref string, fetchedAt time.Time, opt SaveOptions) (Snapshot, error) {
-	s := Snapshot{Source: res.Source, FetchedAt: fetchedAt.UTC(), Checksum: checksum, Ref: ref, Offers: len(res.Offers),
+	s := Snapshot{Source: res.Source, Scope: ScopeOf(res), FetchedAt: fetchedAt.UTC(), Checksum: checksum, Ref: ref, Offers: len(res.Offers),
 		Bands: len(res.Bands), Skipped: res.Skipped.Total(), SkippedDetail: strings.Join(res.Skipped.Lines(), "\n")}
 	if s.Offers+s.Bands == 0 {
 		return s, &EmptyError{Source: s.Source, Skipped: s.Skipped}
@@ -79,16 +84,16 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 	}
 	defer tx.Rollback() // no-op after Commit
 	if !opt.AllowShrink {
-		prevID, before, err := previousSize(ctx, tx, res)
+		prevID, before, err := previousSize(ctx, tx, s.Scope)
 		if err != nil {
 			return s, fmt.Errorf("read the previous snapshot: %w", err)
 		}
 		if prevID > 0 && float64(s.Offers+s.Bands) < MinShare*float64(before) {
-			return s, &ShrinkError{Source: s.Source, Previous: prevID, Before: before, After: s.Offers + s.Bands}
+			return s, &ShrinkError{Source: s.Source, Scope: s.Scope, Previous: prevID, Before: before, After: s.Offers + s.Bands}
 		}
 	}
-	r, err := tx.ExecContext(ctx, `INSERT INTO snapshots (source, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.Source, s.FetchedAt.Format(time.RFC3339), s.Checksum, s.Ref, s.Offers, s.Bands, s.Skipped, s.SkippedDetail)
+	r, err := tx.ExecContext(ctx, `INSERT INTO snapshots (source, scope, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		s.Source, s.Scope, s.FetchedAt.Format(time.RFC3339), s.Checksum, s.Ref, s.Offers, s.Bands, s.Skipped, s.SkippedDetail)
 	if err != nil {
 		return s, fmt.Errorf("save snapshot: %w", err)
 	}
@@ -121,48 +126,41 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 			return s, fmt.Errorf("save band %s/%s: %w", b.InstanceName, b.Region, err)
 		}
 	}
+	if blob, ok, err := pack(res.Offers); err != nil {
+		return s, fmt.Errorf("pack offers: %w", err)
+	} else if ok {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers) VALUES (?, ?, ?)`, s.ID, packFormat, blob); err != nil {
+			return s, fmt.Errorf("save packed offers: %w", err)
+		}
+	}
+	if len(res.Instances) > 0 {
+		ii, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO instances (snapshot_id, provider, instance_type, gpu_name, gpu_count, gpu_memory_gib, vcpu, memory_gib, source_kind, source_ref, as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return s, err
+		}
+		defer ii.Close()
+		for _, it := range res.Instances {
+			if _, err := ii.ExecContext(ctx, s.ID, it.Provider, it.Name, it.GPUName, it.GPUCount.String(), it.GPUMemoryGiB.String(), it.VCPU.String(),
+				it.MemoryGiB.String(), string(it.Source.Kind), it.Source.Ref, it.Source.AsOfString()); err != nil {
+				return s, fmt.Errorf("save instance type %s: %w", it.ID(), err)
+			}
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return s, fmt.Errorf("commit import: %w", err)
 	}
 	return s, nil
 }
 
-// previousSize is the newest snapshot of res's source and how many of its
-// offers and bands belong to the providers res covers (0, 0 when there is
-// none). Counting by provider keeps one source that spans providers (the
-// SkyPilot catalog, one cloud per fetch) from comparing one cloud with
-// another.
-func previousSize(ctx context.Context, tx *sql.Tx, res *importer.Result) (int64, int, error) {
+// previousSize is the newest snapshot of a scope and how many offers and
+// bands it holds (0, 0 when there is none).
+func previousSize(ctx context.Context, tx *sql.Tx, scope string) (int64, int, error) {
 	var id int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM snapshots WHERE source = ? ORDER BY id DESC LIMIT 1`, res.Source).Scan(&id)
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT id, offers + bands FROM snapshots WHERE scope = ? ORDER BY id DESC LIMIT 1`, scope).Scan(&id, &n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, nil
 	}
-	if err != nil {
-		return 0, 0, err
-	}
-	seen := map[string]bool{}
-	args := []any{id}
-	for _, o := range res.Offers {
-		if !seen[o.Provider] {
-			seen[o.Provider] = true
-			args = append(args, o.Provider)
-		}
-	}
-	for _, b := range res.Bands {
-		if !seen[b.Provider] {
-			seen[b.Provider] = true
-			args = append(args, b.Provider)
-		}
-	}
-	marks := make([]string, len(args)-1)
-	for i := range marks {
-		marks[i] = fmt.Sprintf("?%d", i+2)
-	}
-	in := strings.Join(marks, ",")
-	var n int
-	err = tx.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM offers WHERE snapshot_id = ?1 AND provider IN (`+in+`)) +
-		(SELECT count(*) FROM bands WHERE snapshot_id = ?1 AND provider IN (`+in+`))`, args...).Scan(&n)
 	return id, n, err
 }
 
@@ -178,7 +176,7 @@ func (db *DB) DeleteSnapshot(ctx context.Context, id int64) (Snapshot, error) {
 	if err != nil {
 		return s, err
 	}
-	for _, q := range []string{`DELETE FROM offers WHERE snapshot_id = ?`, `DELETE FROM bands WHERE snapshot_id = ?`, `DELETE FROM snapshots WHERE id = ?`} {
+	for _, q := range []string{`DELETE FROM offers WHERE snapshot_id = ?`, `DELETE FROM bands WHERE snapshot_id = ?`, `DELETE FROM instances WHERE snapshot_id = ?`, `DELETE FROM snapshot_packs WHERE snapshot_id = ?`, `DELETE FROM snapshots WHERE id = ?`} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return s, fmt.Errorf("remove snapshot %d: %w", id, err)
 		}
@@ -202,14 +200,16 @@ func (e *NotFoundError) Error() string {
 	return fmt.Sprintf("no snapshot %d", e.ID)
 }
 
-// Rollback removes the newest snapshot of a source, so that reads use the
-// one before it again (or the curated catalog when there is none). It
-// returns the removed snapshot and the one now in use (ID 0 when none).
-func (db *DB) Rollback(ctx context.Context, source string) (removed, current Snapshot, err error) {
+// Rollback removes the newest snapshot of a scope (when name is one, as
+// Snapshot.Scope gives it) or else of a source, so that reads use the one
+// before it in the same scope again (or the curated catalog when there is
+// none). It returns the removed snapshot and the one of its scope now in
+// use (ID 0 when none).
+func (db *DB) Rollback(ctx context.Context, name string) (removed, current Snapshot, err error) {
 	var id int64
-	err = db.w.QueryRowContext(ctx, `SELECT id FROM snapshots WHERE source = ? ORDER BY id DESC LIMIT 1`, source).Scan(&id)
+	err = db.w.QueryRowContext(ctx, `SELECT id FROM snapshots WHERE scope = ?1 OR (source = ?1 AND NOT EXISTS (SELECT 1 FROM snapshots WHERE scope = ?1)) ORDER BY id DESC LIMIT 1`, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return removed, current, &NotFoundError{Source: source}
+		return removed, current, &NotFoundError{Source: name}
 	}
 	if err != nil {
 		return removed, current, err
@@ -217,7 +217,7 @@ func (db *DB) Rollback(ctx context.Context, source string) (removed, current Sna
 	if removed, err = db.DeleteSnapshot(ctx, id); err != nil {
 		return removed, current, err
 	}
-	err = db.w.QueryRowContext(ctx, `SELECT id FROM snapshots WHERE source = ? ORDER BY id DESC LIMIT 1`, source).Scan(&id)
+	err = db.w.QueryRowContext(ctx, `SELECT id FROM snapshots WHERE scope = ? ORDER BY id DESC LIMIT 1`, removed.Scope).Scan(&id)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return removed, current, nil
@@ -235,8 +235,8 @@ type queryer interface {
 func snapshotByID(ctx context.Context, q queryer, id int64) (Snapshot, error) {
 	var s Snapshot
 	var fetched string
-	err := q.QueryRowContext(ctx, `SELECT id, source, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail FROM snapshots WHERE id = ?`, id).
-		Scan(&s.ID, &s.Source, &fetched, &s.Checksum, &s.Ref, &s.Offers, &s.Bands, &s.Skipped, &s.SkippedDetail)
+	err := q.QueryRowContext(ctx, `SELECT id, source, scope, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail FROM snapshots WHERE id = ?`, id).
+		Scan(&s.ID, &s.Source, &s.Scope, &fetched, &s.Checksum, &s.Ref, &s.Offers, &s.Bands, &s.Skipped, &s.SkippedDetail)
 	if errors.Is(err, sql.ErrNoRows) {
 		return s, &NotFoundError{ID: id}
 	}
@@ -249,7 +249,7 @@ func snapshotByID(ctx context.Context, q queryer, id int64) (Snapshot, error) {
 
 // Snapshots lists every snapshot, newest first.
 func (db *DB) Snapshots(ctx context.Context) ([]Snapshot, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT id, source, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail FROM snapshots ORDER BY id DESC`)
+	rows, err := db.r.QueryContext(ctx, `SELECT id, source, scope, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail FROM snapshots ORDER BY id DESC`)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ func (db *DB) Snapshots(ctx context.Context) ([]Snapshot, error) {
 	for rows.Next() {
 		var s Snapshot
 		var fetched string
-		if err := rows.Scan(&s.ID, &s.Source, &fetched, &s.Checksum, &s.Ref, &s.Offers, &s.Bands, &s.Skipped, &s.SkippedDetail); err != nil {
+		if err := rows.Scan(&s.ID, &s.Source, &s.Scope, &fetched, &s.Checksum, &s.Ref, &s.Offers, &s.Bands, &s.Skipped, &s.SkippedDetail); err != nil {
 			return nil, err
 		}
 		s.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
@@ -301,30 +301,53 @@ func scanOffers(rows *sql.Rows) ([]*catalog.Offer, []int64, error) {
 
 const offerCols = `o.snapshot_id, o.provider, o.instance_type, o.region, o.billing, o.hourly, o.upfront, o.monthly, o.currency, o.source_kind, o.source_ref, o.as_of, s.fetched_at`
 
+// Imports is what reads overlay on the curated catalog: the records of
+// the newest snapshot of each scope. Where two scopes price the same offer
+// (or band, or describe the same instance type), the newer snapshot's
+// record is the one kept.
+type Imports struct {
+	Offers    []*catalog.Offer
+	Bands     []*catalog.InterruptionBand
+	Instances []*catalog.DiscoveredInstance
+}
+
+// latestSnapshots selects the newest snapshot of each scope.
+const latestSnapshots = `SELECT max(id) FROM snapshots GROUP BY scope`
+
 // LatestOffers returns the offers and bands of the newest snapshot of
-// each source.
+// each scope (see LatestImports).
 func (db *DB) LatestOffers(ctx context.Context) ([]*catalog.Offer, []*catalog.InterruptionBand, error) {
-	latest := `SELECT max(id) FROM snapshots GROUP BY source`
-	rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id IN (`+latest+`) ORDER BY o.snapshot_id`)
+	im, err := db.LatestImports(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	offers, _, err := scanOffers(rows)
+	return im.Offers, im.Bands, nil
+}
+
+// LatestImports returns the offers, bands and described instance types of
+// the newest snapshot of each scope, the newer snapshot's record winning
+// where scopes overlap.
+func (db *DB) LatestImports(ctx context.Context) (*Imports, error) {
+	offers, snaps, err := db.latestOffers(ctx)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	if snaps > 1 { // one snapshot holds each offer once (its primary key)
+		offers = newestOffers(offers)
+	}
+	im := &Imports{Offers: offers}
 	brows, err := db.r.QueryContext(ctx, `SELECT b.provider, b.instance_type, b.region, b.band, b.low_pct, b.high_pct, b.savings_pct, b.source_ref, b.as_of, s.fetched_at
-		FROM bands b JOIN snapshots s ON s.id = b.snapshot_id WHERE b.snapshot_id IN (`+latest+`)`)
+		FROM bands b JOIN snapshots s ON s.id = b.snapshot_id WHERE b.snapshot_id IN (`+latestSnapshots+`) ORDER BY b.snapshot_id`)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer brows.Close()
-	var bands []*catalog.InterruptionBand
+	bandAt := map[string]int{}
 	for brows.Next() {
 		var b catalog.InterruptionBand
 		var lo, hi, sv, asOf, fetched string
 		if err := brows.Scan(&b.Provider, &b.InstanceName, &b.Region, &b.Band, &lo, &hi, &sv, &b.Source.Ref, &asOf, &fetched); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		b.LowPct, _ = decimal.NewFromString(lo)
 		b.HighPct, _ = decimal.NewFromString(hi)
@@ -333,9 +356,129 @@ func (db *DB) LatestOffers(ctx context.Context) ([]*catalog.Offer, []*catalog.In
 		b.Source.Kind = catalog.SourceOfficialAPI
 		b.Source.AsOf, _ = catalog.ParseDate(asOf)
 		b.Source.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
-		bands = append(bands, &b)
+		k := b.Provider + "/" + b.InstanceName + "/" + b.Region
+		if i, ok := bandAt[k]; ok {
+			im.Bands[i] = &b
+			continue
+		}
+		bandAt[k] = len(im.Bands)
+		im.Bands = append(im.Bands, &b)
 	}
-	return offers, bands, brows.Err()
+	if err := brows.Err(); err != nil {
+		return nil, err
+	}
+	if im.Instances, err = db.latestInstances(ctx); err != nil {
+		return nil, err
+	}
+	return im, nil
+}
+
+// latestOffers reads the offers of the newest snapshot of each scope, in
+// snapshot order: from the snapshot's pack where it has one, else from its
+// rows.
+func (db *DB) latestOffers(ctx context.Context) ([]*catalog.Offer, int, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT s.id, s.fetched_at, p.format, p.offers FROM snapshots s LEFT JOIN snapshot_packs p ON p.snapshot_id = s.id
+		WHERE s.id IN (`+latestSnapshots+`) ORDER BY s.id`)
+	if err != nil {
+		return nil, 0, err
+	}
+	type snap struct {
+		id      int64
+		fetched time.Time
+		format  sql.NullInt64
+		blob    []byte
+	}
+	var snaps []snap
+	for rows.Next() {
+		var sn snap
+		var fetched string
+		if err := rows.Scan(&sn.id, &fetched, &sn.format, &sn.blob); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		sn.fetched, _ = time.Parse(time.RFC3339, fetched)
+		snaps = append(snaps, sn)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	var out []*catalog.Offer
+	for _, sn := range snaps {
+		if sn.format.Valid && sn.format.Int64 == packFormat {
+			if offers, err := unpack(sn.blob, sn.fetched); err == nil {
+				out = append(out, offers...)
+				continue
+			}
+			// A damaged pack: the rows are the reference.
+		}
+		rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id = ?`, sn.id)
+		if err != nil {
+			return nil, 0, err
+		}
+		offers, _, err := scanOffers(rows)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, offers...)
+	}
+	return out, len(snaps), nil
+}
+
+// newestOffers keeps, of offers in snapshot order, the last one of each
+// offer ID, in place of the first.
+func newestOffers(offers []*catalog.Offer) []*catalog.Offer {
+	at := make(map[string]int, len(offers))
+	out := offers[:0]
+	for _, o := range offers {
+		id := o.ID()
+		if i, ok := at[id]; ok {
+			out[i] = o
+			continue
+		}
+		at[id] = len(out)
+		out = append(out, o)
+	}
+	return out
+}
+
+// latestInstances reads the instance types the newest snapshot of each
+// scope describes; the newer description wins.
+func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstance, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT i.provider, i.instance_type, i.gpu_name, i.gpu_count, i.gpu_memory_gib, i.vcpu, i.memory_gib,
+		i.source_kind, i.source_ref, i.as_of, s.fetched_at FROM instances i JOIN snapshots s ON s.id = i.snapshot_id
+		WHERE i.snapshot_id IN (`+latestSnapshots+`) ORDER BY i.snapshot_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*catalog.DiscoveredInstance
+	at := map[string]int{}
+	for rows.Next() {
+		var d catalog.DiscoveredInstance
+		var count, gmem, vcpu, mem, kind, asOf, fetched string
+		if err := rows.Scan(&d.Provider, &d.Name, &d.GPUName, &count, &gmem, &vcpu, &mem, &kind, &d.Source.Ref, &asOf, &fetched); err != nil {
+			return nil, err
+		}
+		for _, f := range []struct {
+			s string
+			d *decimal.Decimal
+		}{{count, &d.GPUCount}, {gmem, &d.GPUMemoryGiB}, {vcpu, &d.VCPU}, {mem, &d.MemoryGiB}} {
+			if *f.d, err = decimal.NewFromString(f.s); err != nil {
+				return nil, fmt.Errorf("stored figure %q of instance type %s: %w", f.s, d.ID(), err)
+			}
+		}
+		d.Source.Kind = catalog.SourceKind(kind)
+		d.Source.AsOf, _ = catalog.ParseDate(asOf)
+		d.Source.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
+		if i, ok := at[d.ID()]; ok {
+			out[i] = &d
+			continue
+		}
+		at[d.ID()] = len(out)
+		out = append(out, &d)
+	}
+	return out, rows.Err()
 }
 
 // HistoryPoint is an offer's price in one snapshot.

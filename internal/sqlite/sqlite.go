@@ -59,6 +59,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("migrate %s: %w", path, err)
 	}
+	if err := db.backfillScopes(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate %s: snapshot scopes: %w", path, err)
+	}
 	return db, nil
 }
 

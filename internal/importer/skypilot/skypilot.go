@@ -134,6 +134,7 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 	res := &importer.Result{Source: SourceName}
 
 	groups := map[[2]string]*group{}
+	described := map[string]bool{}
 	var order [][2]string
 	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: func() int { return len(order) }}
 	rd := csv.NewReader(importer.RecordLimit(cr, importer.MaxCSVRecord))
@@ -220,9 +221,17 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 		case region == "":
 			return nil, perr(line, "Region", errors.New("empty"))
 		}
-		if count, ok, _ := num(rec, line, "AcceleratorCount"); !ok || !count.IsPositive() {
+		count, ok, _ := num(rec, line, "AcceleratorCount")
+		if !ok || !count.IsPositive() {
 			res.Skipped.Add("no accelerator count", inst)
 			continue
+		}
+		if !described[inst] {
+			described[inst] = true
+			vcpu, _, _ := num(rec, line, "vCPUs")
+			mem, _, _ := num(rec, line, "MemoryGiB")
+			res.Instances = append(res.Instances, &catalog.DiscoveredInstance{Provider: i.Cloud, Name: inst, GPUName: acc,
+				GPUCount: count, GPUMemoryGiB: gpuMemoryGiB(get(rec, "GpuInfo")), VCPU: vcpu, MemoryGiB: mem, Source: source})
 		}
 		prices := map[catalog.Billing]decimal.Decimal{}
 		if hasPrice && price.IsPositive() {
@@ -286,6 +295,24 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 		p(cr.N, len(res.Offers))
 	}
 	return res, nil
+}
+
+// sizeInMiB finds the memory of one GPU in a GpuInfo column:
+// {'Gpus': [{'Name': 'A100', ..., 'MemoryInfo': {'SizeInMiB': 40960}}], ...}.
+var sizeInMiB = regexp.MustCompile(`'SizeInMiB':\s*([0-9]+(?:\.[0-9]+)?)`)
+
+// gpuMemoryGiB is the memory of one GPU a GpuInfo column gives, in GiB
+// (zero when it gives none).
+func gpuMemoryGiB(info string) decimal.Decimal {
+	m := sizeInMiB.FindStringSubmatch(info)
+	if m == nil {
+		return decimal.Zero
+	}
+	d, err := decimal.NewFromString(m[1])
+	if err != nil {
+		return decimal.Zero
+	}
+	return d.Div(decimal.NewFromInt(1024))
 }
 
 // csvErr turns an encoding/csv error into a ParseError naming the line and

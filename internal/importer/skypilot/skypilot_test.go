@@ -317,3 +317,37 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestDescribesMachines checks the machine descriptions a vms.csv gives:
+// one per GPU instance type, with the GPU name, count (fractions too),
+// one GPU's memory from GpuInfo, vCPUs and memory, and the offers' source.
+func TestDescribesMachines(t *testing.T) {
+	imp := &Importer{Cloud: "aws", File: "aws-new-types.csv", Now: func() time.Time { return fixedNow }}
+	res, err := imp.Parse(context.Background(), bytes.NewReader(readFixture(t, "aws-new-types.csv")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]*catalog.DiscoveredInstance{}
+	for _, d := range res.Instances {
+		if got[d.Name] != nil {
+			t.Errorf("%s described twice", d.Name)
+		}
+		got[d.Name] = d
+	}
+	if len(got) != 3 {
+		t.Fatalf("described %d instance types, want 3 (g5.xlarge, g6f.xlarge, g3.4xlarge)", len(got))
+	}
+	g6f := got["g6f.xlarge"]
+	if g6f == nil || g6f.Provider != "aws" || g6f.GPUName != "L4" || g6f.GPUCount.String() != "0.125" || g6f.VCPU.String() != "4" ||
+		g6f.MemoryGiB.String() != "16" || g6f.GPUMemoryGiB.Round(2).String() != "2.79" || g6f.Source.Kind != catalog.SourceThirdParty ||
+		!strings.Contains(g6f.Source.Ref, "aws-new-types.csv") {
+		t.Errorf("g6f.xlarge: %+v", g6f)
+	}
+	if g3 := got["g3.4xlarge"]; g3 == nil || g3.GPUName != "M60" || g3.GPUMemoryGiB.String() != "8" {
+		t.Errorf("g3.4xlarge: %+v", g3)
+	}
+	// No GpuInfo: memory unknown (0).
+	if gpuMemoryGiB("").IsPositive() || !gpuMemoryGiB("{'MemoryInfo': {'SizeInMiB': 81920}}").Equal(decimal.NewFromInt(80)) {
+		t.Error("gpuMemoryGiB")
+	}
+}

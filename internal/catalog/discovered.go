@@ -1,0 +1,264 @@
+package catalog
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// DiscoveredInstance is a machine as an imported price source describes
+// it (a SkyPilot vms.csv row: GPU name, count, vCPUs, memory). Discover
+// turns it into an InstanceType when the curated catalog lacks the type,
+// so that new instance types are listed without a code release.
+type DiscoveredInstance struct {
+	Provider string
+	Name     string
+	// GPUName is the source's own name of the GPU (A100, H100, L4,
+	// A100-80GB ...), resolved against the catalog's GPU names and aliases.
+	GPUName  string
+	GPUCount decimal.Decimal
+	// GPUMemoryGiB is the memory of one GPU as the source gives it (zero
+	// when unknown); it chooses between variants of one name (A100 40 or
+	// 80 GB).
+	GPUMemoryGiB decimal.Decimal
+	VCPU         decimal.Decimal
+	MemoryGiB    decimal.Decimal
+	Source       Source
+}
+
+// ID is "provider/instance_type".
+func (d *DiscoveredInstance) ID() string { return d.Provider + "/" + d.Name }
+
+// Reasons a discovered GPU name is not resolved.
+const (
+	GPUUnknown   = "unknown"   // no GPU of the catalog has that name
+	GPUAmbiguous = "ambiguous" // several do, and the memory does not tell them apart
+)
+
+// UnresolvedGPU is a GPU name of discovered instance types that matches no
+// single GPU model of the catalog: their instance types are not added, and
+// their offers stay outside the catalog's coverage.
+type UnresolvedGPU struct {
+	Provider   string
+	GPUName    string
+	Reason     string   // GPUUnknown or GPUAmbiguous
+	Candidates []string // the GPU IDs the name matches, when ambiguous
+	Instances  []string // the instance types (provider/name)
+	Offers     int      // the imported offers of those instance types
+}
+
+// DiscoveryReport says what Discover did.
+type DiscoveryReport struct {
+	// Added are the instance types created (provider/name), sorted.
+	Added []string
+	// Unresolved are the GPU names that could not be resolved, most
+	// offers first.
+	Unresolved []UnresolvedGPU
+	// Invalid are descriptions left out because a figure or the source is
+	// unusable (a negative vCPU count, no source reference or date).
+	Invalid []string
+}
+
+// gpuTolerance is how far (as a share) a discovered GPU's memory may be
+// from a catalog GPU's to choose that variant: sources give GiB or MiB,
+// the catalog the vendor's GB.
+var gpuTolerance = decimal.RequireFromString("0.12")
+
+// Discover adds to d an instance type for each discovered machine whose
+// provider/name d lacks (curated data always wins), with the GPU model
+// resolved by the catalog's names and aliases (the memory choosing among
+// variants). A name that matches no GPU, or several that the memory does
+// not tell apart, is reported with the number of offers it concerns, and
+// its instance types are not added. offers are the imported offers, only
+// counted.
+func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryReport {
+	var rep DiscoveryReport
+	if len(found) == 0 {
+		return rep
+	}
+	have := map[string]bool{}
+	uses := map[string]bool{} // provider/GPU ID of the curated types
+	for _, it := range d.Instances {
+		have[it.ID()] = true
+		uses[it.Provider+"/"+it.GPUID] = true
+	}
+	providers := map[string]bool{}
+	for _, p := range d.Providers {
+		providers[p.ID] = true
+	}
+	names := map[string][]*GPU{}
+	for _, g := range d.GPUs {
+		added := map[string]bool{}
+		for _, n := range append([]string{g.ID, g.Family}, g.Aliases...) {
+			k := normalize(n)
+			if k == "" || added[k] {
+				continue
+			}
+			added[k] = true
+			names[k] = append(names[k], g)
+		}
+	}
+	perInstance := map[string]int{}
+	for _, o := range offers {
+		perInstance[o.Provider+"/"+o.InstanceName]++
+	}
+	unresolved := map[[2]string]*UnresolvedGPU{}
+	for _, f := range found {
+		id := f.ID()
+		if have[id] || !providers[f.Provider] || f.Name == "" || !f.GPUCount.IsPositive() {
+			continue
+		}
+		have[id] = true
+		if !f.Source.Kind.Valid() || strings.TrimSpace(f.Source.Ref) == "" || f.Source.AsOf.IsZero() || f.VCPU.IsNegative() || f.MemoryGiB.IsNegative() {
+			rep.Invalid = append(rep.Invalid, id)
+			continue
+		}
+		g, candidates := resolveGPU(names, f, uses)
+		if g == nil {
+			k := [2]string{f.Provider, f.GPUName}
+			u := unresolved[k]
+			if u == nil {
+				u = &UnresolvedGPU{Provider: f.Provider, GPUName: f.GPUName, Reason: GPUUnknown}
+				unresolved[k] = u
+			}
+			if len(candidates) > 0 {
+				u.Reason, u.Candidates = GPUAmbiguous, candidates
+			}
+			u.Instances = append(u.Instances, id)
+			u.Offers += perInstance[id]
+			continue
+		}
+		d.Instances = append(d.Instances, &InstanceType{
+			Provider:    f.Provider,
+			Name:        f.Name,
+			Family:      family(f.Name),
+			GPUID:       g.ID,
+			GPUCount:    f.GPUCount,
+			GPUMemoryGB: f.GPUCount.Mul(g.MemoryGB),
+			VCPU:        f.VCPU,
+			MemoryGiB:   f.MemoryGiB,
+			Status:      StatusCurrent,
+			Source:      f.Source,
+			Discovered:  true,
+		})
+		rep.Added = append(rep.Added, id)
+	}
+	sort.Strings(rep.Added)
+	for _, u := range unresolved {
+		sort.Strings(u.Instances)
+		rep.Unresolved = append(rep.Unresolved, *u)
+	}
+	sort.Slice(rep.Unresolved, func(i, j int) bool {
+		a, b := rep.Unresolved[i], rep.Unresolved[j]
+		if a.Offers != b.Offers {
+			return a.Offers > b.Offers
+		}
+		return a.Provider+"/"+a.GPUName < b.Provider+"/"+b.GPUName
+	})
+	return rep
+}
+
+// resolveGPU finds the one GPU model a discovered name means: the only
+// GPU of that name; or the only one whose memory matches; or, among those,
+// the only one the provider's curated instance types use (AWS's 40 GB
+// A100s are SXM4, in p4d). It returns nil and the candidates when the name
+// is ambiguous, nil and none when it is unknown.
+func resolveGPU(names map[string][]*GPU, f *DiscoveredInstance, uses map[string]bool) (*GPU, []string) {
+	gs := names[normalize(f.GPUName)]
+	if len(gs) == 1 {
+		return gs[0], nil
+	}
+	if len(gs) == 0 {
+		return nil, nil
+	}
+	var ids []string
+	for _, g := range gs {
+		ids = append(ids, g.ID)
+	}
+	sort.Strings(ids)
+	if !f.GPUMemoryGiB.IsPositive() {
+		return nil, ids
+	}
+	// GiB → GB for the comparison with the vendor's figure.
+	gb := f.GPUMemoryGiB.Mul(decimal.RequireFromString("1.073741824"))
+	var match []*GPU
+	for _, g := range gs {
+		if !g.MemoryGB.IsPositive() {
+			continue
+		}
+		if gb.Sub(g.MemoryGB).Abs().Div(g.MemoryGB).LessThanOrEqual(gpuTolerance) {
+			match = append(match, g)
+		}
+	}
+	if len(match) == 1 {
+		return match[0], nil
+	}
+	var used []*GPU
+	for _, g := range match {
+		if uses[f.Provider+"/"+g.ID] {
+			used = append(used, g)
+		}
+	}
+	if len(used) == 1 {
+		return used[0], nil
+	}
+	return nil, ids
+}
+
+// family is the instance family a provider's type name implies: the part
+// before the first dot (p5.48xlarge → p5, ecs.gn7i-c8g1.2xlarge → gn7i
+// after the ecs. prefix) or underscore-separated size (gpu_1x_a10 →
+// gpu_1x_a10 stays whole).
+func family(name string) string {
+	n := strings.TrimPrefix(name, "ecs.")
+	if i := strings.IndexByte(n, '.'); i > 0 {
+		n = n[:i]
+	}
+	if i := strings.IndexByte(n, '-'); i > 0 && strings.HasPrefix(name, "ecs.") {
+		n = n[:i]
+	}
+	return n
+}
+
+// OffersForGPUs keeps, of imported offers, those whose instance type in d
+// has one of the GPU models the names mean (as LookupGPU resolves a name:
+// a family, an ID or alias, or a prefix of IDs), so that a query about a
+// few GPU models does not validate and overlay every imported offer. It
+// returns offers unchanged when names is empty or a name means no GPU of d
+// (the query then reports the unknown name itself).
+func OffersForGPUs(d *Data, offers []*Offer, names []string) []*Offer {
+	if len(names) == 0 {
+		return offers
+	}
+	want := map[string]bool{}
+	for _, name := range names {
+		k := normalize(name)
+		found := false
+		for _, g := range d.GPUs {
+			match := strings.HasPrefix(normalize(g.ID), k)
+			for _, n := range append([]string{g.Family}, g.Aliases...) {
+				match = match || normalize(n) == k
+			}
+			if k != "" && match {
+				want[g.ID], found = true, true
+			}
+		}
+		if !found {
+			return offers
+		}
+	}
+	keep := map[string]bool{}
+	for _, it := range d.Instances {
+		if want[it.GPUID] {
+			keep[it.ID()] = true
+		}
+	}
+	out := make([]*Offer, 0, len(offers)/4)
+	for _, o := range offers {
+		if keep[o.Provider+"/"+o.InstanceName] {
+			out = append(out, o)
+		}
+	}
+	return out
+}

@@ -1,0 +1,249 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/shopspring/decimal"
+	_ "modernc.org/sqlite"
+)
+
+// regionResult is an AWS offer-file import of one region: n offers.
+func regionResult(region string, n int, price string) *importer.Result {
+	res := &importer.Result{Source: "aws"}
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < n; i++ {
+		res.Offers = append(res.Offers, &catalog.Offer{Provider: "aws", InstanceName: "g5." + decimal.NewFromInt(int64(i)).String() + "xlarge",
+			RegionCode: region, Billing: catalog.OnDemand, Price: catalog.Price{Hourly: decimal.RequireFromString(price), Currency: "USD"},
+			Source: catalog.Source{Kind: catalog.SourceOfficialAPI, Ref: region + ".json", AsOf: at, FetchedAt: at}})
+	}
+	return res
+}
+
+func pricesByRegion(t *testing.T, db *DB) map[string]string {
+	t.Helper()
+	offers, _, err := db.LatestOffers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	counts := map[string]int{}
+	for _, o := range offers {
+		out[o.RegionCode] = o.Price.Hourly.String()
+		counts[o.RegionCode]++
+	}
+	for r, n := range counts {
+		out[r] += "×" + decimal.NewFromInt(int64(n)).String()
+	}
+	return out
+}
+
+func TestRegionsOfOneSourceDoNotHideEachOther(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	east, err := db.SaveImport(ctx, regionResult("us-east-1", 10, "1.5"), "a", "us-east-1.json", at, SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A much smaller region after a bigger one is not a shrink: another scope.
+	if _, err := db.SaveImport(ctx, regionResult("eu-west-1", 2, "1.7"), "b", "eu-west-1.json", at, SaveOptions{}); err != nil {
+		t.Fatalf("second region refused: %v", err)
+	}
+	got := pricesByRegion(t, db)
+	if got["us-east-1"] != "1.5×10" || got["eu-west-1"] != "1.7×2" || len(got) != 2 {
+		t.Fatalf("both regions' prices should be listed: %v", got)
+	}
+	// Re-importing one region replaces only that scope.
+	if _, err := db.SaveImport(ctx, regionResult("us-east-1", 9, "1.4"), "c", "us-east-1.json", at, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got = pricesByRegion(t, db)
+	if got["us-east-1"] != "1.4×9" || got["eu-west-1"] != "1.7×2" {
+		t.Fatalf("re-import of us-east-1: %v", got)
+	}
+	// The shrink guard compares with the same scope only.
+	var se *ShrinkError
+	_, err = db.SaveImport(ctx, regionResult("us-east-1", 3, "1.4"), "d", "us-east-1.json", at, SaveOptions{})
+	if !errors.As(err, &se) || se.Before != 9 || se.After != 3 || se.Scope != "aws:aws@us-east-1" {
+		t.Fatalf("shrunken us-east-1: %v", err)
+	}
+	if _, err := db.SaveImport(ctx, regionResult("eu-west-1", 1, "1.8"), "e", "eu-west-1.json", at, SaveOptions{}); err != nil {
+		t.Fatalf("eu-west-1 at half its size is allowed: %v", err)
+	}
+	// Rollback by scope brings back that scope's previous snapshot only.
+	removed, current, err := db.Rollback(ctx, "aws:aws@us-east-1")
+	if err != nil || removed.Scope != "aws:aws@us-east-1" || current.ID != east.ID {
+		t.Fatalf("rollback: removed %+v current %+v, %v", removed, current, err)
+	}
+	got = pricesByRegion(t, db)
+	if got["us-east-1"] != "1.5×10" || got["eu-west-1"] != "1.8×1" {
+		t.Fatalf("after rollback: %v", got)
+	}
+	// Rollback by source undoes the newest import of the source.
+	removed, _, err = db.Rollback(ctx, "aws")
+	if err != nil || removed.Scope != "aws:aws@eu-west-1" {
+		t.Fatalf("rollback aws: %+v, %v", removed, err)
+	}
+	if got = pricesByRegion(t, db); got["eu-west-1"] != "1.7×2" {
+		t.Fatalf("after rollback of the source: %v", got)
+	}
+}
+
+func TestSkyPilotCloudsAreSeparateScopes(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	cloud := func(provider string, regions ...string) *importer.Result {
+		res := &importer.Result{Source: "skypilot"}
+		for _, r := range regions {
+			res.Offers = append(res.Offers, &catalog.Offer{Provider: provider, InstanceName: "x", RegionCode: r, Billing: catalog.OnDemand,
+				Price: catalog.Price{Hourly: decimal.NewFromInt(2), Currency: "USD"}, Source: catalog.Source{Kind: catalog.SourceThirdParty, Ref: "vms.csv", AsOf: at}})
+		}
+		return res
+	}
+	if _, err := db.SaveImport(ctx, cloud("lambda", "us-east-1", "us-west-1", "us-south-1"), "a", "vms.csv", at, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveImport(ctx, cloud("aws", "us-east-1"), "b", "vms.csv", at, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// SkyPilot is scoped by cloud, not region: a cloud's file replaces
+	// that cloud's previous file whole.
+	if _, err := db.SaveImport(ctx, cloud("lambda", "us-east-1", "us-west-1"), "c", "vms.csv", at, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	offers, _, err := db.LatestOffers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, o := range offers {
+		n[o.Provider]++
+	}
+	if n["lambda"] != 2 || n["aws"] != 1 {
+		t.Fatalf("offers by provider %v", n)
+	}
+}
+
+// TestMigrationGivesOldSnapshotsTheirScope builds a database as the first
+// schema left it (two AWS regions stored as one source, the first hidden)
+// and checks that opening it migrates the snapshots to their scopes, so
+// both regions are read.
+func TestMigrationGivesOldSnapshotsTheirScope(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "old.db")
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := migrations.ReadFile("migrations/0001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')))`,
+		string(body),
+		`INSERT INTO schema_migrations (version) VALUES (1)`,
+		`INSERT INTO snapshots (id, source, fetched_at, checksum, offers, bands, skipped) VALUES (1, 'aws', '2026-11-01T00:00:00Z', 'a', 1, 0, 0), (2, 'aws', '2026-11-02T00:00:00Z', 'b', 1, 0, 0), (3, 'aws', '2026-11-03T00:00:00Z', 'c', 1, 0, 0)`,
+		`INSERT INTO offers VALUES (1, 'aws', 'g5.xlarge', 'us-east-1', 'on-demand', '1.1', '0', '0', 'USD', 'official-api', 'r', '2026-11-01'),
+			(2, 'aws', 'g5.xlarge', 'eu-west-1', 'on-demand', '1.2', '0', '0', 'USD', 'official-api', 'r', '2026-11-01'),
+			(3, 'aws', 'g5.xlarge', 'us-east-1', 'on-demand', '1.0', '0', '0', 'USD', 'official-api', 'r', '2026-11-01')`,
+	} {
+		if _, err := raw.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	raw.Close()
+	db := open(t, path)
+	snaps, err := db.Snapshots(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snaps) != 3 || snaps[0].Scope != "aws:aws@us-east-1" || snaps[1].Scope != "aws:aws@eu-west-1" {
+		t.Fatalf("scopes after migration: %+v", snaps)
+	}
+	if got := pricesByRegion(t, db); got["us-east-1"] != "1×1" || got["eu-west-1"] != "1.2×1" {
+		t.Fatalf("reads after migration: %v", got)
+	}
+}
+
+func TestDescribedInstancesAreStored(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	res := regionResult("us-east-1", 1, "1")
+	src := catalog.Source{Kind: catalog.SourceOfficialAPI, Ref: "us-east-1.json", AsOf: at}
+	res.Instances = []*catalog.DiscoveredInstance{{Provider: "aws", Name: "g6f.xlarge", GPUName: "L4", GPUCount: decimal.RequireFromString("0.125"),
+		VCPU: decimal.NewFromInt(4), MemoryGiB: decimal.NewFromInt(16), Source: src}}
+	s, err := db.SaveImport(ctx, res, "a", "f", at, SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	im, err := db.LatestImports(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Instances) != 1 || im.Instances[0].Name != "g6f.xlarge" || im.Instances[0].GPUCount.String() != "0.125" ||
+		im.Instances[0].Source.Kind != catalog.SourceOfficialAPI || im.Instances[0].MemoryGiB.String() != "16" {
+		t.Fatalf("instances %+v", im.Instances)
+	}
+	if _, err := db.DeleteSnapshot(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if im, _ = db.LatestImports(ctx); len(im.Instances) != 0 {
+		t.Fatalf("instances left after removing the snapshot: %+v", im.Instances)
+	}
+}
+
+// TestPackedOffersReadAsTheRows checks that a snapshot's packed copy and
+// its offer rows give the same offers, and that a damaged pack falls back
+// to the rows.
+func TestPackedOffersReadAsTheRows(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	src := catalog.Source{Kind: catalog.SourceOfficialAPI, Ref: "us-east-1.json", AsOf: at}
+	res := &importer.Result{Source: "aws", Offers: []*catalog.Offer{
+		{Provider: "aws", InstanceName: "p5.48xlarge", RegionCode: "us-east-1", Billing: catalog.OnDemand, Price: catalog.Price{Hourly: decimal.RequireFromString("55.0400"), Currency: "USD"}, Source: src},
+		{Provider: "aws", InstanceName: "p5.48xlarge", RegionCode: "us-east-1", Billing: "reserved-1y-partial-upfront", Price: catalog.Price{Hourly: decimal.RequireFromString("17.2"), Upfront: decimal.RequireFromString("150672.5"), Currency: "USD"}, Source: src},
+		{Provider: "aws", InstanceName: "g5.xlarge", RegionCode: "us-east-1", Billing: "subscription-1m", Price: catalog.Price{Monthly: decimal.RequireFromString("512.33"), Currency: "CNY"}, Source: catalog.Source{Kind: catalog.SourceThirdParty, Ref: "other", AsOf: at.AddDate(0, 0, -3)}},
+	}}
+	if _, err := db.SaveImport(ctx, res, "a", "f", at, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	render := func() []string {
+		im, err := db.LatestImports(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, o := range im.Offers {
+			out = append(out, fmt.Sprintf("%s %s %s %s %s %s %s %s %s", o.ID(), o.Price.Hourly, o.Price.Upfront, o.Price.Monthly, o.Price.Currency,
+				o.Source.Kind, o.Source.Ref, o.Source.AsOfString(), o.Source.FetchedAt.Format(time.RFC3339)))
+		}
+		sort.Strings(out)
+		return out
+	}
+	packed := render()
+	if _, err := db.w.ExecContext(ctx, `UPDATE snapshot_packs SET offers = x'00ff'`); err != nil {
+		t.Fatal(err)
+	}
+	damaged := render()
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM snapshot_packs`); err != nil {
+		t.Fatal(err)
+	}
+	rows := render()
+	if strings.Join(packed, "\n") != strings.Join(rows, "\n") || strings.Join(damaged, "\n") != strings.Join(rows, "\n") || len(rows) != 3 {
+		t.Fatalf("packed:\n%s\ndamaged pack:\n%s\nrows:\n%s", strings.Join(packed, "\n"), strings.Join(damaged, "\n"), strings.Join(rows, "\n"))
+	}
+}
