@@ -49,7 +49,8 @@ func ratesNote(p *i18n.Printer, t *fx.Table, from []string, to string) string {
 		if !r.AsOf.IsZero() {
 			asOf = r.AsOf.Format(catalog.DateLayout)
 		}
-		parts = append(parts, p.T("note.rate", document.Num(r.PerUSD).String(), r.Currency, rateSource(r.Source), asOf))
+		src := rateSource(r.Source)
+		parts = append(parts, p.T("note.rate", document.Num(r.PerUSD).String(), r.Currency, p.Or("cli.ratesrc."+src, src), asOf))
 	}
 	return p.T("note.currency", to, strings.Join(parts, "; "))
 }
@@ -111,4 +112,14 @@ func unitLabel(p *i18n.Printer, u catalog.PriceUnit, cur string) string {
 		return p.T("unit.per_month", cur)
 	}
 	return p.T("unit.per_hour", cur)
+}
+
+// enumLabel renders a catalog code (a source kind, status, RDMA or
+// interconnect value) for a Chinese reader: the message prefix+v when one
+// exists, else the code as it is. English tables keep the code itself.
+func enumLabel(p *i18n.Printer, prefix, v string) string {
+	if p.Lang() == i18n.EN {
+		return v
+	}
+	return p.Or(prefix+v, v)
 }

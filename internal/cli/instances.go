@@ -90,12 +90,12 @@ func (a *app) runInstances(o *instancesOptions) error {
 			output.Right, output.Left, output.Left},
 	}
 	for _, it := range list {
-		link := it.GPUInterconnect
+		link := enumLabel(p, "cli.link.", it.GPUInterconnect)
 		if it.GPUInterconnectGBs.IsPositive() {
 			link += " " + it.GPUInterconnectGBs.String() + " GB/s"
 		}
 		g.Add(it.Provider, it.Name, qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU), qty(it.MemoryGiB),
-			link, qty(it.NetworkGbps), orDash(it.RDMA), it.Status)
+			link, qty(it.NetworkGbps), enumLabel(p, "cli.rdma.", orDash(it.RDMA)), enumLabel(p, "cli.status.", it.Status))
 	}
 	if len(list) == 0 && a.out == output.Table {
 		fmt.Fprintln(a.io.Out, p.T("note.no_instances"))
