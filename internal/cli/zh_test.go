@@ -20,6 +20,7 @@ var cliZhAllowed = map[string]bool{
 	"blackwell": true, "volta": true, "turing": true, "lovelace": true, "sxm": true, "nvl": true, "hbm": true, "gddr": true,
 	"dcgm": true, "smi": true, "ecb": true, "mig": true, "tpu": true, "mi": true, "erdma": true, "nvme": true, "ssd": true,
 	"token": true, "tokens": true, "aws": true, "gcp": true, "oci": true, "fp": true, "bf": true, "int": true, "mfu": true,
+	"ln": true, "daly": true, "young": true, // −ln in a formula; Daly's and Young's checkpoint intervals
 	"usd": true, "cny": true, "eur": true, "w": true, "s": true, "ms": true, "tflop": true, "flops": true, "tb/s": true, "gb/s": true,
 }
 
@@ -56,6 +57,11 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	for _, p := range c.Providers() {
 		add(p.ID) // provider IDs appear inside offer IDs and as row keys
 		add(p.NameZH)
+		// The coverage gaps' Chinese reasons quote the providers' product,
+		// API and field names (Savings Plans, DescribePrice …).
+		for _, bm := range c.BillingModels(p.ID) {
+			add(bm.GapReasonZH)
+		}
 	}
 	// The ecosystem facts' Chinese values keep product names (SageMaker,
 	// Container Service for Kubernetes), as the web's check allows.
@@ -65,8 +71,14 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 			add(f.ValueZH)
 		}
 	}
+	// A source reference is quoted as published (the spot command's
+	// interruption band cites the AWS Spot Instance Advisor feed).
+	if b, ok := c.InterruptionBand("aws", "g4dn.xlarge", "us-east-1"); ok {
+		add(b.Source.Ref)
+	}
 	// Commands quoted in hints.
 	add("gpuscout update --provider")
+	add("gpuscout cost --offer ID -o json")
 	return names
 }
 
