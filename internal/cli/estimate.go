@@ -171,7 +171,7 @@ func (a *app) writeEstimate(doc document.Estimate, est *perf.Estimate) error {
 	if len(doc.Assumptions) > 0 {
 		fmt.Fprintln(w, "\n"+p.T("est.assumptions"))
 		for _, s := range doc.Assumptions {
-			fmt.Fprintln(w, "  • "+s)
+			fmt.Fprintln(w, "  • "+engineNote(p, s))
 		}
 	}
 	return nil
