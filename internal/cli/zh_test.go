@@ -138,3 +138,24 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 		})
 	}
 }
+
+// TestRightsizeChineseLabels checks the rightsize report's own labels and
+// sentences in Chinese (the recommendations' reasons, figures and caveats
+// come from internal/rightsize in English).
+func TestRightsizeChineseLabels(t *testing.T) {
+	out, errOut, code := exec(t, false, nil, "rightsize", "--catalog", rsCatalog, "--metrics", rsData+"idle-nights-8xa100.csv.gz",
+		"--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--lang", "zh")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"监控数据：", "8 块 GPU，", "样本数", "显存峰值 GiB", "全部", "模式：每日定时", "当前：", "按量付费定时开关", "数据：", "注意：", "不可相加"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q:\n%s", want, out)
+		}
+	}
+	for _, english := range []string{"Metrics:", "SAMPLES", "Busy (", "Now:", "Figures:", "Caveat:", "Savings are", "on-demand-schedule", "pattern:"} {
+		if strings.Contains(out, english) {
+			t.Errorf("shows %q:\n%s", english, out)
+		}
+	}
+}
