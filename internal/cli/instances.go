@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/spf13/cobra"
 )
@@ -90,12 +91,12 @@ func (a *app) runInstances(o *instancesOptions) error {
 			output.Right, output.Left, output.Left},
 	}
 	for _, it := range list {
-		link := enumLabel(p, "cli.link.", it.GPUInterconnect)
+		link := enumLabel(p, "rec.link.", it.GPUInterconnect)
 		if it.GPUInterconnectGBs.IsPositive() {
 			link += " " + it.GPUInterconnectGBs.String() + " GB/s"
 		}
 		g.Add(it.Provider, it.Name, qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU), qty(it.MemoryGiB),
-			link, qty(it.NetworkGbps), enumLabel(p, "cli.rdma.", orDash(it.RDMA)), enumLabel(p, "cli.status.", it.Status))
+			link, qty(it.NetworkGbps), rdmaLabel(p, orDash(it.RDMA)), enumLabel(p, "cli.status.", it.Status))
 	}
 	if len(list) == 0 && a.out == output.Table {
 		fmt.Fprintln(a.io.Out, p.T("note.no_instances"))
@@ -123,3 +124,12 @@ func containsFold(list []string, s string) bool {
 }
 
 func equalFold(a, b string) bool { return strings.EqualFold(a, b) }
+
+// rdmaLabel renders an RDMA network for a Chinese reader: the fabric's own
+// name (EFA, InfiniBand, eRDMA, RoCE), 无 for none; English keeps the code.
+func rdmaLabel(p *i18n.Printer, rdma string) string {
+	if rdma == catalog.RDMANone {
+		return enumLabel(p, "cli.rdma.", rdma)
+	}
+	return enumLabel(p, "rec.fabric.", rdma)
+}
