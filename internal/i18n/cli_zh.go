@@ -91,6 +91,11 @@ var cliMessages = map[Lang]map[string]string{
 		"cli.rs.pattern.bursty":                                 "bursty",
 		"cli.rs.pattern.mixed":                                  "mixed",
 		"cli.rs.pattern.daily":                                  "daily",
+		"cli.verdict.correct":                                   "correct",
+		"cli.verdict.wrong":                                     "wrong",
+		"cli.verdict.partly-correct":                            "partly-correct",
+		"cli.verdict.unverifiable":                              "unverifiable",
+		"cli.verdict.outdated":                                  "outdated",
 	},
 	ZH: {
 		"cli.status.current":  "在售",
@@ -180,5 +185,10 @@ var cliMessages = map[Lang]map[string]string{
 		"cli.rs.pattern.bursty":                                 "突发",
 		"cli.rs.pattern.mixed":                                  "混合",
 		"cli.rs.pattern.daily":                                  "每日定时",
+		"cli.verdict.correct":                                   "正确",
+		"cli.verdict.wrong":                                     "错误",
+		"cli.verdict.partly-correct":                            "部分正确",
+		"cli.verdict.unverifiable":                              "无法核实",
+		"cli.verdict.outdated":                                  "已过时",
 	},
 }
