@@ -184,7 +184,7 @@ func (a *app) catalogSourcesCmd() *cobra.Command {
 				if a.out == output.Table && a.tty() {
 					ref = shortRef(ref)
 				}
-				g.Add(string(u.Kind), strconv.Itoa(u.Records), dates, ref)
+				g.Add(enumLabel(p, "source.", string(u.Kind)), strconv.Itoa(u.Records), dates, ref)
 			}
 			return output.Write(a.io.Out, a.out, g, a.tty())
 		},
@@ -229,7 +229,7 @@ verdict (correct, wrong, partly-correct, unverifiable, outdated) and the evidenc
 			counts := map[string]int{}
 			for _, c := range list {
 				counts[c.Verdict]++
-				row := []string{c.ID, c.Subject, cell(c.Claimed, 40), c.Verdict, cell(c.Actual, 60)}
+				row := []string{c.ID, c.Subject, cell(c.Claimed, 40), enumLabel(p, "cli.verdict.", c.Verdict), cell(c.Actual, 60)}
 				if a.out != output.Table {
 					row = []string{c.ID, c.Subject, c.Claimed, c.Verdict, c.Actual, c.Seed, c.Quote, c.Evidence}
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/spf13/cobra"
@@ -128,25 +129,25 @@ func (a *app) writeEstimate(doc document.Estimate, est *perf.Estimate) error {
 	g := &output.Grid{Headers: []string{p.T("col.metric"), p.T("col.value")}}
 	what := doc.Benchmark
 	if doc.Offer != nil {
-		what += fmt.Sprintf(" on %d× %s (%s)", doc.Instances, doc.Offer.InstanceType, doc.Offer.ID)
+		what = p.T("cli.est.on", what, fmt.Sprintf("%d× %s (%s)", doc.Instances, doc.Offer.InstanceType, doc.Offer.ID))
 	}
 	g.Add(p.T("est.workload"), what)
-	g.Add(p.T("est.gpus"), fmt.Sprintf("%d× %s on %d node(s), %s", doc.Count, doc.GPU, doc.Nodes, doc.Precision))
+	g.Add(p.T("est.gpus"), p.T("cli.est.gpus", doc.Count, doc.GPU, doc.Nodes, doc.Precision))
 	if t := doc.Throughput; t != nil {
-		g.Add(p.T("est.throughput"), fmt.Sprintf("%s %s (%s – %s); %s per GPU", sig(est.Throughput), t.Unit, sig(est.Low), sig(est.High), sig(est.PerGPU)))
+		g.Add(p.T("est.throughput"), p.T("cli.est.throughput", sig(est.Throughput), t.Unit, sig(est.Low), sig(est.High), sig(est.PerGPU)))
 	}
 	if est.Minutes > 0 {
-		g.Add(p.T("est.time"), fmt.Sprintf("%s (%s – %s)", duration(est.Minutes), duration(est.MinutesLow), duration(est.MinutesHigh)))
+		g.Add(p.T("est.time"), p.T("cli.est.range", duration(p, est.Minutes), duration(p, est.MinutesLow), duration(p, est.MinutesHigh)))
 	}
 	if est.Efficiency > 0 && est.Efficiency != 1 {
 		g.Add(p.T("est.efficiency"), fmt.Sprintf("%.1f%%", 100*est.Efficiency))
 	}
-	g.Add(p.T("est.confidence"), doc.Confidence)
+	g.Add(p.T("est.confidence"), enumLabel(p, "web.instance.confidence.", doc.Confidence))
 	if doc.Memory != nil {
-		g.Add(p.T("est.memory"), doc.Memory.Note)
+		g.Add(p.T("est.memory"), memoryNote(p, doc.Memory))
 	}
 	if c := doc.Cost; c != nil {
-		g.Add(p.T("est.cost"), fmt.Sprintf("%s %s (%s)", numMoney(c.Total), c.Currency, doc.Offer.Billing))
+		g.Add(p.T("est.cost"), fmt.Sprintf("%s %s (%s)", numMoney(c.Total), c.Currency, billingLabel(p, catalog.Billing(doc.Offer.Billing))))
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err
@@ -170,7 +171,7 @@ func (a *app) writeEstimate(doc document.Estimate, est *perf.Estimate) error {
 	if len(doc.Assumptions) > 0 {
 		fmt.Fprintln(w, "\n"+p.T("est.assumptions"))
 		for _, s := range doc.Assumptions {
-			fmt.Fprintln(w, "  • "+s)
+			fmt.Fprintln(w, "  • "+engineNote(p, s))
 		}
 	}
 	return nil
@@ -190,12 +191,27 @@ func sig(v float64) string {
 }
 
 // duration renders minutes as minutes, hours or days.
-func duration(min float64) string {
+func duration(p *i18n.Printer, min float64) string {
 	switch {
 	case min < 120:
-		return fmt.Sprintf("%.1f min", min)
+		return p.T("cli.est.minutes", fmt.Sprintf("%.1f", min))
 	case min < 48*60:
-		return fmt.Sprintf("%.1f h", min/60)
+		return p.T("cli.est.hours", fmt.Sprintf("%.1f", min/60))
 	}
-	return fmt.Sprintf("%.1f days", min/1440)
+	return p.T("cli.est.days", fmt.Sprintf("%.1f", min/1440))
+}
+
+// memoryNote is the memory check in the printer's language: the perf
+// engine's note in English, a sentence built from its figures in Chinese.
+func memoryNote(p *i18n.Printer, m *document.Memory) string {
+	switch {
+	case p.Lang() == i18n.EN:
+		return m.Note
+	case !m.Fits:
+		return p.T("cli.est.mem.nofit", roundNum(m.NeedGB.String(), 0), roundNum(m.PerGPUGB.String(), 0))
+	case m.Group > 1:
+		return p.T("cli.est.mem.split", m.Group, roundNum(m.NeedGB.String(), 0))
+	}
+	need, _ := m.NeedGB.Float64()
+	return p.T("cli.est.mem.fits", fmt.Sprintf("%.2g", need), roundNum(m.PerGPUGB.String(), 0))
 }

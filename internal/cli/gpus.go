@@ -81,13 +81,13 @@ func (a *app) runGPUs(o *gpusOptions) error {
 	}
 	for _, x := range list {
 		g.Add(x.ID, x.Vendor, x.Architecture, qty(x.MemoryGB)+" GB", qty(x.BandwidthGBs), spec(x.FP32TFLOPS), spec(x.TF32TFLOPS),
-			spec(x.FP16TFLOPS), spec(x.FP8TFLOPS), spec(x.INT8TOPS), qty(x.TDPW), string(x.Source.Kind), x.Source.AsOfString())
+			spec(x.FP16TFLOPS), spec(x.FP8TFLOPS), spec(x.INT8TOPS), qty(x.TDPW), enumLabel(p, "source.", string(x.Source.Kind)), x.Source.AsOfString())
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err
 	}
 	if a.out == output.Table {
-		fmt.Fprintln(a.io.Out, "\nTFLOPS/TOPS are dense (no sparsity), per GPU; - = not supported or not published.")
+		fmt.Fprintln(a.io.Out, "\n"+p.T("cli.gpus.note"))
 	}
 	return nil
 }

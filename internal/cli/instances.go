@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/spf13/cobra"
 )
@@ -91,13 +92,13 @@ func (a *app) runInstances(o *instancesOptions) error {
 	}
 	discovered := false
 	for _, it := range list {
-		link := it.GPUInterconnect
+		link := enumLabel(p, "rec.link.", it.GPUInterconnect)
 		if it.GPUInterconnectGBs.IsPositive() {
 			link += " " + it.GPUInterconnectGBs.String() + " GB/s"
 		}
 		discovered = discovered || it.Discovered
 		g.Add(it.Provider, discoveredMark(it), qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU), qty(it.MemoryGiB),
-			link, qty(it.NetworkGbps), orDash(it.RDMA), it.Status)
+			link, qty(it.NetworkGbps), rdmaLabel(p, orDash(it.RDMA)), enumLabel(p, "cli.status.", it.Status))
 	}
 	if len(list) == 0 && a.out == output.Table {
 		fmt.Fprintln(a.io.Out, p.T("note.no_instances"))
@@ -140,3 +141,12 @@ func containsFold(list []string, s string) bool {
 }
 
 func equalFold(a, b string) bool { return strings.EqualFold(a, b) }
+
+// rdmaLabel renders an RDMA network for a Chinese reader: the fabric's own
+// name (EFA, InfiniBand, eRDMA, RoCE), 无 for none; English keeps the code.
+func rdmaLabel(p *i18n.Printer, rdma string) string {
+	if rdma == catalog.RDMANone {
+		return enumLabel(p, "cli.rdma.", rdma)
+	}
+	return enumLabel(p, "rec.fabric.", rdma)
+}

@@ -173,7 +173,7 @@ func (a *app) runOffers(o *offersOptions) error {
 		}
 		g.Add(r.Offer.Provider, discoveredMark(it), qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU),
 			qty(it.MemoryGiB), r.Offer.RegionCode, billingLabel(p, r.Offer.Billing), money(r.Price), money(r.PerGPUHourly),
-			string(r.Offer.Source.Kind), asOf)
+			enumLabel(p, "source.", string(r.Offer.Source.Kind)), asOf)
 	}
 	if len(rows) == 0 && a.out == output.Table {
 		fmt.Fprintln(a.io.Out, p.T("note.none"))

@@ -88,14 +88,14 @@ func (a *app) providersCmd() *cobra.Command {
 				for _, pv := range provs {
 					for _, cat := range catList {
 						if v := cellOf(pv, cat); v != "" {
-							g.Add(pv, cat, v)
+							g.Add(pv, a.printer.Or("web.providers.cat."+cat, cat), v)
 						}
 					}
 				}
 			} else {
 				g = &output.Grid{Headers: append([]string{a.printer.T("perf.class")}, provs...)}
 				for _, cat := range catList {
-					row := []string{cat}
+					row := []string{a.printer.Or("web.providers.cat."+cat, cat)}
 					for _, pv := range provs {
 						v := cellOf(pv, cat)
 						if v == "" {

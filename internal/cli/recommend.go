@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/recommend"
@@ -291,11 +292,11 @@ func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
 	return a.writeRecommend(doc)
 }
 
-func planTime(p document.RecPlan) string {
+func planTime(pr *i18n.Printer, p document.RecPlan) string {
 	if p.Time == nil {
 		return "-"
 	}
-	return duration(mustFloat(p.Time.Hours) * 60)
+	return duration(pr, mustFloat(p.Time.Hours)*60)
 }
 
 func mustFloat(n interface{ Float64() (float64, error) }) float64 {
@@ -317,7 +318,7 @@ func (a *app) writeRecommend(doc document.Recommendation) error {
 			risk = p.T("rec.notes", len(pl.Risks))
 		}
 		name := fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU)
-		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, a.billingLabel(pl.Billing), fmt.Sprint(pl.GPUs), planTime(pl), numMoney(pl.Cost.Total), risk)
+		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, a.billingLabel(pl.Billing), fmt.Sprint(pl.GPUs), planTime(a.printer, pl), numMoney(pl.Cost.Total), risk)
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err
@@ -383,7 +384,7 @@ func (a *app) writeRecommendMarkdown(doc document.Recommendation) error {
 	fmt.Fprintf(&b, "# %s\n\n", p.T("rec.report_title"))
 	g := &output.Grid{Headers: []string{"#", p.T("col.plan"), p.T("col.region"), p.T("col.billing"), p.T("est.time"), p.T("col.total") + " " + doc.Currency}}
 	for _, pl := range doc.Plans {
-		g.Add(fmt.Sprint(pl.Rank), fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU), pl.Region, a.billingLabel(pl.Billing), planTime(pl), numMoney(pl.Cost.Total))
+		g.Add(fmt.Sprint(pl.Rank), fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU), pl.Region, a.billingLabel(pl.Billing), planTime(a.printer, pl), numMoney(pl.Cost.Total))
 	}
 	if _, err := fmt.Fprint(a.io.Out, b.String()); err != nil {
 		return err

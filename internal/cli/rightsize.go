@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
 	"github.com/gpuscout/gpuscout/internal/rightsize"
@@ -163,13 +164,14 @@ func rsHourBars(profile []float64) string {
 
 func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport, st *rightsize.Stats, adv *rightsize.Advice) error {
 	w := a.io.Out
+	p := a.printer
 	cur := doc.Currency
 	recs := &output.Grid{
-		Headers: []string{"#", "KIND", "CHANGE", "MONTHLY " + cur, "SAVING " + cur + "/MONTH", "SAVING"},
+		Headers: []string{"#", p.T("cli.rs.col.kind"), p.T("cli.rs.col.change"), p.T("cli.rs.col.monthly", cur), p.T("cli.rs.col.saving_month", cur), p.T("cli.rs.col.saving")},
 		Align:   []output.Align{output.Right, output.Left, output.Left, output.Right, output.Right, output.Right},
 	}
 	for i, r := range adv.Recommendations {
-		recs.Add(fmt.Sprint(i+1), r.Kind, r.Action, money(r.Monthly), money(r.Saving), rsShare(r.SavingShare()))
+		recs.Add(fmt.Sprint(i+1), enumLabel(a.printer, "cli.rs.kind.", r.Kind), r.Action, money(r.Monthly), money(r.Saving), rsShare(r.SavingShare()))
 	}
 	if a.out != output.Table {
 		return output.Write(w, a.out, recs, a.tty())
@@ -177,18 +179,26 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 
 	// What was read.
 	file := filepath.Base(rep.File)
-	fmt.Fprintf(w, "Metrics: %s — %s%s, %s samples of %d %s", file, rightsize.FormatName(rep.Format), map[bool]string{true: " (gzip)"}[rep.Gzip],
-		thousands(fmt.Sprint(rep.Samples)), len(st.GPUs), rsPlural(len(st.GPUs), "GPU"))
-	if st.TimeKnown {
-		fmt.Fprintf(w, ", %s → %s (%.1f h, a sample every %gs)", st.Start.Format("2006-01-02 15:04"), st.End.Format("2006-01-02 15:04"),
-			st.SpanHours, st.IntervalSeconds)
+	gpuWord := rsPlural(len(st.GPUs), "GPU")
+	if p.Lang() == i18n.ZH {
+		gpuWord = "GPU" // Chinese counts with 块, no plural
 	}
-	fmt.Fprintf(w, "; %s of %s lines skipped\n", thousands(fmt.Sprint(rep.Skipped)), thousands(fmt.Sprint(rep.Lines)))
+	gz := ""
+	if rep.Gzip {
+		gz = p.T("cli.rs.gzip")
+	}
+	fmt.Fprint(w, p.T("cli.rs.metrics", file, rightsize.FormatName(rep.Format), gz,
+		thousands(fmt.Sprint(rep.Samples)), len(st.GPUs), gpuWord))
+	if st.TimeKnown {
+		fmt.Fprint(w, p.T("cli.rs.span", st.Start.Format("2006-01-02 15:04"), st.End.Format("2006-01-02 15:04"),
+			st.SpanHours, st.IntervalSeconds))
+	}
+	fmt.Fprintln(w, p.T("cli.rs.skipped", thousands(fmt.Sprint(rep.Skipped)), thousands(fmt.Sprint(rep.Lines))))
 	for _, b := range rep.Bad {
-		fmt.Fprintf(w, "  line %d: %s\n", b.Line, b.Reason)
+		fmt.Fprintln(w, "  "+p.T("cli.rs.line", b.Line, b.Reason))
 	}
 	if rep.Skipped > len(rep.Bad) {
-		fmt.Fprintf(w, "  … and %d more\n", rep.Skipped-len(rep.Bad))
+		fmt.Fprintln(w, "  "+p.T("cli.rs.more", rep.Skipped-len(rep.Bad)))
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintln(w, "  "+n)
@@ -197,7 +207,8 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 
 	// Per-GPU statistics.
 	g := &output.Grid{
-		Headers: []string{"GPU", "SAMPLES", "MEAN %", "P50 %", "P95 %", "IDLE", "MEM PEAK GiB", "MEM P95 GiB", "MEM TOTAL GiB", ""},
+		Headers: []string{"GPU", p.T("cli.rs.col.samples"), p.T("cli.rs.col.mean"), "P50 %", "P95 %", p.T("cli.rs.col.idle"),
+			p.T("cli.rs.col.mem_peak"), p.T("cli.rs.col.mem_p95"), p.T("cli.rs.col.mem_total"), ""},
 		Align: []output.Align{output.Left, output.Right, output.Right, output.Right, output.Right, output.Right, output.Right,
 			output.Right, output.Right, output.Left},
 	}
@@ -209,11 +220,11 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 	for _, x := range doc.Stats.GPUs {
 		active := ""
 		if x.Active {
-			active = "active"
+			active = p.T("cli.rs.active")
 		}
 		row(x.GPU, x.RightsizeUsage, active)
 	}
-	row("all", doc.Stats.Overall, "")
+	row(p.T("cli.rs.all"), doc.Stats.Overall, "")
 	if err := output.Write(w, a.out, g, a.tty()); err != nil {
 		return err
 	}
@@ -221,27 +232,26 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 
 	// Duty cycle.
 	if st.HasUtil {
-		fmt.Fprintf(w, "Busy (a GPU at ≥ %.0f%%): %s of the time, %s of clock hours (%d of %d); pattern: %s",
-			rightsize.IdleBelow, rsShare(st.BusyShare), rsShare(st.BusyHourShare), st.BusyClockHours, st.SpanClockHours, st.Pattern)
+		fmt.Fprint(w, p.T("cli.rs.busy", rightsize.IdleBelow, rsShare(st.BusyShare), rsShare(st.BusyHourShare), st.BusyClockHours, st.SpanClockHours,
+			enumLabel(p, "cli.rs.pattern.", st.Pattern)))
 		if st.DailyWindow != "" {
-			fmt.Fprintf(w, ", busy %s", st.DailyWindow)
+			fmt.Fprint(w, p.T("cli.rs.busy_window", st.DailyWindow))
 		}
 		if st.BusyRuns > 1 {
-			fmt.Fprintf(w, "; %d busy stretches of %.0f min on average", st.BusyRuns, st.MeanBusyRunMinutes)
+			fmt.Fprint(w, p.T("cli.rs.busy_runs", st.BusyRuns, st.MeanBusyRunMinutes))
 		}
-		fmt.Fprintln(w, ".")
+		fmt.Fprintln(w, p.T("cli.rs.stop"))
 		if len(st.GPUs) == 1 {
-			fmt.Fprintf(w, "The GPU's utilisation peaks (P95) at %.0f%%.", st.SummedUtilP95)
+			fmt.Fprint(w, p.T("cli.rs.peak_one", st.SummedUtilP95))
 		} else {
-			fmt.Fprintf(w, "%d of %d GPUs did substantial work; their summed utilisation peaks (P95) at %.0f%% of one GPU.",
-				st.ActiveGPUs, len(st.GPUs), st.SummedUtilP95)
+			fmt.Fprint(w, p.T("cli.rs.peak_many", st.ActiveGPUs, len(st.GPUs), st.SummedUtilP95))
 		}
 		if st.Coverage < 0.995 {
-			fmt.Fprintf(w, " The log covers %s of its span.", rsShare(st.Coverage))
+			fmt.Fprint(w, p.T("cli.rs.coverage", rsShare(st.Coverage)))
 		}
 		fmt.Fprintln(w)
 		if st.HourProfile != nil {
-			fmt.Fprintf(w, "Busy share by hour of day (log clock, 00–23): %s\n", rsHourBars(st.HourProfile))
+			fmt.Fprintln(w, p.T("cli.rs.hours", rsHourBars(st.HourProfile)))
 		}
 		fmt.Fprintln(w)
 	}
@@ -249,15 +259,15 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 	// The bill and the recommendations.
 	billed := ""
 	if !adv.Offer.Billing.IsCommitment() && adv.BilledShare < 1 {
-		billed = fmt.Sprintf(", paid for %s of the month (the log's coverage)", rsShare(adv.BilledShare))
+		billed = p.T("cli.rs.billed", rsShare(adv.BilledShare))
 	}
 	inst := ""
 	if adv.Instances > 1 {
 		inst = fmt.Sprintf("%d× ", adv.Instances)
 	}
-	fmt.Fprintf(w, "Now: %s%s%s — %s %s a month.\n\n", inst, adv.Offer.ID(), billed, money(adv.CurrentMonthly), cur)
+	fmt.Fprintln(w, p.T("cli.rs.now", inst, adv.Offer.ID(), billed, money(adv.CurrentMonthly), cur)+"\n")
 	if len(adv.Recommendations) == 0 {
-		fmt.Fprintln(w, "No change saves money: the offer fits the observed use.")
+		fmt.Fprintln(w, p.T("cli.rs.no_change"))
 	} else {
 		if err := output.Write(w, a.out, recs, a.tty()); err != nil {
 			return err
@@ -269,18 +279,18 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 			for _, f := range r.Figures {
 				figs = append(figs, fmt.Sprintf("%s %s %s", f.Name, rsNum(f.Value), f.Unit))
 			}
-			fmt.Fprintf(w, "   Figures: %s.\n", strings.Join(figs, "; "))
+			fmt.Fprintln(w, "   "+p.T("cli.rs.figures", strings.Join(figs, "; ")))
 			for _, c := range r.Caveats {
-				fmt.Fprintln(w, "   Caveat: "+c+".")
+				fmt.Fprintln(w, "   "+p.T("cli.rs.caveat", c))
 			}
 		}
-		fmt.Fprintln(w, "Savings are each against the current bill and do not add up.")
+		fmt.Fprintln(w, p.T("cli.rs.not_additive"))
 	}
 	for _, b := range adv.BreakEven {
 		fmt.Fprintln(w, "• "+b.Text)
 	}
 	for _, n := range adv.Notes {
-		fmt.Fprintln(w, "Note: "+n+".")
+		fmt.Fprintln(w, p.T("cli.rs.note", n))
 	}
 	if n := ratesNote(a.printer, a.rates, adv.Currencies, cur); n != "" {
 		fmt.Fprintln(w, n)

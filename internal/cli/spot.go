@@ -69,11 +69,12 @@ func (a *app) runSpot(o *spotOptions) error {
 	if err != nil {
 		return jobInputError(err)
 	}
-	doc, j, r, d, assumptions := ans.Doc, ans.Job, ans.Risk, ans.Decision, ans.Assumptions
+	doc, j, r, d := ans.Doc, ans.Job, ans.Risk, ans.Decision
 	if a.out == output.JSON {
 		return output.WriteJSON(a.io.Out, doc)
 	}
 	p := a.printer
+	verdict, source, assumptions := spotTexts(p, ds.Catalog, ans, o.mtbi > 0)
 	g := &output.Grid{
 		Headers: []string{p.T("spot.option"), p.T("spot.expected_hours"), p.T("spot.p90_hours"), p.T("spot.expected_cost") + " " + a.cur,
 			p.T("spot.p90_cost") + " " + a.cur, p.T("spot.miss")},
@@ -86,7 +87,7 @@ func (a *app) runSpot(o *spotOptions) error {
 		return fmt.Sprintf("%.2f", v)
 	}
 	for _, x := range d.Options {
-		name := x.Name
+		name := spotPlanName(p, x.Name)
 		if x.Name == d.Best {
 			name += " ✓"
 		}
@@ -104,8 +105,8 @@ func (a *app) runSpot(o *spotOptions) error {
 	}
 	w := a.io.Out
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.T("spot.verdict", d.Verdict))
-	fmt.Fprintln(w, p.T("spot.mtbi", sig(r.MTBI), r.Source))
+	fmt.Fprintln(w, p.T("spot.verdict", verdict))
+	fmt.Fprintln(w, p.T("spot.mtbi", sig(r.MTBI), source))
 	if pr := r.Prior; pr != nil {
 		if pr.Rated {
 			fmt.Fprintln(w, p.T("spot.prior", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf))

@@ -103,7 +103,11 @@ func (a *app) runTCO(cmd *cobra.Command, o *tcoOptions) error {
 		if err != nil {
 			return usagef("set the missing figures in a plan file (onprem: server_price, power_kw ...).", "%v", err)
 		}
-		plans = append(plans, pricing.Plan{Name: fmt.Sprintf("buy %d× %s server", o.servers, gs[0].ID), OnPrem: &p})
+		name := fmt.Sprintf("buy %d× %s server", o.servers, gs[0].ID)
+		if a.out != output.JSON {
+			name = a.printer.T("web.tco.buy", o.servers, gs[0].ID)
+		}
+		plans = append(plans, pricing.Plan{Name: name, OnPrem: &p})
 	}
 	if len(plans) == 0 {
 		return usagef("gpuscout tco --offer ID --offer ID [--onprem GPU], or -f plans.yaml.", "nothing to compare")
@@ -182,7 +186,7 @@ func (a *app) writeTCO(doc document.TCO, res *pricing.TCO) error {
 		}
 	}
 	for _, n := range notes {
-		fmt.Fprintln(w, "  "+n)
+		fmt.Fprintln(w, "  "+engineNote(p, n))
 	}
 	if n := ratesNote(p, a.rates, from, doc.Currency); n != "" {
 		fmt.Fprintln(w, n)
