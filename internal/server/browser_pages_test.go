@@ -20,6 +20,7 @@ var everyPage = []struct{ name, path string }{
 	{"compare", "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand&onprem=H100&months=120"},
 	{"advisor", "/advisor"},
 	{"spot", "/spot?offer=aws/p5en.48xlarge/us-east-1/spot&work_hours=48"},
+	{"claims", "/claims"},
 	{"providers", "/providers"},
 	{"gpus", "/gpus"},
 	{"about", "/about"},
