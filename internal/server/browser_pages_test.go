@@ -20,6 +20,8 @@ var everyPage = []struct{ name, path string }{
 	{"compare", "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand&onprem=H100&months=120"},
 	{"advisor", "/advisor"},
 	{"spot", "/spot?offer=aws/p5en.48xlarge/us-east-1/spot&work_hours=48"},
+	{"estimate", "/estimate?job=transformer-train&params=7e9&tokens=1e12&offer=aws/p5.48xlarge/us-east-1/on-demand&instances=8"},
+	{"estimate-benchmark", "/estimate?job=bench:resnet50-train-throughput&gpu=A100-SXM-80GB&count=8"},
 	{"claims", "/claims"},
 	{"providers", "/providers"},
 	{"gpus", "/gpus"},

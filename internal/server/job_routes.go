@@ -10,6 +10,7 @@ func (s *Server) jobRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /api/v1/history", s.PriceHistoryHandler(s.historySource()))
 	mux.HandleFunc("GET /spot", s.cached(s.pageSpot))
 	mux.HandleFunc("GET /claims", s.cached(s.pageClaims))
+	mux.HandleFunc("GET /estimate", s.cached(s.pageEstimate))
 }
 
 // historySource is where price history comes from: Config.History (the

@@ -2,8 +2,14 @@ package server_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/output"
 )
 
 // TestClaimsPage lists every seed-article claim with its verdict in both
@@ -55,6 +61,68 @@ func TestClaimsPage(t *testing.T) {
 		}
 		if body := rec.Body.String(); !strings.Contains(body, msg) || !strings.Contains(body, `data-error-field="verdict"`) {
 			t.Errorf("%s: ?verdict=maybe: the page does not say %q", lang, msg)
+		}
+	}
+}
+
+// TestEstimatePage answers the form with the figures of /api/v1/estimate
+// (the document gpuscout estimate prints) in both languages, and bad input
+// with a 400 page naming the field in the page's language.
+func TestEstimatePage(t *testing.T) {
+	srv := newServer(t)
+	const q = "params=7e9&tokens=1e12&offer=aws/p5.48xlarge/us-east-1/on-demand&instances=8&currency=USD"
+	rec := get(t, srv, "/api/v1/estimate?workload=transformer-train&"+q)
+	if rec.Code != 200 {
+		t.Fatalf("API: status %d: %s", rec.Code, trim(rec.Body.Bytes()))
+	}
+	var doc document.Estimate
+	if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Cost == nil || doc.Time == nil {
+		t.Fatalf("the API's estimate has no cost or time: %s", trim(rec.Body.Bytes()))
+	}
+	total, err := decimal.NewFromString(doc.Cost.Total.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cost := output.Money(total) + " USD"
+	for _, tc := range []struct{ lang, title, time string }{
+		{"en", "How fast, how long, what it costs", "Time to finish"},
+		{"zh", "多快、多久、花多少钱", "完成时间"},
+	} {
+		rec := get(t, srv, "/estimate?job=transformer-train&lang="+tc.lang+"&"+q)
+		body := rec.Body.String()
+		if rec.Code != 200 {
+			t.Fatalf("%s: status %d: %s", tc.lang, rec.Code, trim(rec.Body.Bytes()))
+		}
+		for _, want := range []string{tc.title, tc.time, cost, "p5.48xlarge", `href="/api/v1/estimate?`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("%s: the page lacks %q", tc.lang, want)
+			}
+		}
+		if !strings.Contains(body, `<option value="transformer-train" selected>`) {
+			t.Errorf("%s: the form forgot the job", tc.lang)
+		}
+	}
+	// A benchmark on a GPU shows its published basis.
+	rec = get(t, srv, "/estimate?job=bench:resnet50-train-throughput&gpu=A100-SXM-80GB&count=8&lang=zh")
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "data-basis") {
+		t.Errorf("benchmark estimate: status %d, basis shown %v", rec.Code, strings.Contains(rec.Body.String(), "data-basis"))
+	}
+	for _, tc := range []struct{ lang, query, field, msg string }{
+		{"en", "job=transformer-train&gpu=H100-SXM-80GB&params=abc&tokens=1e12", "params", "is not a number"},
+		{"zh", "job=transformer-train&gpu=H100-SXM-80GB&params=abc&tokens=1e12", "params", "请检查“模型参数量”"},
+		{"zh", "job=transformer-train&params=7e9&tokens=1e12", "gpu", "请检查“GPU”"},
+		{"en", "job=transformer-train&gpu=H100-SXM-80GB&offer=aws/p5.48xlarge/us-east-1/on-demand&params=7e9&tokens=1e12", "offer", "exclude each other"},
+	} {
+		rec := get(t, srv, "/estimate?lang="+tc.lang+"&"+tc.query)
+		body := rec.Body.String()
+		if rec.Code != 400 {
+			t.Errorf("%s %s: status %d, want 400", tc.lang, tc.query, rec.Code)
+		}
+		if !strings.Contains(body, `data-error-field="`+tc.field+`"`) || !strings.Contains(body, tc.msg) {
+			t.Errorf("%s %s: the page does not say %q about %s", tc.lang, tc.query, tc.msg, tc.field)
 		}
 	}
 }
