@@ -1,8 +1,13 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -123,6 +128,101 @@ func TestEstimatePage(t *testing.T) {
 		}
 		if !strings.Contains(body, `data-error-field="`+tc.field+`"`) || !strings.Contains(body, tc.msg) {
 			t.Errorf("%s %s: the page does not say %q about %s", tc.lang, tc.query, tc.msg, tc.field)
+		}
+	}
+}
+
+// rsPost sends the right-size form: fields, and the log as an uploaded
+// file when file is not empty.
+func rsPost(t *testing.T, h http.Handler, lang string, fields map[string]string, file string, data []byte) *httptest.ResponseRecorder {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	if file != "" {
+		fw, err := mw.CreateFormFile("metrics_file", file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(data)
+	}
+	mw.Close()
+	req := httptest.NewRequest("POST", "/rightsize?lang="+lang, &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// TestRightsizePage: a log uploaded or pasted with the offer it ran on
+// gives gpuscout rightsize's report (two of eight L40S busy: fewer GPUs)
+// in both languages; bad input gives a 400 page with a translated message.
+func TestRightsizePage(t *testing.T) {
+	srv := newServer(t)
+	data, err := os.ReadFile("../rightsize/testdata/two-of-eight-l40s.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const offer = "aws/g6e.48xlarge/us-east-1/on-demand"
+	for _, tc := range []struct{ lang, title, kind, active string }{
+		{"en", "Right-size from GPU metrics", "Fewer GPUs", "active"},
+		{"zh", "按 GPU 监控数据优化配置", "减少 GPU", "在用"},
+	} {
+		rec := get(t, srv, "/rightsize?lang="+tc.lang)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), tc.title) || !strings.Contains(rec.Body.String(), `enctype="multipart/form-data"`) {
+			t.Fatalf("%s: the empty form: status %d", tc.lang, rec.Code)
+		}
+		for how, rec := range map[string]*httptest.ResponseRecorder{
+			"upload": rsPost(t, srv, tc.lang, map[string]string{"offer": offer, "currency": "USD"}, "gpu.csv", data),
+			"paste":  rsPost(t, srv, tc.lang, map[string]string{"offer": offer, "currency": "USD", "metrics": string(data)}, "", nil),
+		} {
+			body := rec.Body.String()
+			if rec.Code != 200 {
+				t.Fatalf("%s %s: status %d: %s", tc.lang, how, rec.Code, trim(rec.Body.Bytes()))
+			}
+			if n := strings.Count(body, `<span class="badge fresh">`+tc.active+`</span>`); n != 2 {
+				t.Errorf("%s %s: %d GPUs marked active, want 2 of 8", tc.lang, how, n)
+			}
+			if !strings.Contains(body, tc.kind) || !strings.Contains(body, `data-rec="1"`) {
+				t.Errorf("%s %s: no fewer-GPUs recommendation", tc.lang, how)
+			}
+			if !strings.Contains(body, "g6e.48xlarge") {
+				t.Errorf("%s %s: the current offer is not named", tc.lang, how)
+			}
+		}
+	}
+	big := bytes.Repeat([]byte("x"), 2<<20)
+	for _, tc := range []struct {
+		name, lang string
+		fields     map[string]string
+		file       []byte
+		status     int
+		field, msg string
+	}{
+		{"no log", "zh", map[string]string{"offer": offer}, nil, 400, "metrics", "请粘贴监控日志或选择文件"},
+		{"no offer", "en", map[string]string{"metrics": string(data)}, nil, 400, "offer", "Give the offer the log was taken on"},
+		{"unknown offer", "zh", map[string]string{"offer": "aws/nope/us-east-1/on-demand", "metrics": string(data)}, nil, 400, "offer", "目录中没有报价"},
+		{"not a log", "zh", map[string]string{"offer": offer, "metrics": "hello\nworld\n"}, nil, 400, "metrics", "无法从粘贴的文本中读取任何 GPU 样本"},
+		{"not a log", "en", map[string]string{"offer": offer}, []byte("hello\nworld\n"), 400, "metrics", "No GPU samples could be read from gpu.csv"},
+		{"headroom", "en", map[string]string{"offer": offer, "metrics": string(data), "headroom": "9"}, nil, 400, "headroom", "Memory headroom must be"},
+		{"too big", "zh", map[string]string{"offer": offer}, big, 413, "metrics", "上传内容超过了本服务器接受的大小"},
+	} {
+		file := ""
+		if tc.file != nil {
+			file = "gpu.csv"
+		}
+		rec := rsPost(t, srv, tc.lang, tc.fields, file, tc.file)
+		body := rec.Body.String()
+		if rec.Code != tc.status {
+			t.Errorf("%s (%s): status %d, want %d", tc.name, tc.lang, rec.Code, tc.status)
+		}
+		if !strings.Contains(body, `data-error-field="`+tc.field+`"`) || !strings.Contains(body, tc.msg) {
+			t.Errorf("%s (%s): the page does not say %q about %s", tc.name, tc.lang, tc.msg, tc.field)
+		}
+		if strings.Contains(body, "&lt;nil&gt;") || strings.Contains(body, "%!") {
+			t.Errorf("%s (%s): a raw Go value on the page", tc.name, tc.lang)
 		}
 	}
 }
