@@ -216,7 +216,7 @@ var webPages2Messages = map[Lang]map[string]string{
 		"web.rs.busy":                    "繁忙（有 GPU 利用率 ≥ %.0f%%）：占时间的 %.1f%%，占整点小时的 %.1f%%（%d / %d）；模式：%s。",
 		"web.rs.runs":                    "共 %d 段繁忙期，平均每段 %.0f 分钟。",
 		"web.rs.peak1":                   "GPU 利用率峰值（P95）为 %.0f%%。",
-		"web.rs.peak":                    "%[2]d 块 GPU 中有 %[1]d 块承担了实际负载；其利用率之和的峰值（P95）相当于一块 GPU 的 %[3].0f%%。",
+		"web.rs.peak":                    "%[2]d 块 GPU 中有 %[1]d 块承担了实际负载；其利用率之和的峰值（P95）相当于一块 GPU 的 %.0[3]f%%。",
 		"web.rs.coverage":                "日志覆盖了其时间跨度的 %.1f%%。",
 		"web.rs.pattern.idle":            "空闲",
 		"web.rs.pattern.steady":          "持续",

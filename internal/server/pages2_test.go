@@ -106,6 +106,9 @@ func TestEstimatePage(t *testing.T) {
 				t.Errorf("%s: the page lacks %q", tc.lang, want)
 			}
 		}
+		if i := strings.Index(body, "%!"); i >= 0 {
+			t.Errorf("%s: a broken message on the page: %s", tc.lang, body[max(0, i-80):i+20])
+		}
 		if !strings.Contains(body, `<option value="transformer-train" selected>`) {
 			t.Errorf("%s: the form forgot the job", tc.lang)
 		}
@@ -190,6 +193,9 @@ func TestRightsizePage(t *testing.T) {
 			}
 			if !strings.Contains(body, "g6e.48xlarge") {
 				t.Errorf("%s %s: the current offer is not named", tc.lang, how)
+			}
+			if i := strings.Index(body, "%!"); i >= 0 {
+				t.Errorf("%s %s: a broken message on the page: %s", tc.lang, how, body[max(0, i-80):i+20])
 			}
 		}
 	}
