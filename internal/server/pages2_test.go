@@ -174,7 +174,8 @@ func TestRightsizePage(t *testing.T) {
 		{"zh", "按 GPU 监控数据优化配置", "减少 GPU", "在用"},
 	} {
 		rec := get(t, srv, "/rightsize?lang="+tc.lang)
-		if rec.Code != 200 || !strings.Contains(rec.Body.String(), tc.title) || !strings.Contains(rec.Body.String(), `enctype="multipart/form-data"`) {
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), tc.title) || !strings.Contains(rec.Body.String(), `enctype="multipart/form-data"`) ||
+			!strings.Contains(rec.Body.String(), `<option value="dcgm">`) {
 			t.Fatalf("%s: the empty form: status %d", tc.lang, rec.Code)
 		}
 		for how, rec := range map[string]*httptest.ResponseRecorder{

@@ -56,13 +56,14 @@ func (s *Server) pageRightsize(w http.ResponseWriter, r *http.Request) {
 	page := &rightsizePage{Format: "auto", Headroom: strconv.FormatFloat(rightsize.DefaultHeadroom, 'f', -1, 64),
 		MaxMiB: strconv.FormatFloat(float64(s.cfg.MaxBody)/(1<<20), 'f', -1, 64), Offer: r.URL.Query().Get("offer")}
 	v.Page = page
-	defer func() {
+	render := func(status int) {
 		for _, f := range []string{"auto", "nvidia-smi", "dcgm"} {
 			page.Formats = append(page.Formats, option{Value: f, Label: p.T("web.rs.format." + f), Selected: f == page.Format})
 		}
-	}()
+		s.render(w, r, status, "rightsize", v)
+	}
 	if r.Method != http.MethodPost {
-		s.render(w, r, http.StatusOK, "rightsize", v)
+		render(http.StatusOK)
 		return
 	}
 	fail := func(status int, field, key string, detail error, args ...any) {
@@ -70,7 +71,7 @@ func (s *Server) pageRightsize(w http.ResponseWriter, r *http.Request) {
 		if detail != nil {
 			v.Error.Detail = detail.Error()
 		}
-		s.render(w, r, status, "rightsize", v)
+		render(status)
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 	if err := r.ParseMultipartForm(s.cfg.MaxBody); err != nil && !errors.Is(err, http.ErrNotMultipart) {
@@ -156,7 +157,7 @@ func (s *Server) pageRightsize(w http.ResponseWriter, r *http.Request) {
 	}
 	doc := document.BuildRightsize(rep, st, adv, d.FX)
 	page.fill(p, &doc, rep, st, adv)
-	s.render(w, r, http.StatusOK, "rightsize", v)
+	render(http.StatusOK)
 }
 
 // metricsInput is the uploaded file when there is one, else the pasted
