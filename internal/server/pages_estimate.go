@@ -133,9 +133,10 @@ func (s *Server) pageEstimate(w http.ResponseWriter, r *http.Request) {
 
 // estimateRows are gpuscout estimate's table in the page's language.
 func estimateRows(p *i18n.Printer, doc document.Estimate, est *perf.Estimate) []estimateRow {
-	what := doc.Benchmark
+	// A sized job's "benchmark" is its workload kind: say it in words.
+	what := msgOr(p, "web.est.job."+doc.Benchmark, doc.Benchmark)
 	if doc.Offer != nil {
-		what = p.T("web.est.on_offer", doc.Benchmark, doc.Instances, doc.Offer.InstanceType, doc.Offer.ID)
+		what = p.T("web.est.on_offer", what, doc.Instances, doc.Offer.InstanceType, doc.Offer.ID)
 	}
 	rows := []estimateRow{
 		{p.T("est.workload"), what},
@@ -145,7 +146,7 @@ func estimateRows(p *i18n.Printer, doc document.Estimate, est *perf.Estimate) []
 		rows = append(rows, estimateRow{p.T("est.throughput"), p.T("web.est.throughput", sigFig(est.Throughput), t.Unit, sigFig(est.Low), sigFig(est.High), sigFig(est.PerGPU))})
 	}
 	if est.Minutes > 0 {
-		rows = append(rows, estimateRow{p.T("est.time"), fmt.Sprintf("%s (%s – %s)", minutesText(p, est.Minutes), minutesText(p, est.MinutesLow), minutesText(p, est.MinutesHigh))})
+		rows = append(rows, estimateRow{p.T("est.time"), p.T("web.est.range", minutesText(p, est.Minutes), minutesText(p, est.MinutesLow), minutesText(p, est.MinutesHigh))})
 	}
 	if est.Efficiency > 0 && est.Efficiency != 1 {
 		rows = append(rows, estimateRow{p.T("est.efficiency"), fmt.Sprintf("%.1f%%", 100*est.Efficiency)})
