@@ -32,6 +32,9 @@ type apiError struct {
 	Message string `json:"message"`
 	Field   string `json:"field,omitempty"`
 	Hint    string `json:"hint,omitempty"`
+	// Detail is a page's untranslated detail of Message (the engine's
+	// English words), shown marked as English.
+	Detail string `json:"-"`
 }
 
 func (e *apiError) Error() string {

@@ -20,6 +20,10 @@ var everyPage = []struct{ name, path string }{
 	{"compare", "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand&onprem=H100&months=120"},
 	{"advisor", "/advisor"},
 	{"spot", "/spot?offer=aws/p5en.48xlarge/us-east-1/spot&work_hours=48"},
+	{"estimate", "/estimate?job=transformer-train&params=7e9&tokens=1e12&offer=aws/p5.48xlarge/us-east-1/on-demand&instances=8"},
+	{"estimate-benchmark", "/estimate?job=bench:resnet50-train-throughput&gpu=A100-SXM-80GB&count=8"},
+	{"rightsize", "/rightsize?offer=aws/g6e.48xlarge/us-east-1/on-demand"},
+	{"claims", "/claims"},
 	{"providers", "/providers"},
 	{"gpus", "/gpus"},
 	{"about", "/about"},
@@ -41,7 +45,7 @@ var zhAllowed = map[string]bool{
 	"blackwell": true, "volta": true, "turing": true, "lovelace": true, "sxm": true, "nvl": true, "hbm": true, "gddr": true, "tensor": false,
 	"dcgm": true, "smi": true, "ecb": true, "mig": true, "ultra": true, "tpu": true, "inferentia": true, "trainium": true, "gaudi": true,
 	"instinct": true, "mi": true, "erdma": true, "govcloud": true, "vianet": true, "nvme": true, "ssd": true, "daly": true, "young": true, "openapi": true, "token": true, // token: the term Chinese ML writing uses
-	"radeon": true, "aws": true, "gcp": true, "oci": true, "et": true, "al": true, "fp": true, "bf": true, "int": true,
+	"radeon": true, "transformer": true, "gflops": true, "exporter": true, "gzip": true, "mib": true, "aws": true, "gcp": true, "oci": true, "et": true, "al": true, "fp": true, "bf": true, "int": true,
 }
 
 var (

@@ -9,6 +9,10 @@ func (s *Server) jobRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/spot", s.cached(s.api(s.apiSpot)))
 	mux.Handle("GET /api/v1/history", s.PriceHistoryHandler(s.historySource()))
 	mux.HandleFunc("GET /spot", s.cached(s.pageSpot))
+	mux.HandleFunc("GET /claims", s.cached(s.pageClaims))
+	mux.HandleFunc("GET /estimate", s.cached(s.pageEstimate))
+	mux.HandleFunc("GET /rightsize", s.cached(s.pageRightsize))
+	mux.HandleFunc("POST /rightsize", s.pageRightsize)
 }
 
 // historySource is where price history comes from: Config.History (the
