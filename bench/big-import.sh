@@ -17,7 +17,7 @@ go run ./bench/genvms -o "$tmp/vms.csv" -offers "$offers"
 for db in "$tmp/none.db" "$tmp/big.db"; do
   for cmd in "offers --gpu A100 --limit 20" "recommend -f examples/distributed-training.yaml"; do
     for _ in $(seq "$runs"); do
-      /usr/bin/time -f "$(basename "$db") $cmd: %e s, %M KB" bin/gpuscout --db "$db" $cmd >/dev/null 2>"$tmp/err" || true
+      /usr/bin/time -f "$(basename "$db") $cmd: %e s (CPU %U s user + %S s system), %M KB" bin/gpuscout --db "$db" $cmd >/dev/null 2>"$tmp/err" || true
       grep -v warning "$tmp/err" || true
     done
   done

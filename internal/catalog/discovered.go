@@ -73,6 +73,39 @@ var gpuTolerance = decimal.RequireFromString("0.12")
 // its instance types are not added. offers are the imported offers, only
 // counted.
 func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryReport {
+	perInstance := map[string]int{}
+	for _, o := range offers {
+		perInstance[o.Provider+"/"+o.InstanceName]++
+	}
+	rep := discover(d, found)
+	rep.CountOffers(perInstance)
+	return rep
+}
+
+// CountOffers sets the number of imported offers of each unresolved GPU
+// name from perInstance (offers per instance type, provider/name), most
+// offers first. A reader that loads only some imported offers (see
+// sqlite.DB.LatestImportsWhere) discovers with no offers and counts them
+// with this.
+func (rep *DiscoveryReport) CountOffers(perInstance map[string]int) {
+	for i := range rep.Unresolved {
+		u := &rep.Unresolved[i]
+		u.Offers = 0
+		for _, id := range u.Instances {
+			u.Offers += perInstance[id]
+		}
+	}
+	sort.Slice(rep.Unresolved, func(i, j int) bool {
+		a, b := rep.Unresolved[i], rep.Unresolved[j]
+		if a.Offers != b.Offers {
+			return a.Offers > b.Offers
+		}
+		return a.Provider+"/"+a.GPUName < b.Provider+"/"+b.GPUName
+	})
+}
+
+// discover is Discover without the offer counts.
+func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 	var rep DiscoveryReport
 	if len(found) == 0 {
 		return rep
@@ -99,10 +132,6 @@ func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryRe
 			names[k] = append(names[k], g)
 		}
 	}
-	perInstance := map[string]int{}
-	for _, o := range offers {
-		perInstance[o.Provider+"/"+o.InstanceName]++
-	}
 	unresolved := map[[2]string]*UnresolvedGPU{}
 	for _, f := range found {
 		id := f.ID()
@@ -126,7 +155,6 @@ func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryRe
 				u.Reason, u.Candidates = GPUAmbiguous, candidates
 			}
 			u.Instances = append(u.Instances, id)
-			u.Offers += perInstance[id]
 			continue
 		}
 		d.Instances = append(d.Instances, &InstanceType{
@@ -149,13 +177,6 @@ func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryRe
 		sort.Strings(u.Instances)
 		rep.Unresolved = append(rep.Unresolved, *u)
 	}
-	sort.Slice(rep.Unresolved, func(i, j int) bool {
-		a, b := rep.Unresolved[i], rep.Unresolved[j]
-		if a.Offers != b.Offers {
-			return a.Offers > b.Offers
-		}
-		return a.Provider+"/"+a.GPUName < b.Provider+"/"+b.GPUName
-	})
 	return rep
 }
 
@@ -228,8 +249,26 @@ func family(name string) string {
 // returns offers unchanged when names is empty or a name means no GPU of d
 // (the query then reports the unknown name itself).
 func OffersForGPUs(d *Data, offers []*Offer, names []string) []*Offer {
-	if len(names) == 0 {
+	keep := InstancesForGPUs(d, names)
+	if keep == nil {
 		return offers
+	}
+	out := make([]*Offer, 0, len(offers)/4)
+	for _, o := range offers {
+		if keep[o.Provider+"/"+o.InstanceName] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// InstancesForGPUs returns the instance types (provider/name) of d whose
+// GPU model any of names means (as OffersForGPUs matches them), or nil
+// when names is empty or one of them matches no GPU model: then nothing
+// may be left out, and the command reports the unknown name itself.
+func InstancesForGPUs(d *Data, names []string) map[string]bool {
+	if len(names) == 0 {
+		return nil
 	}
 	want := map[string]bool{}
 	for _, name := range names {
@@ -245,7 +284,7 @@ func OffersForGPUs(d *Data, offers []*Offer, names []string) []*Offer {
 			}
 		}
 		if !found {
-			return offers
+			return nil
 		}
 	}
 	keep := map[string]bool{}
@@ -254,11 +293,5 @@ func OffersForGPUs(d *Data, offers []*Offer, names []string) []*Offer {
 			keep[it.ID()] = true
 		}
 	}
-	out := make([]*Offer, 0, len(offers)/4)
-	for _, o := range offers {
-		if keep[o.Provider+"/"+o.InstanceName] {
-			out = append(out, o)
-		}
-	}
-	return out
+	return keep
 }

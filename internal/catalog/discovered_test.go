@@ -51,6 +51,18 @@ func TestDiscoverResolvesGPUsByNameAndMemory(t *testing.T) {
 	if len(rep.Invalid) != 1 || rep.Invalid[0] != "acme/nosrc" {
 		t.Errorf("invalid %v", rep.Invalid)
 	}
+	// A reader that never loaded the offers discovers without them and
+	// counts them per instance type: the same report, most offers first.
+	d2 := catalogtest.Data()
+	d2.GPUs = append(d2.GPUs, d.GPUs[len(d.GPUs)-1])
+	counted := catalog.Discover(&d2, found, nil)
+	if counted.Unresolved[0].Offers+counted.Unresolved[1].Offers != 0 {
+		t.Errorf("no offers given, yet counted: %+v", counted.Unresolved)
+	}
+	counted.CountOffers(map[string]int{"acme/m60.1x": 1, "acme/a100.1x": 5})
+	if u := counted.Unresolved; u[0].GPUName != "A100" || u[0].Offers != 5 || u[1].GPUName != "M60" || u[1].Offers != 1 {
+		t.Errorf("counted: %+v", u)
+	}
 	c, err := catalog.New(d)
 	if err != nil {
 		t.Fatalf("discovered types make the catalog invalid: %v", err)

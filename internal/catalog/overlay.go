@@ -73,7 +73,9 @@ type OverlayReport struct {
 func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport {
 	var rep OverlayReport
 	instances, regions := coverage(d)
-	byID := map[string]int{}
+	// Sized for every offer, so a big import does not grow the map step by step.
+	byID := make(map[string]int, len(d.Offers)+len(offers))
+	d.Offers = append(make([]*Offer, 0, len(d.Offers)+len(offers)), d.Offers...)
 	for i, o := range d.Offers {
 		byID[o.ID()] = i
 	}

@@ -241,11 +241,13 @@ func sortRows(rows []OfferRow, key SortKey) {
 		less = func(a, b OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) }
 	}
 	// The offer IDs break ties; computed once, not in every comparison.
+	// A catalog holds each offer ID once, so the order is total and an
+	// unstable sort (far fewer swaps than sort.Stable) gives the same rows.
 	ids := make([]string, len(rows))
 	for i := range rows {
 		ids[i] = rows[i].Offer.ID()
 	}
-	sort.Stable(rowSorter{rows, ids, less})
+	sort.Sort(rowSorter{rows, ids, less})
 }
 
 // rowSorter sorts offer rows by less, then by offer ID.

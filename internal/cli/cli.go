@@ -18,6 +18,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/fx"
 	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
+	"github.com/gpuscout/gpuscout/internal/sqlite"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -279,17 +280,26 @@ func (a *app) data() (*dataset, error) {
 		return nil, err
 	}
 	if db != nil {
-		im, err := db.LatestImports(context.Background())
+		var rep catalog.DiscoveryReport
+		// Instance types the imports describe and the curated catalog
+		// lacks join it, so their offers are listed like any other; then
+		// only the offers of the instance types the command can show are
+		// loaded (all of them unless it names GPU models).
+		im, err := db.LatestImportsWhere(context.Background(), func(found []*catalog.DiscoveredInstance) sqlite.OfferFilter {
+			rep = catalog.Discover(&d, found, nil)
+			keep := catalog.InstancesForGPUs(&d, a.onlyGPUs)
+			if keep == nil {
+				return nil
+			}
+			return func(provider, instance string) bool { return keep[provider+"/"+instance] }
+		})
 		db.Close()
 		if err != nil {
 			return nil, fmt.Errorf("database %s: %w", a.dbPath(), err)
 		}
 		imported, bands = im.Offers, im.Bands
-		// Instance types the imports describe and the curated catalog
-		// lacks join it, so their offers are listed like any other.
-		rep := catalog.Discover(&d, im.Instances, im.Offers)
+		rep.CountOffers(im.OfferCounts)
 		ds.Discovery = &rep
-		imported = catalog.OffersForGPUs(&d, imported, a.onlyGPUs)
 	}
 	if len(imported) > 0 || len(bands) > 0 {
 		known := func(cur string) bool { _, ok := rates.Rate(cur); return ok }

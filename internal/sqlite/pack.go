@@ -67,8 +67,9 @@ func pack(offers []*catalog.Offer) (blob []byte, ok bool, err error) {
 	return b.Bytes(), true, nil
 }
 
-// unpack decodes a pack into offers fetched at fetched.
-func unpack(blob []byte, fetched time.Time) ([]*catalog.Offer, error) {
+// unpack decodes a pack into offers fetched at fetched: those keep keeps
+// (all where keep is nil), each counted in counts (when not nil).
+func unpack(blob []byte, fetched time.Time, keep OfferFilter, counts *offerCounter) ([]*catalog.Offer, error) {
 	var p packedOffers
 	if err := gob.NewDecoder(bytes.NewReader(blob)).Decode(&p); err != nil {
 		return nil, err
@@ -88,12 +89,45 @@ func unpack(blob []byte, fetched time.Time) ([]*catalog.Offer, error) {
 		}
 		return p.Strings[i], nil
 	}
+	for _, col := range [][]uint32{p.Provider, p.Instance, p.Region, p.Billing, p.Curr, p.Kind, p.Ref, p.AsOf} {
+		for _, i := range col {
+			if int(i) >= len(p.Strings) {
+				return nil, fmt.Errorf("packed offers: string %d out of range", i)
+			}
+		}
+	}
+	// Whether to keep the offers of each provider/instance pair of string
+	// indexes, decided once per pair.
+	kept := map[[2]uint32]bool{}
+	type pair = [2]uint32
+	wanted := make([]bool, n)
+	count := 0
+	for k := 0; k < n; k++ {
+		key := pair{p.Provider[k], p.Instance[k]}
+		w, seen := kept[key]
+		if !seen {
+			w = keep == nil || keep(p.Strings[key[0]], p.Strings[key[1]])
+			kept[key] = w
+		}
+		if counts != nil {
+			counts.add(p.Strings[key[0]], p.Strings[key[1]], func() string {
+				return p.Strings[key[0]] + "/" + p.Strings[key[1]] + "/" + p.Strings[p.Region[k]] + "/" + p.Strings[p.Billing[k]]
+			})
+		}
+		if w {
+			wanted[k] = true
+			count++
+		}
+	}
 	dates := map[uint32]time.Time{}
 	zero := decimal.Zero
-	offers := make([]catalog.Offer, n)
-	out := make([]*catalog.Offer, n)
+	offers := make([]catalog.Offer, count)
+	out := make([]*catalog.Offer, 0, count)
 	for k := 0; k < n; k++ {
-		o := &offers[k]
+		if !wanted[k] {
+			continue
+		}
+		o := &offers[len(out)]
 		var err error
 		var billing, kind, asOf string
 		for _, f := range []struct {
@@ -120,7 +154,7 @@ func unpack(blob []byte, fetched time.Time) ([]*catalog.Offer, error) {
 		if p.MonthlyC[k] != 0 {
 			o.Price.Monthly = decimal.New(p.MonthlyC[k], p.MonthlyE[k])
 		}
-		out[k] = o
+		out = append(out, o)
 	}
 	return out, nil
 }

@@ -247,3 +247,81 @@ func TestPackedOffersReadAsTheRows(t *testing.T) {
 		t.Fatalf("packed:\n%s\ndamaged pack:\n%s\nrows:\n%s", strings.Join(packed, "\n"), strings.Join(damaged, "\n"), strings.Join(rows, "\n"))
 	}
 }
+
+// TestFilteredReadLoadsOnlyKeptOffers checks that LatestImportsWhere loads
+// only the offers of the instance types its filter keeps, the same from
+// packs and from rows, while counting every offer of every type once
+// (an offer priced by two scopes counts once).
+func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	src := catalog.Source{Kind: catalog.SourceThirdParty, Ref: "vms.csv", AsOf: at}
+	offer := func(inst, region, price string) *catalog.Offer {
+		return &catalog.Offer{Provider: "aws", InstanceName: inst, RegionCode: region, Billing: catalog.OnDemand,
+			Price: catalog.Price{Hourly: decimal.RequireFromString(price), Currency: "USD"}, Source: src}
+	}
+	// Two scopes (two regions' files) that both price p4d in us-east-1.
+	east := &importer.Result{Source: "aws", Offers: []*catalog.Offer{offer("p4d.24xlarge", "us-east-1", "32.77"), offer("g5.xlarge", "us-east-1", "1.006"),
+		offer("g5.2xlarge", "us-east-1", "1.212")}}
+	west := &importer.Result{Source: "aws", Offers: []*catalog.Offer{offer("p4d.24xlarge", "us-east-1", "30.00"), offer("p4d.24xlarge", "us-west-2", "32.77"),
+		offer("g5.xlarge", "us-west-2", "1.006")}}
+	east.Instances = []*catalog.DiscoveredInstance{{Provider: "aws", Name: "p4d.24xlarge", GPUName: "A100"}}
+	if _, err := db.SaveImport(ctx, east, "a", "us-east-1.json", at, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveImport(ctx, west, "b", "us-west-2.json", at.Add(time.Hour), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var described []string
+	read := func() (string, map[string]int) {
+		im, err := db.LatestImportsWhere(ctx, func(found []*catalog.DiscoveredInstance) OfferFilter {
+			described = nil
+			for _, f := range found {
+				described = append(described, f.ID())
+			}
+			return func(provider, inst string) bool { return inst == "p4d.24xlarge" }
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, o := range im.Offers {
+			out = append(out, o.ID()+" "+o.Price.Hourly.String())
+		}
+		sort.Strings(out)
+		return strings.Join(out, ", "), im.OfferCounts
+	}
+	want := "aws/p4d.24xlarge/us-east-1/on-demand 30, aws/p4d.24xlarge/us-west-2/on-demand 32.77"
+	wantCounts := map[string]int{"aws/p4d.24xlarge": 2, "aws/g5.xlarge": 2, "aws/g5.2xlarge": 1}
+	check := func(how string) {
+		t.Helper()
+		got, counts := read()
+		if got != want {
+			t.Fatalf("%s: offers %s, want %s", how, got, want)
+		}
+		if fmt.Sprint(counts) != fmt.Sprint(wantCounts) {
+			t.Fatalf("%s: counts %v, want %v", how, counts, wantCounts)
+		}
+		if strings.Join(described, ",") != "aws/p4d.24xlarge" {
+			t.Fatalf("%s: the filter was chosen from %v", how, described)
+		}
+	}
+	check("packs")
+	if _, err := db.w.ExecContext(ctx, `UPDATE snapshot_packs SET offers = x'00ff'`); err != nil {
+		t.Fatal(err)
+	}
+	check("damaged packs")
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM snapshot_packs`); err != nil {
+		t.Fatal(err)
+	}
+	check("rows")
+	// No filter: every offer, the newer scope's price where both have one.
+	im, err := db.LatestImports(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(im.Offers) != 5 {
+		t.Fatalf("unfiltered read: %d offers, want 5", len(im.Offers))
+	}
+}

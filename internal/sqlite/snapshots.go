@@ -309,7 +309,14 @@ type Imports struct {
 	Offers    []*catalog.Offer
 	Bands     []*catalog.InterruptionBand
 	Instances []*catalog.DiscoveredInstance
+	// OfferCounts is the number of offers (each offer ID once) of each
+	// instance type (provider/name) in the newest snapshots, loaded or not.
+	OfferCounts map[string]int
 }
+
+// OfferFilter says whether a read loads the imported offers of an
+// instance type.
+type OfferFilter func(provider, instanceType string) bool
 
 // latestSnapshots selects the newest snapshot of each scope.
 const latestSnapshots = `SELECT max(id) FROM snapshots GROUP BY scope`
@@ -328,14 +335,31 @@ func (db *DB) LatestOffers(ctx context.Context) ([]*catalog.Offer, []*catalog.In
 // the newest snapshot of each scope, the newer snapshot's record winning
 // where scopes overlap.
 func (db *DB) LatestImports(ctx context.Context) (*Imports, error) {
-	offers, snaps, err := db.latestOffers(ctx)
+	return db.LatestImportsWhere(ctx, nil)
+}
+
+// LatestImportsWhere is LatestImports loading only the offers a filter
+// keeps: choose, given the instance types the imports describe, returns
+// the filter (nil keeps every offer). The offers left out are neither
+// decoded nor built, which is what makes a read about a few GPU models
+// fast with a big import; Imports.OfferCounts still counts them.
+func (db *DB) LatestImportsWhere(ctx context.Context, choose func([]*catalog.DiscoveredInstance) OfferFilter) (*Imports, error) {
+	instances, err := db.latestInstances(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var keep OfferFilter
+	if choose != nil {
+		keep = choose(instances)
+	}
+	offers, counts, snaps, err := db.latestOffers(ctx, keep)
 	if err != nil {
 		return nil, err
 	}
 	if snaps > 1 { // one snapshot holds each offer once (its primary key)
 		offers = newestOffers(offers)
 	}
-	im := &Imports{Offers: offers}
+	im := &Imports{Offers: offers, Instances: instances, OfferCounts: counts.n}
 	brows, err := db.r.QueryContext(ctx, `SELECT b.provider, b.instance_type, b.region, b.band, b.low_pct, b.high_pct, b.savings_pct, b.source_ref, b.as_of, s.fetched_at
 		FROM bands b JOIN snapshots s ON s.id = b.snapshot_id WHERE b.snapshot_id IN (`+latestSnapshots+`) ORDER BY b.snapshot_id`)
 	if err != nil {
@@ -367,20 +391,17 @@ func (db *DB) LatestImports(ctx context.Context) (*Imports, error) {
 	if err := brows.Err(); err != nil {
 		return nil, err
 	}
-	if im.Instances, err = db.latestInstances(ctx); err != nil {
-		return nil, err
-	}
 	return im, nil
 }
 
 // latestOffers reads the offers of the newest snapshot of each scope, in
 // snapshot order: from the snapshot's pack where it has one, else from its
 // rows.
-func (db *DB) latestOffers(ctx context.Context) ([]*catalog.Offer, int, error) {
+func (db *DB) latestOffers(ctx context.Context, keep OfferFilter) ([]*catalog.Offer, *offerCounter, int, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT s.id, s.fetched_at, p.format, p.offers FROM snapshots s LEFT JOIN snapshot_packs p ON p.snapshot_id = s.id
 		WHERE s.id IN (`+latestSnapshots+`) ORDER BY s.id`)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	type snap struct {
 		id      int64
@@ -394,19 +415,27 @@ func (db *DB) latestOffers(ctx context.Context) ([]*catalog.Offer, int, error) {
 		var fetched string
 		if err := rows.Scan(&sn.id, &fetched, &sn.format, &sn.blob); err != nil {
 			rows.Close()
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		sn.fetched, _ = time.Parse(time.RFC3339, fetched)
 		snaps = append(snaps, sn)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
+	}
+	counts := &offerCounter{n: map[string]int{}}
+	if len(snaps) > 1 {
+		counts.seen = map[string]bool{}
 	}
 	var out []*catalog.Offer
 	for _, sn := range snaps {
 		if sn.format.Valid && sn.format.Int64 == packFormat {
-			if offers, err := unpack(sn.blob, sn.fetched); err == nil {
+			// Counts go to a fresh counter first, so a damaged pack
+			// read halfway counts nothing.
+			c := counts.fork()
+			if offers, err := unpack(sn.blob, sn.fetched, keep, c); err == nil {
+				counts.merge(c)
 				out = append(out, offers...)
 				continue
 			}
@@ -414,15 +443,62 @@ func (db *DB) latestOffers(ctx context.Context) ([]*catalog.Offer, int, error) {
 		}
 		rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id = ?`, sn.id)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
 		offers, _, err := scanOffers(rows)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, 0, err
 		}
-		out = append(out, offers...)
+		for _, o := range offers {
+			counts.add(o.Provider, o.InstanceName, o.ID)
+			if keep == nil || keep(o.Provider, o.InstanceName) {
+				out = append(out, o)
+			}
+		}
 	}
-	return out, len(snaps), nil
+	return out, counts, len(snaps), nil
+}
+
+// offerCounter counts offers per instance type (provider/name), each
+// offer ID once where several snapshots are read (seen not nil).
+type offerCounter struct {
+	n    map[string]int
+	seen map[string]bool
+}
+
+// add counts an offer; id builds its ID, called only where snapshots may
+// repeat offers.
+func (c *offerCounter) add(provider, instance string, id func() string) {
+	if c.seen != nil {
+		k := id()
+		if c.seen[k] {
+			return
+		}
+		c.seen[k] = true
+	}
+	c.n[provider+"/"+instance]++
+}
+
+// fork returns an empty counter sharing c's view of the IDs already seen.
+func (c *offerCounter) fork() *offerCounter {
+	f := &offerCounter{n: map[string]int{}}
+	if c.seen != nil {
+		f.seen = map[string]bool{}
+		for k := range c.seen {
+			f.seen[k] = true
+		}
+	}
+	return f
+}
+
+// merge adds a fork's counts to c.
+func (c *offerCounter) merge(f *offerCounter) {
+	for k, v := range f.n {
+		c.n[k] += v
+	}
+	if c.seen != nil {
+		c.seen = f.seen
+	}
 }
 
 // newestOffers keeps, of offers in snapshot order, the last one of each
