@@ -92,6 +92,44 @@ func pageWarnings(p *i18n.Printer, rs []catalog.Rejection) []string {
 	return out
 }
 
+// choiceSets are the catalog-derived option lists of the explorer's
+// filters: GPU families, exact billing terms with offers, residency zones.
+type choiceSets struct {
+	families, terms, zones []string
+}
+
+// catalogSets returns the explorer's option lists, computed once per load.
+func catalogSets(d *Data) *choiceSets {
+	if v, ok := d.footer.Load("choices"); ok {
+		return v.(*choiceSets)
+	}
+	set := func(m map[string]bool) []string {
+		out := make([]string, 0, len(m))
+		for k := range m {
+			if k != "" {
+				out = append(out, k)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	fams, terms, zones := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	for _, g := range d.Catalog.GPUs() {
+		fams[g.Family] = true
+	}
+	for _, o := range d.Catalog.Offers() {
+		if b := string(o.Billing); b != o.Billing.Family() {
+			terms[b] = true
+		}
+	}
+	for _, r := range d.Catalog.Regions() {
+		zones[r.Residency] = true
+	}
+	c := &choiceSets{families: set(fams), terms: set(terms), zones: set(zones)}
+	d.footer.Store("choices", c)
+	return c
+}
+
 // footer returns the footer's figures for the day of now, computed once per
 // load and day (the freshness share moves with the date).
 func footer(d *Data, now time.Time) *footerFigures {
@@ -623,16 +661,8 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 
 // offerChoices fills the filter form's choices.
 func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q params) {
-	fams := map[string]bool{}
-	for _, g := range d.Catalog.GPUs() {
-		fams[g.Family] = true
-	}
-	for f := range fams {
-		if f != "" {
-			page.GPUFamilies = append(page.GPUFamilies, f)
-		}
-	}
-	sort.Strings(page.GPUFamilies)
+	sets := catalogSets(d)
+	page.GPUFamilies = sets.families
 	sel := q.list("provider")
 	for _, pr := range d.Catalog.Providers() {
 		name := pr.NameEN
@@ -646,35 +676,12 @@ func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q para
 	for _, b := range []string{"on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block", "flex-start"} {
 		page.Billing = append(page.Billing, option{Value: b, Label: p.T("billing." + b), Selected: bill == b})
 	}
-	// Exact terms (1-year no upfront ...) the catalog has offers for.
-	terms := map[string]bool{}
-	for _, o := range d.Catalog.Offers() {
-		if b := string(o.Billing); b != o.Billing.Family() {
-			terms[b] = true
-		}
-	}
-	var ts []string
-	for t := range terms {
-		ts = append(ts, t)
-	}
-	sort.Strings(ts)
-	for _, t := range ts {
+	for _, t := range sets.terms { // exact terms (1-year no upfront ...) the catalog has offers for
 		page.Billing = append(page.Billing, option{Value: t, Label: "· " + p.Billing(t, catalog.Billing(t).Family()), Selected: bill == t})
 	}
 	res := q.str("residency")
-	zones := map[string]bool{}
-	for _, r := range d.Catalog.Regions() {
-		if r.Residency != "" {
-			zones[r.Residency] = true
-		}
-	}
 	page.Residency = []option{{Value: "", Label: p.T("web.any"), Selected: res == ""}}
-	var zs []string
-	for z := range zones {
-		zs = append(zs, z)
-	}
-	sort.Strings(zs)
-	for _, z := range zs {
+	for _, z := range sets.zones {
 		page.Residency = append(page.Residency, option{Value: z, Label: p.Or("residency."+z, strings.ToUpper(z)), Selected: res == z})
 	}
 	page.RegionList = regionList(d, p)

@@ -42,8 +42,9 @@ type Data struct {
 	// specCells holds each instance type's formatted spec cells
 	// (*catalog.InstanceType → [4]string), formatted once per load.
 	specCells sync.Map
-	// footer holds the figures every page's footer shows (footerFigures by
-	// day, "2006-01-02"), computed once per load and day.
+	// footer holds what every page derives from the catalog alone: the
+	// footer's figures (footerFigures by day, "2006-01-02") and the
+	// explorer's option lists ("choices"), computed once per load.
 	footer sync.Map
 }
 
