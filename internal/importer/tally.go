@@ -85,3 +85,31 @@ func (t *Tally) err() error {
 	}
 	return &FailureError{Source: t.Source, Failed: failed, Requests: t.requests, First: t.first}
 }
+
+// CallError is a provider API's error as the failure tally needs it.
+type CallError interface {
+	error
+	// Fatal: the credentials or permissions were refused; stop at once.
+	Fatal() bool
+	// Declined: the API answered with its own error code for the item
+	// asked about (say, a type not sold in the region), an expected skip.
+	Declined() bool
+	// ErrorCode is the API's error code (or "HTTP 503" and the like).
+	ErrorCode() string
+}
+
+// Record counts a failed call: a declined one as a skip, any other as a
+// failure, and returns an error when the fetch must stop (a fatal error,
+// an error that is not a CallError, or a tally past its limit).
+func (t *Tally) Record(skipped *Skips, err error, example string, ce CallError) error {
+	if ce == nil || ce.Fatal() {
+		return err
+	}
+	if ce.Declined() {
+		t.Declined(err)
+		skipped.Add("API error "+ce.ErrorCode(), example)
+		return nil
+	}
+	skipped.Add("request failed: "+ce.ErrorCode(), example)
+	return t.Failed(err)
+}

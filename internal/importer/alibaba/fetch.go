@@ -76,28 +76,24 @@ func (e *APIError) Fatal() bool {
 	return false
 }
 
-// declined reports whether the API answered with its own error code for
+// Declined reports whether the API answered with its own error code for
 // the item asked about (say, a type not sold in the region): an expected
 // skip, unlike a server error, throttling that outlasted the retries, or
 // an answer that is not the API's.
-func (e *APIError) declined() bool {
+func (e *APIError) Declined() bool {
 	return !e.Fatal() && !e.retryable() && e.Code != "" && !strings.HasPrefix(e.Code, "HTTP")
 }
 
-// record counts a failed call in the tally (or, for a declined one, as a
-// skip) and returns an error when the fetch must stop.
+// ErrorCode is the API's error code.
+func (e *APIError) ErrorCode() string { return e.Code }
+
+// record counts a failed call in the tally (importer.Tally.Record).
 func record(t *importer.Tally, skipped *importer.Skips, err error, example string) error {
 	var ae *APIError
-	if !errors.As(err, &ae) || ae.Fatal() {
+	if !errors.As(err, &ae) {
 		return err
 	}
-	if ae.declined() {
-		t.Declined(err)
-		skipped.Add("API error "+ae.Code, example)
-		return nil
-	}
-	skipped.Add("request failed: "+ae.Code, example)
-	return t.Failed(err)
+	return t.Record(skipped, err, example, ae)
 }
 
 func (e *APIError) retryable() bool {
