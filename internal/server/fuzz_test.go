@@ -25,7 +25,13 @@ import (
 // loadFixture serves the small fixture catalog, so that a fuzz run spends
 // its time on the request, not on ranking hundreds of offers.
 func loadFixture(context.Context) (*server.Data, error) {
-	c, err := catalog.New(catalogtest.Data())
+	return fixtureData(catalogtest.Data())
+}
+
+// fixtureData serves catalog data d with a USD/CNY exchange table, the
+// performance model and the pricing engine.
+func fixtureData(d catalog.Data) (*server.Data, error) {
+	c, err := catalog.New(d)
 	if err != nil {
 		return nil, err
 	}

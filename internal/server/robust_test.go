@@ -20,7 +20,6 @@ import (
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/catalog/catalogtest"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
-	"github.com/gpuscout/gpuscout/internal/fx"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/server"
@@ -198,20 +197,7 @@ func TestOffersCSVNeutralisesFormulas(t *testing.T) {
 				o.RegionCode = "@SUM(1)"
 			}
 		}
-		c, err := catalog.New(d)
-		if err != nil {
-			return nil, err
-		}
-		rates, err := fx.New([]fx.Rate{{Currency: "USD", PerUSD: decimal.NewFromInt(1), AsOf: now, Source: "fixture"},
-			{Currency: "CNY", PerUSD: decimal.NewFromInt(7), AsOf: now, Source: "fixture"}})
-		if err != nil {
-			return nil, err
-		}
-		m, _, err := perf.New(c)
-		if err != nil {
-			return nil, err
-		}
-		return &server.Data{Catalog: c, FX: rates, Perf: m, Pricing: &pricing.Engine{Prices: c, FX: rates}}, nil
+		return fixtureData(d)
 	}
 	srv, err := server.New(context.Background(), server.Config{Load: load, Now: func() time.Time { return now }})
 	if err != nil {
