@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
+	"github.com/gpuscout/gpuscout/internal/i18n/zhcheck"
 )
 
 // cliZhAllowed are the Latin-script words a Chinese CLI table may show:
@@ -25,8 +26,6 @@ var cliZhAllowed = map[string]bool{
 }
 
 var (
-	cliLatinToken = regexp.MustCompile(`[A-Za-z][A-Za-z0-9._/\-+×]*`)
-	cliURLText    = regexp.MustCompile(`https?://\S+`)
 	// cliCut is a word a narrow cell cut short ("Wi…").
 	cliCut = regexp.MustCompile(`[A-Za-z]+…`)
 )
@@ -39,12 +38,8 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := map[string]bool{}
-	add := func(s string) {
-		for _, w := range cliLatinToken.FindAllString(s, -1) {
-			names[strings.ToLower(strings.TrimRight(w, ".-/"))] = true
-		}
-	}
+	names := zhcheck.Names{}
+	add := names.Add
 	c := ds.Catalog
 	for _, r := range c.Regions() {
 		add(r.Code)
@@ -82,21 +77,10 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	return names
 }
 
-// cliEnglishWords lists the words of text a Chinese table should not show.
+// cliEnglishWords lists the words of text a Chinese table should not show
+// (a word a narrow cell cut short passes).
 func cliEnglishWords(text string, names map[string]bool) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, tok := range cliLatinToken.FindAllString(cliCut.ReplaceAllString(cliURLText.ReplaceAllString(text, " "), " "), -1) {
-		tok = strings.TrimRight(tok, ".-/")
-		if strings.ContainsAny(tok, "0123456789._/-+×") || tok == strings.ToUpper(tok) || cliZhAllowed[strings.ToLower(tok)] || names[strings.ToLower(tok)] {
-			continue
-		}
-		if !seen[tok] {
-			seen[tok] = true
-			out = append(out, tok)
-		}
-	}
-	return out
+	return zhcheck.EnglishWords(cliCut.ReplaceAllString(text, " "), cliZhAllowed, names)
 }
 
 // TestChineseTablesShowNoEnglish runs every table command with --lang zh

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +11,8 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/gpuscout/gpuscout/internal/i18n/zhcheck"
 )
 
 // everyPage is each page of the UI with real data.
@@ -48,11 +49,6 @@ var zhAllowed = map[string]bool{
 	"radeon": true, "transformer": true, "gflops": true, "exporter": true, "gzip": true, "mib": true, "aws": true, "gcp": true, "oci": true, "et": true, "al": true, "fp": true, "bf": true, "int": true,
 }
 
-var (
-	latinToken = regexp.MustCompile(`[A-Za-z][A-Za-z0-9._/\-+×]*`)
-	urlText    = regexp.MustCompile(`https?://\S+`)
-)
-
 // catalogNames adds the catalog's own names to the allowlist: region
 // codes, instance and GPU names, vendors and architectures, and the Latin
 // words the catalog's Chinese texts keep (product names such as SageMaker).
@@ -61,12 +57,8 @@ func catalogNames(t *testing.T) map[string]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := map[string]bool{}
-	add := func(s string) {
-		for _, w := range latinToken.FindAllString(s, -1) {
-			names[strings.ToLower(strings.TrimRight(w, ".-/"))] = true
-		}
-	}
+	names := zhcheck.Names{}
+	add := names.Add
 	c := d.Catalog
 	for _, r := range c.Regions() {
 		add(r.Code)
@@ -95,19 +87,7 @@ func catalogNames(t *testing.T) map[string]bool {
 
 // englishWords lists the words of text a Chinese page should not show.
 func englishWords(text string, names map[string]bool) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, tok := range latinToken.FindAllString(urlText.ReplaceAllString(text, " "), -1) {
-		tok = strings.TrimRight(tok, ".-/")
-		if strings.ContainsAny(tok, "0123456789._/-+×") || tok == strings.ToUpper(tok) || zhAllowed[strings.ToLower(tok)] || names[strings.ToLower(tok)] {
-			continue
-		}
-		if !seen[tok] {
-			seen[tok] = true
-			out = append(out, tok)
-		}
-	}
-	return out
+	return zhcheck.EnglishWords(text, zhAllowed, names)
 }
 
 // axeScript is axe-core from web/node_modules (npm ci in web/, which make
