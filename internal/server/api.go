@@ -301,7 +301,7 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 
 // run executes the search: rows shown and the count before the limit.
 func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
-	rows, err := d.Catalog.QueryOffers(s.Query)
+	rows, err := d.queryOffers(s.Query)
 	if err != nil {
 		return nil, 0, dataProblem(err) // the currency was checked; the stored data is at fault
 	}
@@ -326,7 +326,7 @@ func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
 		sortRows(rows, s.Order, s.Desc)
 	}
 	if s.OneRegion {
-		rows = catalog.CheapestRegion(rows)
+		rows = d.cheapestRegion(s.Query.Currency, rows)
 	}
 	if s.PerProvider > 0 {
 		rows = catalog.FirstPerProvider(rows, s.PerProvider)

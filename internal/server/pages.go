@@ -1,7 +1,6 @@
 package server
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -259,15 +258,19 @@ type offersPage struct {
 	RDMA           bool
 	CheapestRegion bool
 	Columns        []column
-	Rows           []offerRowView
-	Total          int
-	Shown          int
-	// Data is every row the filters match, for the script to sort, filter
-	// and page in the browser; Rows is the page the HTML carries without it.
-	Data offersData
-	All  []offerRowView
-	// Body is the table rows of Rows, rendered in Go: a template walking
-	// every cell through reflection cost most of an uncached page.
+	// HasRows is set when the page has rows to show.
+	HasRows bool
+	Total   int
+	Shown   int
+	// DataJS is every row the filters match as JSON (offersDataCols), for
+	// the script to sort, filter and page in the browser; Body is the page
+	// of them the HTML carries without it.
+	DataJS template.JS
+	// All are the cells of every row the filters match (the CSV's rows).
+	All []*offerCells
+	// Body is the table rows of the page, rendered in Go from each offer's
+	// precomputed cells: a template walking every cell through reflection
+	// cost most of an uncached page.
 	Body        template.HTML
 	EmptyWhy    string
 	PageNum     int
@@ -344,48 +347,27 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		page.FXNote = v.P.T("web.fx", r.PerUSD.String(), v.Currency, v.P.FXSource(r.Source), r.AsOf.Format(catalog.DateLayout))
 	}
 	now := s.cfg.Now()
-	names := providerNames(d, v.P)
-	all := make([]offerRowView, 0, len(rows))
-	for _, row := range rows {
-		o, it := row.Offer, row.Offer.Instance
-		rv := offerRowView{ID: o.ID(), Provider: o.Provider, ProviderName: names[o.Provider], Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
-			Billing: string(o.Billing), BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
-			Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price.Mul(search.Scale)), PerGPU: money(row.PerGPUHourly),
-			Source: v.P.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: o.Source.AsOfString()}
-		spec := d.specs(it)
-		rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Network = spec[0], spec[1], spec[2], spec[3], spec[4]
-		if rv.ProviderName == "" {
-			rv.ProviderName = o.Provider
-		}
-		if row.Upfront.IsPositive() {
-			rv.Upfront = money(row.Upfront)
-		}
-		switch age := now.Sub(o.Source.AsOf).Hours() / 24; {
-		case age > 180:
-			rv.Freshness = "stale"
-		case age > 90:
-			rv.Freshness = "aging"
-		default:
-			rv.Freshness = "fresh"
-		}
-		all = append(all, rv)
+	cells := d.rowCells(v.P, search, v.Currency, rows)
+	fresh := make([]string, len(rows))
+	for i, row := range rows {
+		fresh[i] = freshness(now, row.Offer.Source.AsOf)
 	}
-	page.Data = newOffersData(all)
-	page.All = all
-	if len(all) == 0 && search.Query.Billing != nil {
+	page.DataJS = offersJSON(cells, fresh)
+	page.All = cells
+	if len(cells) == 0 && search.Query.Billing != nil {
 		page.EmptyWhy = v.P.T("web.x.none_billing", v.P.Billing(strings.Join(search.Query.Billing, ","), catalog.Billing(strings.Join(search.Query.Billing, ",")).Family()))
 	}
 	page.PageNum, _ = p.int("page", 1, 1, 1<<20)
-	page.Pages = (len(all) + offersPageSize - 1) / offersPageSize
+	page.Pages = (len(cells) + offersPageSize - 1) / offersPageSize
 	if page.PageNum > page.Pages {
 		page.PageNum = max(page.Pages, 1)
 	}
 	lo := (page.PageNum - 1) * offersPageSize
-	hi := min(lo+offersPageSize, len(all))
-	page.Rows = all[lo:hi]
+	hi := min(lo+offersPageSize, len(cells))
+	page.HasRows = hi > lo
 	page.FirstRow, page.LastRow = lo+1, hi
-	defer func() { page.Body = offerRowsHTML(page.Rows, page.Columns, v.Currency, v.P.T("web.compare")) }()
-	page.Shown = len(page.Rows)
+	defer func() { page.Body = offerRowsHTML(cells[lo:hi], fresh[lo:hi], page.Columns) }()
+	page.Shown = hi - lo
 	pageURL := func(n int) string {
 		u := cloneValues(q)
 		u.Set("page", fmt.Sprint(n))
@@ -422,20 +404,6 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	}
 	page.Chart = offersChart(*v, rows)
 	return page, nil
-}
-
-// specs are an instance type's GPU count, GPU memory, vCPUs, memory and
-// network as table cells, formatted once per data load.
-func (d *Data) specs(it *catalog.InstanceType) [5]string {
-	if c, ok := d.specCells.Load(it); ok {
-		return c.([5]string)
-	}
-	c := [5]string{num(it.GPUCount), num(it.GPUMemoryGB), num(it.VCPU), num(it.MemoryGiB), ""}
-	if it.NetworkGbps.IsPositive() {
-		c[4] = num(it.NetworkGbps)
-	}
-	d.specCells.Store(it, c)
-	return c
 }
 
 func sortedKeys(m map[string]bool) []string {
@@ -477,113 +445,12 @@ func regionList(d *Data, p *i18n.Printer) template.HTML {
 	return h
 }
 
-// offerRowsHTML renders the explorer's rows (the same cells the script
-// renders from the JSON).
-func offerRowsHTML(rows []offerRowView, cols []column, currency, compare string) template.HTML {
-	var b strings.Builder
-	b.Grow(len(rows) * 1200)
-	esc := html.EscapeString
-	for _, r := range rows {
-		id := esc(r.ID)
-		b.WriteString(`<tr data-offer="` + id + `"><td><input type="checkbox" name="compare" value="` + id + `" aria-label="` + esc(compare) + " " + id + `"></td>`)
-		for _, c := range cols {
-			b.WriteString(`<td data-col="` + c.Key + `"`)
-			if c.Num {
-				b.WriteString(` class="num"`)
-			}
-			if !c.Shown {
-				b.WriteString(` hidden`)
-			}
-			b.WriteString(`>`)
-			switch c.Key {
-			case "instance":
-				b.WriteString(`<a href="/instances/` + esc(url.PathEscape(r.Provider)) + `/` + esc(url.PathEscape(r.Instance)) + `?currency=` + esc(url.QueryEscape(currency)) + `">` + esc(r.Instance) + `</a>`)
-			case "billing":
-				b.WriteString(`<span class="pill">` + esc(r.BillingLabel) + `</span>`)
-			case "source":
-				b.WriteString(`<span title="` + esc(r.SourceRef) + `">` + esc(r.Source) + `</span>`)
-			case "as_of":
-				b.WriteString(`<span class="badge ` + esc(r.Freshness) + `">` + esc(r.AsOf) + `</span>`)
-			default:
-				b.WriteString(esc(r.cell(c.Key)))
-			}
-			b.WriteString(`</td>`)
-		}
-		b.WriteString("</tr>\n")
-	}
-	return template.HTML(b.String())
-}
-
 // offersPageSize is how many rows a page shows before the script takes over.
 const offersPageSize = 50
 
-// offersData is the explorer's rows as compact arrays in Cols order (the
-// page's script sorts, filters and pages them without asking the server).
-type offersData struct {
-	Cols []string   `json:"cols"`
-	Rows [][]string `json:"rows"`
-}
-
-// offersDataCols are the fields of each row of offersData.
+// offersDataCols are the fields of each row of the explorer's JSON.
 var offersDataCols = []string{"id", "provider", "provider_id", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "interconnect", "network",
 	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "as_of", "fresh"}
-
-// MarshalJSON writes the rows directly: most cells need no escaping, and
-// encoding/json's reflection was a tenth of an uncached page. Cells with
-// quotes, backslashes, control characters, <, >, & or non-ASCII go through
-// encoding/json, which escapes them for a <script> block.
-func (d offersData) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 64+len(d.Rows)*len(d.Cols)*16)
-	str := func(s string) error {
-		for i := 0; i < len(s); i++ {
-			if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-				q, err := json.Marshal(s)
-				b = append(b, q...)
-				return err
-			}
-		}
-		b = append(b, '"')
-		b = append(b, s...)
-		b = append(b, '"')
-		return nil
-	}
-	list := func(l []string) error {
-		b = append(b, '[')
-		for i, s := range l {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if err := str(s); err != nil {
-				return err
-			}
-		}
-		b = append(b, ']')
-		return nil
-	}
-	b = append(b, `{"cols":`...)
-	if err := list(d.Cols); err != nil {
-		return nil, err
-	}
-	b = append(b, `,"rows":[`...)
-	for i, r := range d.Rows {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if err := list(r); err != nil {
-			return nil, err
-		}
-	}
-	return append(b, "]}"...), nil
-}
-
-func newOffersData(rows []offerRowView) offersData {
-	d := offersData{Cols: offersDataCols, Rows: make([][]string, len(rows))}
-	for i, r := range rows {
-		d.Rows[i] = []string{r.ID, r.ProviderName, r.Provider, r.Instance, r.GPUs + "× " + r.GPU, r.GPUs, r.VRAM, r.VCPU, r.RAM, r.Interconnect, r.Network,
-			r.RDMA, r.Region, r.BillingLabel, r.Price, r.PerGPU, r.Upfront, r.Source, r.SourceRef, r.AsOf, r.Freshness}
-	}
-	return d
-}
 
 // providerNames maps provider IDs to their names in the page's language.
 func providerNames(d *Data, p *i18n.Printer) map[string]string {
@@ -639,7 +506,8 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	head = append(head, "id")
 	cw.Write(head)
-	for _, row := range page.All {
+	for _, oc := range page.All {
+		row := oc.view
 		var rec []string
 		for _, c := range page.Columns {
 			if c.Shown {

@@ -39,13 +39,14 @@ type Data struct {
 	// regionList holds the explorer's region datalist per language,
 	// rendered once per load (template.HTML by i18n.Lang).
 	regionList sync.Map
-	// specCells holds each instance type's formatted spec cells
-	// (*catalog.InstanceType → [4]string), formatted once per load.
-	specCells sync.Map
 	// footer holds what every page derives from the catalog alone: the
 	// footer's figures (footerFigures by day, "2006-01-02") and the
 	// explorer's option lists ("choices"), computed once per load.
 	footer sync.Map
+	// offerIdx is the explorer's per-load index (see offerIndex), made
+	// at the first request.
+	indexOnce sync.Once
+	offerIdx  *offerIndex
 }
 
 // footerFigures are the catalog figures every page shows.

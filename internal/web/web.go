@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/shopspring/decimal"
 
@@ -29,7 +30,14 @@ var staticFS embed.FS
 // Pages are the parsed page templates.
 type Pages struct {
 	pages map[string]*template.Template
+	// bufs are render buffers kept between requests: a page the size of
+	// the offers explorer otherwise regrows (and clears) its buffer many
+	// times over.
+	bufs sync.Pool
 }
+
+// maxPooledBuffer is the largest render buffer kept for reuse.
+const maxPooledBuffer = 4 << 20
 
 // Funcs are the helpers templates may call.
 func funcs() template.FuncMap {
@@ -119,11 +127,20 @@ func (p *Pages) Render(w io.Writer, name string, data any) error {
 	if !ok {
 		return fmt.Errorf("no page %q", name)
 	}
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, data); err != nil {
+	buf, _ := p.bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		if buf.Cap() <= maxPooledBuffer {
+			buf.Reset()
+			p.bufs.Put(buf)
+		}
+	}()
+	if err := t.Execute(buf, data); err != nil {
 		return fmt.Errorf("page %s: %w", name, err)
 	}
-	_, err := buf.WriteTo(w)
+	_, err := w.Write(buf.Bytes())
 	return err
 }
 
