@@ -184,6 +184,7 @@ func everyPage1(t *testing.T, lang, width string) {
 					if open {
 						t.Errorf("%s: the filters are not folded on a phone", name)
 					}
+					checkOffersChart(ctx, t, name, false)
 				}
 				if !skip {
 					t.Errorf("%s has no skip link to #main", name)
@@ -228,8 +229,123 @@ func everyPage1(t *testing.T, lang, width string) {
 				if size.name == "1440" || pg.name == "offers" || pg.name == "compare" || pg.name == "spot" {
 					screenshot(ctx, t, name) // phones: the pages whose layout changes most
 				}
+				if size.mobile && pg.name == "offers" {
+					// A few bars: their value labels show, and must not overlap.
+					err := chromedp.Run(ctx, chromedp.Navigate(base+fewBars+"&lang="+lang))
+					if err == nil {
+						err = settle(ctx)
+					}
+					if err != nil {
+						t.Errorf("%s few bars: %v", name, err)
+						continue
+					}
+					checkOffersChart(ctx, t, name+" few bars", true)
+				}
 			}
 		}
+	}
+}
+
+// chartLayout is where the offers chart put its texts, in CSS pixels of
+// the chart: its width, the plot area's left edge, the category labels'
+// extent and the value labels (bar labels, value-axis ticks and name) with
+// any pair of texts that overlap.
+type chartLayout struct {
+	Width       float64  `json:"width"`
+	PlotLeft    float64  `json:"plotLeft"`
+	LabelsLeft  float64  `json:"labelsLeft"`
+	LabelsRight float64  `json:"labelsRight"`
+	Categories  int      `json:"categories"`
+	Bars        int      `json:"bars"`
+	BarLabels   int      `json:"barLabels"`
+	ValueLabels []string `json:"valueLabels"`
+	Outside     []string `json:"outside"`
+	Overlaps    []string `json:"overlaps"`
+}
+
+// offersChartLayout measures the offers chart as drawn. The plot area's
+// left edge comes from ECharts' public containPixel (the first pixel the
+// grid contains, searched across the chart); each text's box is the
+// zrender element ECharts drew (the chart instance the page keeps on its
+// element as _gsChart), transformed to chart pixels, and at least a line
+// (1.2 em) tall. Category labels are
+// the texts left of the plot area beside it; the title is above it; every
+// other text is a value label. No value label may overlap another text
+// or leave the chart.
+const offersChartLayout = `(() => {
+  const el = document.querySelector('.chart[data-chart="chart-offers"]');
+  const c = el && el._gsChart;
+  if (!c) return {width: 0};
+  const w = c.getWidth(), h = c.getHeight();
+  let top = 0, bottom = h, left = w;
+  const midY = h / 2;
+  for (let x = 0; x < w; x++) { if (c.containPixel({gridIndex: 0}, [x, midY])) { left = x; break; } }
+  for (let y = 0; y < h; y++) { if (c.containPixel({gridIndex: 0}, [left + 1, y])) { top = y; break; } }
+  for (let y = h - 1; y >= 0; y--) { if (c.containPixel({gridIndex: 0}, [left + 1, y])) { bottom = y; break; } }
+  const texts = [];
+  c.getZr().storage.getDisplayList(true).forEach(e => {
+    const t = e.type === 'tspan' && e.parent && e.parent.type === 'text' ? e.parent : e;
+    if (e.type !== 'tspan' || e.ignore || e.invisible || !e.style.text || texts.some(x => x.el === t)) return;
+    const r = t.getBoundingRect().clone();
+    r.applyTransform(t.getComputedTransform());
+    // A text is at least a line of its font tall (1.2 em; headless fonts
+    // can report less).
+    const size = parseFloat((/([0-9.]+)px/.exec(e.style.font || '') || [0, '12'])[1]);
+    const hh = Math.max(r.height, 1.2 * size), cy = r.y + r.height / 2;
+    texts.push({el: t, text: e.style.text, bar: !!t.__hostTarget, x: r.x, y: cy - hh / 2, w: r.width, h: hh});
+  });
+  const cats = texts.filter(t => !t.bar && t.x + t.w <= left + 1 && t.y + t.h / 2 >= top && t.y + t.h / 2 <= bottom);
+  const title = texts.filter(t => !cats.includes(t) && !t.bar && t.y + t.h <= top);
+  const values = texts.filter(t => !cats.includes(t) && !title.includes(t));
+  const name = t => t.text + ' [' + [t.x, t.y, t.w, t.h].map(Math.round).join(',') + ']';
+  const overlaps = [];
+  for (const v of values) {
+    for (const o of texts) {
+      if (o === v || (values.includes(o) && values.indexOf(o) < values.indexOf(v))) continue;
+      const dx = Math.min(v.x + v.w, o.x + o.w) - Math.max(v.x, o.x), dy = Math.min(v.y + v.h, o.y + o.h) - Math.max(v.y, o.y);
+      if (dx > 0.5 && dy > 0.5) overlaps.push(name(v) + ' / ' + name(o));
+    }
+  }
+  const bars = c.getOption().series.reduce((n, s) => n + (s.type === 'bar' ? s.data.length : 0), 0);
+  return {width: w, plotLeft: left, categories: cats.length, bars, barLabels: values.filter(t => t.bar).length,
+    labelsLeft: Math.min(...cats.map(t => t.x)), labelsRight: Math.max(...cats.map(t => t.x + t.w)),
+    valueLabels: values.map(name), outside: values.filter(t => t.x < 0 || t.x + t.w > w + 0.5).map(name), overlaps};
+})()`
+
+// fewBars is an explorer page whose chart has few enough bars (at most 8)
+// for their value labels to show on a phone.
+const fewBars = "/offers?gpu=H100&provider=aws"
+
+// checkOffersChart asserts the offers chart's layout on a phone: the
+// category labels, and the whole label column up to the plot area, take at
+// most 40% of the chart's width; no value label overlaps another text or
+// leaves the chart. With labels set, the bars' value labels must show.
+func checkOffersChart(ctx context.Context, t *testing.T, name string, labels bool) {
+	t.Helper()
+	var l chartLayout
+	if err := chromedp.Run(ctx, chromedp.Evaluate(offersChartLayout, &l)); err != nil {
+		t.Errorf("%s: measuring the chart: %v", name, err)
+		return
+	}
+	t.Logf("%s chart: %.0f px wide, plot from %.0f px, %d category labels from %.0f to %.0f px, %d bars, %d bar labels", name, l.Width, l.PlotLeft, l.Categories, l.LabelsLeft, l.LabelsRight, l.Bars, l.BarLabels)
+	switch {
+	case l.Width == 0:
+		t.Errorf("%s: no offers chart drawn", name)
+		return
+	case l.Categories == 0 || l.Categories != l.Bars:
+		t.Errorf("%s: %d category labels for %d bars", name, l.Categories, l.Bars)
+	}
+	if max := 0.4 * l.Width; l.LabelsRight-min(l.LabelsLeft, 0) > max || l.PlotLeft > max {
+		t.Errorf("%s: category labels reach %.0f px and the plot starts at %.0f px of a %.0f px chart (at most 40%%: %.0f px)", name, l.LabelsRight, l.PlotLeft, l.Width, max)
+	}
+	if len(l.Overlaps) > 0 {
+		t.Errorf("%s: chart value labels overlap: %v", name, l.Overlaps)
+	}
+	if len(l.Outside) > 0 {
+		t.Errorf("%s: chart value labels leave the chart: %v", name, l.Outside)
+	}
+	if labels && (l.Bars == 0 || l.Bars > 8 || l.BarLabels != l.Bars) {
+		t.Errorf("%s: %d bars with %d value labels (the page should have 1 to 8 bars, each labelled; change fewBars if the catalog moved)", name, l.Bars, l.BarLabels)
 	}
 }
 

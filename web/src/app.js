@@ -167,12 +167,14 @@ function applyConveniences(option) {
 }
 
 // fitNarrow keeps category labels from eating a narrow chart: on a phone
-// the label column gets at most 40 % of the width (truncated with …),
-// the grid sizes itself around the labels, and bar value labels are dropped
-// when there are too many bars for them not to overlap.
+// the label column (the grid's 8 px edge, the labels truncated with …, and
+// ECharts' 8 px label margin, 20 px with the truncation's slack) gets at
+// most 40 % of the width, the grid sizes itself around the labels, and bar
+// value labels are dropped when there are too many bars for them not to
+// overlap.
 function fitNarrow(option, width) {
   if (!width || width >= 640) return;
-  const labelMax = Math.max(80, Math.round(width * 0.4));
+  const labelMax = Math.max(64, Math.floor(width * 0.4) - 20);
   for (const g of asArray(option.grid)) {
     if (!g) continue;
     if (typeof g.left === "number" && g.left > labelMax) {
