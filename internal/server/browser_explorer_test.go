@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -10,19 +12,23 @@ import (
 // TestBrowserExplorerOn5000Rows loads the explorer, swaps in 5,000 rows
 // (the catalog's rows repeated) and times, in the browser, a sort on every
 // sortable column (interconnect, RDMA and source included), the quick
-// filter and paging: each must finish under 100 ms. Sorting is one control
-// (the headers; no sort select). Timings are logged for docs/benchmarks.md.
+// filter and paging: each must finish under 100 ms. Each figure is the
+// median of five runs after one unmeasured warm-up run, so one run slowed
+// by a busy machine (a CI runner compiling next door) cannot fail it; every
+// run's time is logged (go test -v, and with every failure) for
+// docs/benchmarks.md. Sorting is one control (the headers; no sort select).
 func TestBrowserExplorerOn5000Rows(t *testing.T) {
 	ctx, base, problems := browser(t)
 	var res struct {
-		Rows    int                `json:"rows"`
-		Sorts   map[string]float64 `json:"sorts"`
-		Filter  float64            `json:"filter"`
-		Matches int                `json:"matches"`
-		Page    float64            `json:"page"`
-		Shown   int                `json:"shown"`
-		Selects int                `json:"selects"`
-		Order   []string           `json:"order"`
+		Rows    int                  `json:"rows"`
+		Sorts   map[string]float64   `json:"sorts"`
+		Samples map[string][]float64 `json:"samples"`
+		Filter  float64              `json:"filter"`
+		Matches int                  `json:"matches"`
+		Page    float64              `json:"page"`
+		Shown   int                  `json:"shown"`
+		Selects int                  `json:"selects"`
+		Order   []string             `json:"order"`
 	}
 	err := chromedp.Run(ctx,
 		chromedp.Navigate(base+"/offers?lang=en&cheapest_region=false&cols=provider,instance,gpu,interconnect,rdma,region,billing,price,per_gpu,source,as_of"),
@@ -39,21 +45,28 @@ func TestBrowserExplorerOn5000Rows(t *testing.T) {
   data.rows = rows;
   src.textContent = JSON.stringify(data);
   document.dispatchEvent(new Event('gpuscout:offers-data'));
-  const out = {rows: rows.length, sorts: {}, selects: document.querySelectorAll('select[name=sort]').length};
-  // the median of three clicks (ascending, descending, ascending)
-  const median = f => { const m = [f(), f(), f()].sort((x, y) => x - y); return m[1]; };
+  const out = {rows: rows.length, sorts: {}, samples: {}, selects: document.querySelectorAll('select[name=sort]').length};
+  // one warm-up run, then the median of five (a sort alternates ascending
+  // and descending); every run is kept for the log
+  const median = (name, f) => {
+    f();
+    const runs = [f(), f(), f(), f(), f()];
+    out.samples[name] = runs.map(x => Math.round(x * 10) / 10);
+    return runs.sort((x, y) => x - y)[2];
+  };
   for (const a of document.querySelectorAll('th a[data-sort]')) {
-    out.sorts[a.getAttribute('data-sort')] = median(() => { const t0 = performance.now(); a.click(); return performance.now() - t0; });
+    const k = a.getAttribute('data-sort');
+    out.sorts[k] = median('sort ' + k, () => { const t0 = performance.now(); a.click(); return performance.now() - t0; });
   }
   const rdma = document.querySelector('th a[data-sort="rdma"]');
   rdma.click();
   out.order = [...document.querySelectorAll('tbody td[data-col="rdma"]')].slice(0, 50).map(td => td.textContent);
   const box = document.querySelector('[data-x-filter]');
   const type = v => { box.value = v; box.dispatchEvent(new Event('input', {bubbles: true})); };
-  out.filter = median(() => { type(''); const t0 = performance.now(); type('h100 us-east'); return performance.now() - t0; });
+  out.filter = median('filter', () => { type(''); const t0 = performance.now(); type('h100 us-east'); return performance.now() - t0; });
   out.matches = document.querySelector('[data-x-status]').textContent;
   type('');
-  out.page = median(() => { const t0 = performance.now(); document.querySelector('[data-x-next]').click(); return performance.now() - t0; });
+  out.page = median('next page', () => { const t0 = performance.now(); document.querySelector('[data-x-next]').click(); return performance.now() - t0; });
   document.querySelector('[data-x-prev]').click();
   document.querySelector('[data-x-prev]').click();
   document.querySelector('[data-x-next]').click();
@@ -76,13 +89,19 @@ func TestBrowserExplorerOn5000Rows(t *testing.T) {
 			t.Errorf("column %s does not sort", k)
 		}
 	}
+	runs := make([]string, 0, len(res.Samples))
+	for k, v := range res.Samples {
+		runs = append(runs, fmt.Sprintf("%s %v", k, v))
+	}
+	sort.Strings(runs)
+	t.Logf("5,000 rows, ms of each run after a warm-up: %s", strings.Join(runs, "; "))
 	for k, ms := range res.Sorts {
 		if ms >= 100 {
-			t.Errorf("sorting 5,000 rows by %s took %.1f ms", k, ms)
+			t.Errorf("sorting 5,000 rows by %s took %.1f ms (median of %v)", k, ms, res.Samples["sort "+k])
 		}
 	}
 	if res.Filter >= 100 || res.Page >= 100 {
-		t.Errorf("filter %.1f ms, page %.1f ms on 5,000 rows", res.Filter, res.Page)
+		t.Errorf("filter %.1f ms (median of %v), page %.1f ms (median of %v) on 5,000 rows", res.Filter, res.Samples["filter"], res.Page, res.Samples["next page"])
 	}
 	if res.Matches == 0 || res.Matches >= 5000 {
 		t.Errorf("the quick filter kept %d of 5,000 rows", res.Matches)
@@ -92,7 +111,12 @@ func TestBrowserExplorerOn5000Rows(t *testing.T) {
 			t.Fatalf("RDMA column not in order after sorting: %v", res.Order)
 		}
 	}
-	t.Logf("5,000 rows: sort ms %v; filter %.1f ms (%d matches); next page %.1f ms", res.Sorts, res.Filter, res.Matches, res.Page)
+	medians := make([]string, 0, len(res.Sorts))
+	for k, ms := range res.Sorts {
+		medians = append(medians, fmt.Sprintf("%s %.1f", k, ms))
+	}
+	sort.Strings(medians)
+	t.Logf("5,000 rows, medians: sort ms %s; filter %.1f ms (%d matches); next page %.1f ms", strings.Join(medians, ", "), res.Filter, res.Matches, res.Page)
 	if p := problems(); len(p) > 0 {
 		t.Errorf("browser reported errors: %v", p)
 	}
