@@ -95,6 +95,8 @@ func pageWarnings(p *i18n.Printer, rs []catalog.Rejection) []string {
 // filters: GPU families, exact billing terms with offers, residency zones.
 type choiceSets struct {
 	families, terms, zones []string
+	// familyList is families as a datalist's options.
+	familyList template.HTML
 }
 
 // catalogSets returns the explorer's option lists, computed once per load.
@@ -125,6 +127,7 @@ func catalogSets(d *Data) *choiceSets {
 		zones[r.Residency] = true
 	}
 	c := &choiceSets{families: set(fams), terms: set(terms), zones: set(zones)}
+	c.familyList = datalistHTML(c.families)
 	d.footer.Store("choices", c)
 	return c
 }
@@ -239,16 +242,19 @@ func (r offerRowView) cell(key string) string {
 }
 
 type offersPage struct {
-	Query          url.Values
-	GPU            string
-	GPUFamilies    []string
-	Providers      []option
-	Billing        []option
-	Residency      []option
-	RegionList     template.HTML
-	Interconnect   []option
-	Per            []option
-	Sort           []option
+	Query url.Values
+	GPU   string
+	// FamilyList is the GPU families' datalist, rendered once per load.
+	FamilyList   template.HTML
+	Providers    options
+	Billing      options
+	Residency    options
+	RegionList   template.HTML
+	Interconnect options
+	Per          options
+	Sort         options
+	// Currencies are the currency choices, the page's selected.
+	Currencies     options
 	MinGPUs        string
 	MinVRAM        string
 	MinPrice       string
@@ -257,7 +263,7 @@ type offersPage struct {
 	Country        string
 	RDMA           bool
 	CheapestRegion bool
-	Columns        []column
+	Columns        columns
 	// HasRows is set when the page has rows to show.
 	HasRows bool
 	Total   int
@@ -279,7 +285,7 @@ type offersPage struct {
 	NextURL     string
 	FirstRow    int
 	LastRow     int
-	SortColumns []column
+	SortColumns columns
 	PriceUnit   string
 	FXNote      string
 	Chart       map[string]any
@@ -329,6 +335,9 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	page.CSVURL = "/offers.csv?" + csv.Encode()
 	v.Page = page
 	s.offerChoices(d, v.P, page, p)
+	for _, c := range v.Currencies {
+		page.Currencies = append(page.Currencies, option{Value: c, Label: c, Selected: c == v.Currency})
+	}
 	search, err := d.parseOfferSearch(q, 0)
 	if err != nil {
 		return page, err
@@ -530,7 +539,7 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 // offerChoices fills the filter form's choices.
 func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q params) {
 	sets := catalogSets(d)
-	page.GPUFamilies = sets.families
+	page.FamilyList = sets.familyList
 	sel := q.list("provider")
 	for _, pr := range d.Catalog.Providers() {
 		name := pr.NameEN
