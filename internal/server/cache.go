@@ -84,12 +84,14 @@ func (c *responseCache) clear() {
 	c.mu.Unlock()
 }
 
-// recorder captures a response while passing it through.
+// recorder captures a response while passing it through. A page comes in
+// one write; its copy is the cache entry's body as it is (no buffer to
+// regrow, no second copy to keep).
 type recorder struct {
 	http.ResponseWriter
 	status int
 	header http.Header
-	body   bytes.Buffer
+	body   []byte
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -104,7 +106,11 @@ func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.WriteHeader(http.StatusOK)
 	}
-	r.body.Write(b)
+	if r.body == nil {
+		r.body = bytes.Clone(b)
+	} else {
+		r.body = append(r.body, b...)
+	}
 	return r.ResponseWriter.Write(b)
 }
 
@@ -132,7 +138,7 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 		rec := &recorder{ResponseWriter: w}
 		h(rec, r)
 		if rec.status == http.StatusOK {
-			e := &cachedResponse{status: rec.status, header: rec.header, body: bytes.Clone(rec.body.Bytes())}
+			e := &cachedResponse{status: rec.status, header: rec.header, body: rec.body}
 			e.compressible = e.header.Get("Content-Encoding") == "" && isCompressible(e.header.Get("Content-Type"))
 			s.cache.put(key, e)
 		}

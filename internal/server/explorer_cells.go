@@ -179,19 +179,20 @@ func offersJSON(cells []*offerCells, fresh []string) template.JS {
 	for _, c := range cells {
 		n += len(c.json) + 12
 	}
-	b := make([]byte, 0, n)
-	b = append(b, offersDataHead...)
+	var b strings.Builder // its String is not another copy
+	b.Grow(n)
+	b.WriteString(offersDataHead)
 	for i, c := range cells {
 		if i > 0 {
-			b = append(b, ',')
+			b.WriteByte(',')
 		}
-		b = append(b, c.json...)
-		b = append(b, `,"`...)
-		b = append(b, fresh[i]...)
-		b = append(b, `"]`...)
+		b.Write(c.json)
+		b.WriteString(`,"`)
+		b.WriteString(fresh[i])
+		b.WriteString(`"]`)
 	}
-	b = append(b, "]}"...)
-	return template.JS(b)
+	b.WriteString("]}")
+	return template.JS(b.String())
 }
 
 // offersDataHead opens the explorer's JSON: the column names and the rows.
