@@ -114,14 +114,11 @@ func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 	if err != nil {
 		return d.Catalog.QueryOffers(q)
 	}
-	statuses := q.Statuses
-	if len(statuses) == 0 {
-		statuses = []string{catalog.StatusCurrent, catalog.StatusPrevious}
-	}
+	f := newQueryFilter(&q)
 	var out []catalog.OfferRow // nil when none match, as the catalog's
 	for i := range all {
 		r := &all[i]
-		if matchesQuery(&q, statuses, r) {
+		if f.matches(r) {
 			if out == nil {
 				out = make([]catalog.OfferRow, 0, 64)
 			}
@@ -134,26 +131,64 @@ func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 	return out, nil
 }
 
-// matchesQuery is QueryOffers' filter for one priced row (the equivalence
-// test holds the two together).
-func matchesQuery(q *catalog.OfferQuery, statuses []string, r *catalog.OfferRow) bool {
-	o := r.Offer
+// queryFilter is QueryOffers' filter for one priced row (the equivalence
+// test holds the two together). Its lists remember each value they were
+// asked about: a catalog has far fewer GPUs, regions and providers than
+// offers.
+type queryFilter struct {
+	q                                                    *catalog.OfferQuery
+	statuses, providers, gpus, regions, countries, zones foldSet
+}
+
+func newQueryFilter(q *catalog.OfferQuery) *queryFilter {
+	statuses := q.Statuses
+	if len(statuses) == 0 {
+		statuses = []string{catalog.StatusCurrent, catalog.StatusPrevious}
+	}
+	return &queryFilter{q: q, statuses: foldSet{list: statuses}, providers: foldSet{list: q.Providers}, gpus: foldSet{list: q.GPUs},
+		regions: foldSet{list: q.Regions}, countries: foldSet{list: q.Countries}, zones: foldSet{list: q.Residency}}
+}
+
+func (f *queryFilter) matches(r *catalog.OfferRow) bool {
+	q, o := f.q, r.Offer
 	it := o.Instance
 	switch {
 	case q.InstanceID != "" && it.ID() != q.InstanceID,
-		len(q.Providers) > 0 && !inFold(q.Providers, o.Provider),
-		len(q.GPUs) > 0 && !inFold(q.GPUs, it.GPUID),
-		!inFold(statuses, it.Status),
+		len(q.Providers) > 0 && !f.providers.has(o.Provider),
+		len(q.GPUs) > 0 && !f.gpus.has(it.GPUID),
+		!f.statuses.has(it.Status),
 		q.MinGPUs.IsPositive() && it.GPUCount.LessThan(q.MinGPUs),
 		q.MinVRAMGB.IsPositive() && it.GPU.MemoryGB.LessThan(q.MinVRAMGB),
-		len(q.Regions) > 0 && !inFold(q.Regions, o.RegionCode),
-		len(q.Countries) > 0 && !inFold(q.Countries, o.Region.Country),
-		len(q.Residency) > 0 && !inFold(q.Residency, o.Region.Residency),
+		len(q.Regions) > 0 && !f.regions.has(o.RegionCode),
+		len(q.Countries) > 0 && !f.countries.has(o.Region.Country),
+		len(q.Residency) > 0 && !f.zones.has(o.Region.Residency),
 		len(q.Billing) > 0 && !anyBilling(o.Billing, q.Billing),
 		q.MaxPrice.IsPositive() && r.Price.GreaterThan(q.MaxPrice):
 		return false
 	}
 	return true
+}
+
+// foldSet answers whether a list holds a string, ignoring case, and
+// remembers the answers for lists longer than a couple of entries.
+type foldSet struct {
+	list []string
+	memo map[string]bool
+}
+
+func (f *foldSet) has(s string) bool {
+	if len(f.list) <= 2 {
+		return inFold(f.list, s)
+	}
+	if v, ok := f.memo[s]; ok {
+		return v
+	}
+	v := inFold(f.list, s)
+	if f.memo == nil {
+		f.memo = map[string]bool{}
+	}
+	f.memo[s] = v
+	return v
 }
 
 func inFold(list []string, s string) bool {
