@@ -115,18 +115,21 @@ func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 		return d.Catalog.QueryOffers(q)
 	}
 	f := newQueryFilter(&q)
-	var out []catalog.OfferRow // nil when none match, as the catalog's
+	var kept []int32 // positions first: the rows are copied once, into a slice of their size
 	for i := range all {
-		r := &all[i]
-		if f.matches(r) {
-			if out == nil {
-				out = make([]catalog.OfferRow, 0, 64)
-			}
-			out = append(out, *r)
-			if q.Limit > 0 && len(out) == q.Limit {
+		if f.matches(&all[i]) {
+			kept = append(kept, int32(i))
+			if q.Limit > 0 && len(kept) == q.Limit {
 				break
 			}
 		}
+	}
+	if len(kept) == 0 {
+		return nil, nil // as the catalog answers
+	}
+	out := make([]catalog.OfferRow, len(kept))
+	for i, j := range kept {
+		out[i] = all[j]
 	}
 	return out, nil
 }
