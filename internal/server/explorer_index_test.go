@@ -226,3 +226,29 @@ func TestLazyCache(t *testing.T) {
 		t.Fatalf("kept %v, want the newest three [2 3 4]", keys)
 	}
 }
+
+// BenchmarkOfferIndexBuild is what the first explorer request after a
+// load pays for its language, currency and unit: the base list (every
+// offer priced and sorted by the catalog), the price ranks and the cell
+// table of every offer.
+func BenchmarkOfferIndexBuild(b *testing.B) {
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := i18n.NewPrinter(i18n.EN)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		d := &Data{Catalog: ds.Catalog, FX: ds.FX}
+		s := OfferSearch{Query: catalog.OfferQuery{Currency: "USD", FX: d.FX}, Scale: decimal.NewFromInt(1), Unit: "instance-hour"}
+		rows, err := d.queryOffers(s.Query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows = d.cheapestRegion("USD", rows)
+		if cells := d.rowCells(p, s, "USD", rows); len(cells) != len(rows) {
+			b.Fatal("cells missing")
+		}
+	}
+	b.ReportMetric(float64(len(ds.Catalog.Offers())), "offers")
+}

@@ -124,6 +124,7 @@ func (s *Server) Reload(ctx context.Context) error {
 		d.Loaded = s.cfg.Now()
 	}
 	s.data.Store(d)
+	go d.warmExplorer() // the default explorer pages' index, off the first request's clock
 	s.cache.clear()
 	s.metrics.reloads.Add(1)
 	return nil
