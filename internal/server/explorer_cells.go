@@ -146,8 +146,8 @@ func (d *Data) rowCells(p *i18n.Printer, s OfferSearch, currency string, rows []
 			}
 			names := providerNames(d, p)
 			t := make([]*offerCells, len(x.ord))
-			for _, r := range all {
-				t[x.ord[r.Offer]] = newOfferCells(p, names, r, s.Scale, currency)
+			for i, r := range all.rows {
+				t[all.ords[i]] = newOfferCells(p, names, r, s.Scale, currency)
 			}
 			return t, nil
 		})

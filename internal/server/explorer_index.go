@@ -26,11 +26,39 @@ type offerIndex struct {
 	// ordinal): the offers CheapestRegion chooses among.
 	group  []int32
 	groups int
-	priced *lazyCache[pricedKey, []catalog.OfferRow]
+	// keys are each offer's filtered fields (by ordinal) as numbers into
+	// values: the filters test numbers in one array instead of following
+	// pointers to compare strings.
+	keys   []offerKeys
+	values [numKeyFields][]string
+	priced *lazyCache[pricedKey, *pricedList]
 	// ranks orders the offers (by ordinal) by effective hourly price in a
 	// currency, equal prices sharing a rank.
 	ranks *lazyCache[string, []int32]
 	cells *lazyCache[cellsKey, []*offerCells]
+}
+
+// The fields of offerKeys.
+const (
+	keyStatus = iota
+	keyProvider
+	keyGPU
+	keyRegion
+	keyCountry
+	keyResidency
+	keyBilling
+	numKeyFields
+)
+
+// offerKeys are one offer's status, provider, GPU, region, country,
+// residency and billing model, each as its position in offerIndex.values.
+type offerKeys [numKeyFields]int32
+
+// pricedList is every offer of the catalog priced and sorted (rows), with
+// each row's ordinal (ords).
+type pricedList struct {
+	rows []catalog.OfferRow
+	ords []int32
 }
 
 // pricedKey names one base list: every offer priced in a currency and unit,
@@ -54,13 +82,36 @@ func (d *Data) index() *offerIndex {
 		offers := d.Catalog.Offers()
 		x := &offerIndex{ord: make(map[*catalog.Offer]int32, len(offers)),
 			group:  make([]int32, len(offers)),
-			priced: newLazyCache[pricedKey, []catalog.OfferRow](maxPricedLists),
+			keys:   make([]offerKeys, len(offers)),
+			priced: newLazyCache[pricedKey, *pricedList](maxPricedLists),
 			ranks:  newLazyCache[string, []int32](maxPricedLists),
 			cells:  newLazyCache[cellsKey, []*offerCells](maxCellTables)}
 		seen := map[string]bool{}
 		groups := map[string]int32{}
+		var numbers [numKeyFields]map[string]int32
+		for f := range numbers {
+			numbers[f] = map[string]int32{}
+		}
+		number := func(f int, v string) int32 {
+			n, ok := numbers[f][v]
+			if !ok {
+				n = int32(len(x.values[f]))
+				numbers[f][v] = n
+				x.values[f] = append(x.values[f], v)
+			}
+			return n
+		}
 		for i, o := range offers {
 			x.ord[o] = int32(i)
+			var status, gpu, country, zone string
+			if o.Instance != nil {
+				status, gpu = o.Instance.Status, o.Instance.GPUID
+			}
+			if o.Region != nil {
+				country, zone = o.Region.Country, o.Region.Residency
+			}
+			x.keys[i] = offerKeys{number(keyStatus, status), number(keyProvider, o.Provider), number(keyGPU, gpu), number(keyRegion, o.RegionCode),
+				number(keyCountry, country), number(keyResidency, zone), number(keyBilling, string(o.Billing))}
 			k := string(o.Billing)
 			if o.Instance != nil {
 				k = o.Instance.ID() + "/" + k
@@ -117,11 +168,19 @@ func (k pricedKey) normalised() pricedKey {
 
 // pricedList is every offer of the catalog priced in k's currency and unit,
 // in k's order: QueryOffers without filters, once per load and key.
-func (d *Data) pricedList(k pricedKey) ([]catalog.OfferRow, error) {
+func (d *Data) pricedList(k pricedKey) (*pricedList, error) {
 	x := d.index()
 	k = k.normalised()
-	return x.priced.get(k, func() ([]catalog.OfferRow, error) {
-		return d.Catalog.QueryOffers(catalog.OfferQuery{Currency: k.currency, FX: d.FX, Per: k.per, Sort: k.sort, Statuses: x.statuses})
+	return x.priced.get(k, func() (*pricedList, error) {
+		rows, err := d.Catalog.QueryOffers(catalog.OfferQuery{Currency: k.currency, FX: d.FX, Per: k.per, Sort: k.sort, Statuses: x.statuses})
+		if err != nil {
+			return nil, err
+		}
+		l := &pricedList{rows: rows, ords: make([]int32, len(rows))}
+		for i, r := range rows {
+			l.ords[i] = x.ord[r.Offer]
+		}
+		return l, nil
 	})
 }
 
@@ -139,10 +198,10 @@ func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 	if err != nil {
 		return d.Catalog.QueryOffers(q)
 	}
-	f := newQueryFilter(&q)
+	f := d.index().filter(&q)
 	var kept []int32 // positions first: the rows are copied once, into a slice of their size
-	for i := range all {
-		if f.matches(&all[i]) {
+	for i := range all.rows {
+		if f.matches(&all.rows[i], all.ords[i]) {
 			kept = append(kept, int32(i))
 			if q.Limit > 0 && len(kept) == q.Limit {
 				break
@@ -154,69 +213,64 @@ func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 	}
 	out := make([]catalog.OfferRow, len(kept))
 	for i, j := range kept {
-		out[i] = all[j]
+		out[i] = all.rows[j]
 	}
 	return out, nil
 }
 
 // queryFilter is QueryOffers' filter for one priced row (the equivalence
-// test holds the two together). Its lists remember each value they were
-// asked about: a catalog has far fewer GPUs, regions and providers than
-// offers.
+// test holds the two together). The list filters (status, provider, GPU,
+// region, country, residency, billing) are decided once per distinct value
+// of the catalog, then read per offer by number.
 type queryFilter struct {
-	q                                                    *catalog.OfferQuery
-	statuses, providers, gpus, regions, countries, zones foldSet
+	q    *catalog.OfferQuery
+	keys []offerKeys
+	// allowed[f][n] is whether value n of field f passes; nil when the
+	// query does not filter on f.
+	allowed [numKeyFields][]bool
 }
 
-func newQueryFilter(q *catalog.OfferQuery) *queryFilter {
+func (x *offerIndex) filter(q *catalog.OfferQuery) *queryFilter {
+	f := &queryFilter{q: q, keys: x.keys}
 	statuses := q.Statuses
 	if len(statuses) == 0 {
 		statuses = []string{catalog.StatusCurrent, catalog.StatusPrevious}
 	}
-	return &queryFilter{q: q, statuses: foldSet{list: statuses}, providers: foldSet{list: q.Providers}, gpus: foldSet{list: q.GPUs},
-		regions: foldSet{list: q.Regions}, countries: foldSet{list: q.Countries}, zones: foldSet{list: q.Residency}}
+	lists := [numKeyFields][]string{statuses, q.Providers, q.GPUs, q.Regions, q.Countries, q.Residency, q.Billing}
+	for k, list := range lists {
+		if len(list) == 0 {
+			continue
+		}
+		ok := make([]bool, len(x.values[k]))
+		for n, v := range x.values[k] {
+			if k == keyBilling {
+				ok[n] = anyBilling(catalog.Billing(v), list)
+			} else {
+				ok[n] = inFold(list, v)
+			}
+		}
+		f.allowed[k] = ok
+	}
+	return f
 }
 
-func (f *queryFilter) matches(r *catalog.OfferRow) bool {
-	q, o := f.q, r.Offer
-	it := o.Instance
-	switch {
+// matches reports whether row r (offer ordinal ord) passes the query.
+func (f *queryFilter) matches(r *catalog.OfferRow, ord int32) bool {
+	keys := &f.keys[ord]
+	for k, ok := range f.allowed {
+		if ok != nil && !ok[keys[k]] {
+			return false
+		}
+	}
+	q := f.q
+	switch it := r.Offer.Instance; {
 	case q.InstanceID != "" && it.ID() != q.InstanceID,
-		len(q.Providers) > 0 && !f.providers.has(o.Provider),
-		len(q.GPUs) > 0 && !f.gpus.has(it.GPUID),
-		!f.statuses.has(it.Status),
 		q.MinGPUs.IsPositive() && it.GPUCount.LessThan(q.MinGPUs),
 		q.MinVRAMGB.IsPositive() && it.GPU.MemoryGB.LessThan(q.MinVRAMGB),
-		len(q.Regions) > 0 && !f.regions.has(o.RegionCode),
-		len(q.Countries) > 0 && !f.countries.has(o.Region.Country),
-		len(q.Residency) > 0 && !f.zones.has(o.Region.Residency),
-		len(q.Billing) > 0 && !anyBilling(o.Billing, q.Billing),
 		q.MaxPrice.IsPositive() && r.Price.GreaterThan(q.MaxPrice):
 		return false
 	}
 	return true
-}
-
-// foldSet answers whether a list holds a string, ignoring case, and
-// remembers the answers for lists longer than a couple of entries.
-type foldSet struct {
-	list []string
-	memo map[string]bool
-}
-
-func (f *foldSet) has(s string) bool {
-	if len(f.list) <= 2 {
-		return inFold(f.list, s)
-	}
-	if v, ok := f.memo[s]; ok {
-		return v
-	}
-	v := inFold(f.list, s)
-	if f.memo == nil {
-		f.memo = map[string]bool{}
-	}
-	f.memo[s] = v
-	return v
 }
 
 func inFold(list []string, s string) bool {
@@ -248,11 +302,11 @@ func (d *Data) priceRanks(currency string) ([]int32, error) {
 		}
 		ranks := make([]int32, len(x.ord))
 		var rank int32
-		for i := range all {
-			if i > 0 && !all[i].EffectiveHourly.Equal(all[i-1].EffectiveHourly) {
+		for i := range all.rows {
+			if i > 0 && !all.rows[i].EffectiveHourly.Equal(all.rows[i-1].EffectiveHourly) {
 				rank++
 			}
-			ranks[x.ord[all[i].Offer]] = rank
+			ranks[all.ords[i]] = rank
 		}
 		return ranks, nil
 	})
