@@ -226,8 +226,12 @@ type queryFilter struct {
 	q    *catalog.OfferQuery
 	keys []offerKeys
 	// allowed[f][n] is whether value n of field f passes; nil when the
-	// query does not filter on f.
+	// query does not filter on f. active lists the fields filtered on.
 	allowed [numKeyFields][]bool
+	active  []int
+	// more is set when a filter needs the offer itself (instance, GPU
+	// counts and memory, price).
+	more bool
 }
 
 func (x *offerIndex) filter(q *catalog.OfferQuery) *queryFilter {
@@ -250,17 +254,22 @@ func (x *offerIndex) filter(q *catalog.OfferQuery) *queryFilter {
 			}
 		}
 		f.allowed[k] = ok
+		f.active = append(f.active, k)
 	}
+	f.more = q.InstanceID != "" || q.MinGPUs.IsPositive() || q.MinVRAMGB.IsPositive() || q.MaxPrice.IsPositive()
 	return f
 }
 
 // matches reports whether row r (offer ordinal ord) passes the query.
 func (f *queryFilter) matches(r *catalog.OfferRow, ord int32) bool {
 	keys := &f.keys[ord]
-	for k, ok := range f.allowed {
-		if ok != nil && !ok[keys[k]] {
+	for _, k := range f.active {
+		if !f.allowed[k][keys[k]] {
 			return false
 		}
+	}
+	if !f.more {
+		return true
 	}
 	q := f.q
 	switch it := r.Offer.Instance; {
