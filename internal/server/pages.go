@@ -291,6 +291,27 @@ type offersPage struct {
 	Chart       map[string]any
 	APIURL      string
 	CSVURL      string
+	// slots hold Body, DataJS and RegionList once slotted.
+	slots []web.Slot
+}
+
+// slotted moves the page's large parts (the table body, every row's JSON,
+// the region list) into slots the renderer writes in place of their marks.
+func (p *offersPage) slotted() {
+	p.slots = []web.Slot{{Mark: web.SlotMark(0), Content: string(p.Body)}, {Mark: web.SlotMark(1), Content: string(p.DataJS)},
+		{Mark: web.SlotMark(2), Content: string(p.RegionList)}}
+	p.Body, p.DataJS, p.RegionList = template.HTML(p.slots[0].Mark), template.JS(p.slots[1].Mark), template.HTML(p.slots[2].Mark)
+}
+
+// Slots are the page's slots (web.Slotted).
+func (p *offersPage) Slots() []web.Slot { return p.slots }
+
+// Slots are the slots of the view's page, if it has any (web.Slotted).
+func (v view) Slots() []web.Slot {
+	if s, ok := v.Page.(web.Slotted); ok {
+		return s.Slots()
+	}
+	return nil
 }
 
 // column is one column of the offers table.
@@ -375,7 +396,10 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	hi := min(lo+offersPageSize, len(cells))
 	page.HasRows = hi > lo
 	page.FirstRow, page.LastRow = lo+1, hi
-	defer func() { page.Body = offerRowsHTML(cells[lo:hi], fresh[lo:hi], page.Columns) }()
+	defer func() {
+		page.Body = offerRowsHTML(cells[lo:hi], fresh[lo:hi], page.Columns)
+		page.slotted()
+	}()
 	page.Shown = hi - lo
 	pageURL := func(n int) string {
 		u := cloneValues(q)

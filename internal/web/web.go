@@ -13,6 +13,9 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
+	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -34,6 +37,8 @@ type Pages struct {
 	// the offers explorer otherwise regrows (and clears) its buffer many
 	// times over.
 	bufs sync.Pool
+	// assembled are the buffers (*[]byte) slotted pages are assembled in.
+	assembled sync.Pool
 }
 
 // maxPooledBuffer is the largest render buffer kept for reuse.
@@ -120,28 +125,99 @@ func Parse() (*Pages, error) {
 	return p, nil
 }
 
+// Slot is a large piece of a page (a table body, a JSON block) that the
+// template places by printing Mark and Render writes in its place after
+// the template has run: printed by the template itself, a value that size
+// is first copied through fmt's buffer, which cost as much as the rest of
+// the offers explorer. Content must be what the template would have
+// written: escaped HTML, or JSON safe in a <script> block.
+type Slot struct {
+	Mark, Content string
+}
+
+// SlotMark is the i-th slot's mark: an HTML comment that escaped text
+// cannot contain (its < would be &lt;).
+func SlotMark(i int) string { return "<!--gpuscout:slot:" + strconv.Itoa(i) + "-->" }
+
+// Slotted is page data with slots.
+type Slotted interface {
+	Slots() []Slot
+}
+
 // Render writes page name with data; it renders into a buffer first so a
-// template error never leaves half a page.
+// template error never leaves half a page. Data that is Slotted has its
+// slots' contents written in place of their marks.
 func (p *Pages) Render(w io.Writer, name string, data any) error {
 	t, ok := p.pages[name]
 	if !ok {
 		return fmt.Errorf("no page %q", name)
 	}
-	buf, _ := p.bufs.Get().(*bytes.Buffer)
-	if buf == nil {
-		buf = new(bytes.Buffer)
-	}
-	defer func() {
-		if buf.Cap() <= maxPooledBuffer {
-			buf.Reset()
-			p.bufs.Put(buf)
-		}
-	}()
+	buf := p.buffer()
+	defer p.release(buf)
 	if err := t.Execute(buf, data); err != nil {
 		return fmt.Errorf("page %s: %w", name, err)
 	}
+	if s, ok := data.(Slotted); ok {
+		if slots := s.Slots(); len(slots) > 0 {
+			out, _ := p.assembled.Get().(*[]byte)
+			if out == nil {
+				out = new([]byte)
+			}
+			*out = fillSlots((*out)[:0], buf.Bytes(), slots)
+			_, err := w.Write(*out)
+			if cap(*out) <= maxPooledBuffer {
+				p.assembled.Put(out)
+			}
+			return err
+		}
+	}
 	_, err := w.Write(buf.Bytes())
 	return err
+}
+
+// buffer is a render buffer from the pool.
+func (p *Pages) buffer() *bytes.Buffer {
+	if b, ok := p.bufs.Get().(*bytes.Buffer); ok {
+		return b
+	}
+	return new(bytes.Buffer)
+}
+
+// release returns a render buffer to the pool unless it grew too large.
+func (p *Pages) release(b *bytes.Buffer) {
+	if b.Cap() <= maxPooledBuffer {
+		b.Reset()
+		p.bufs.Put(b)
+	}
+}
+
+// fillSlots appends to dst page with each slot's first mark replaced by
+// its content.
+func fillSlots(dst, page []byte, slots []Slot) []byte {
+	type at struct {
+		pos  int
+		slot *Slot
+	}
+	var found []at
+	size := len(page)
+	for i := range slots {
+		if p := bytes.Index(page, []byte(slots[i].Mark)); p >= 0 {
+			found = append(found, at{p, &slots[i]})
+			size += len(slots[i].Content) - len(slots[i].Mark)
+		}
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].pos < found[j].pos })
+	out := slices.Grow(dst[:0], size)
+	last := 0
+	for _, f := range found {
+		if f.pos < last { // marks that overlap: not one of ours
+			continue
+		}
+		out = append(out, page[last:f.pos]...)
+		out = append(out, f.slot.Content...)
+		last = f.pos + len(f.slot.Mark)
+	}
+	return append(out, page[last:]...)
 }
 
 // Static serves the embedded assets with a one-hour cache. It serves
