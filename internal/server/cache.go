@@ -102,6 +102,19 @@ func (r *recorder) WriteHeader(code int) {
 	r.ResponseWriter.WriteHeader(code)
 }
 
+// Keep writes b and keeps it as the body if it is the first write, without
+// a copy: the caller gives b up (web.Keeper).
+func (r *recorder) Keep(b []byte) (int, error) {
+	if r.body == nil {
+		if r.status == 0 {
+			r.WriteHeader(http.StatusOK)
+		}
+		r.body = b
+		return r.ResponseWriter.Write(b)
+	}
+	return r.Write(b)
+}
+
 func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.WriteHeader(http.StatusOK)

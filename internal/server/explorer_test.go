@@ -101,3 +101,27 @@ func TestExplorerAgreesWithAPIAcrossReload(t *testing.T) {
 		}
 	}
 }
+
+// TestExplorerPageCachedWhole: the explorer page (assembled from slots and
+// kept by the response cache without a copy) replays byte for byte, with
+// its rows, and a different page does not disturb the kept one.
+func TestExplorerPageCachedWhole(t *testing.T) {
+	srv, err := server.New(context.Background(), server.Config{Load: loadEmbedded, Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := "/offers?lang=zh&gpu=H100"
+	first := get(t, srv, target)
+	get(t, srv, "/offers?lang=en&cheapest_region=false") // another page rendered in between
+	second := get(t, srv, target)
+	if second.Header().Get("X-Cache") != "hit" || first.Header().Get("X-Cache") != "" {
+		t.Fatalf("X-Cache: first %q, second %q", first.Header().Get("X-Cache"), second.Header().Get("X-Cache"))
+	}
+	if first.Body.String() != second.Body.String() {
+		t.Fatal("the replayed explorer page differs from the first")
+	}
+	body := second.Body.String()
+	if ids, _ := explorerRows(t, body); len(ids) == 0 || strings.Count(body, "<tr data-offer=") == 0 || strings.Contains(body, "gpuscout:slot") {
+		t.Fatalf("replayed page: %d JSON rows, %d table rows, slot marks left: %v", len(ids), strings.Count(body, "<tr data-offer="), strings.Contains(body, "gpuscout:slot"))
+	}
+}

@@ -139,6 +139,13 @@ type Slot struct {
 // cannot contain (its < would be &lt;).
 func SlotMark(i int) string { return "<!--gpuscout:slot:" + strconv.Itoa(i) + "-->" }
 
+// Keeper is a writer that can keep what it is given (a response cache):
+// Render gives it a slotted page in a buffer of its own, which Render
+// never touches again, instead of writing a pooled buffer it must copy.
+type Keeper interface {
+	Keep(b []byte) (int, error)
+}
+
 // Slotted is page data with slots.
 type Slotted interface {
 	Slots() []Slot
@@ -159,6 +166,10 @@ func (p *Pages) Render(w io.Writer, name string, data any) error {
 	}
 	if s, ok := data.(Slotted); ok {
 		if slots := s.Slots(); len(slots) > 0 {
+			if k, ok := w.(Keeper); ok { // a page of its own, kept without a copy
+				_, err := k.Keep(fillSlots(nil, buf.Bytes(), slots))
+				return err
+			}
 			out, _ := p.assembled.Get().(*[]byte)
 			if out == nil {
 				out = new([]byte)
