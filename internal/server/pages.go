@@ -564,41 +564,76 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 func (s *Server) offerChoices(d *Data, p *i18n.Printer, page *offersPage, q params) {
 	sets := catalogSets(d)
 	page.FamilyList = sets.familyList
+	l := choiceLabels(d, p)
 	sel := q.list("provider")
+	page.Providers = l.providers.selected(func(v string) bool { return contains(sel, v) })
+	bill := q.str("billing")
+	page.Billing = l.billing.selected(func(v string) bool { return bill == v })
+	res := q.str("residency")
+	page.Residency = l.residency.selected(func(v string) bool { return res == v })
+	page.RegionList = regionList(d, p)
+	ic := q.str("interconnect")
+	page.Interconnect = l.interconnect.selected(func(v string) bool { return v == "" && ic == "" || v != "" && strings.EqualFold(ic, v) })
+	per := q.str("per")
+	page.Per = l.per.selected(func(v string) bool { return per == v || (per == "" && v == "instance-hour") })
+	srt := q.str("sort")
+	page.Sort = l.sort.selected(func(v string) bool { return srt == v || (srt == "" && v == "price") })
+}
+
+// filterLabels are the explorer's filter choices in one language, without
+// a selection: made once per load and language, not per request.
+type filterLabels struct {
+	providers, billing, residency, interconnect, per, sort options
+}
+
+// choiceLabels returns the filter choices in p's language.
+func choiceLabels(d *Data, p *i18n.Printer) *filterLabels {
+	key := "labels:" + string(p.Lang())
+	if v, ok := d.footer.Load(key); ok {
+		return v.(*filterLabels)
+	}
+	sets := catalogSets(d)
+	l := &filterLabels{}
 	for _, pr := range d.Catalog.Providers() {
 		name := pr.NameEN
 		if p.Lang() == i18n.ZH && pr.NameZH != "" {
 			name = pr.NameZH
 		}
-		page.Providers = append(page.Providers, option{Value: pr.ID, Label: name, Selected: contains(sel, pr.ID)})
+		l.providers = append(l.providers, option{Value: pr.ID, Label: name})
 	}
-	bill := q.str("billing")
-	page.Billing = []option{{Value: "", Label: p.T("web.any"), Selected: bill == ""}}
+	l.billing = options{{Value: "", Label: p.T("web.any")}}
 	for _, b := range []string{"on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block", "flex-start"} {
-		page.Billing = append(page.Billing, option{Value: b, Label: p.T("billing." + b), Selected: bill == b})
+		l.billing = append(l.billing, option{Value: b, Label: p.T("billing." + b)})
 	}
 	for _, t := range sets.terms { // exact terms (1-year no upfront ...) the catalog has offers for
-		page.Billing = append(page.Billing, option{Value: t, Label: "· " + p.Billing(t, catalog.Billing(t).Family()), Selected: bill == t})
+		l.billing = append(l.billing, option{Value: t, Label: "· " + p.Billing(t, catalog.Billing(t).Family())})
 	}
-	res := q.str("residency")
-	page.Residency = []option{{Value: "", Label: p.T("web.any"), Selected: res == ""}}
+	l.residency = options{{Value: "", Label: p.T("web.any")}}
 	for _, z := range sets.zones {
-		page.Residency = append(page.Residency, option{Value: z, Label: p.Or("residency."+z, strings.ToUpper(z)), Selected: res == z})
+		l.residency = append(l.residency, option{Value: z, Label: p.Or("residency."+z, strings.ToUpper(z))})
 	}
-	page.RegionList = regionList(d, p)
-	ic := q.str("interconnect")
-	page.Interconnect = []option{{Value: "", Label: p.T("web.any"), Selected: ic == ""}}
+	l.interconnect = options{{Value: "", Label: p.T("web.any")}}
 	for _, k := range []string{"nvswitch", "nvlink", "pcie"} {
-		page.Interconnect = append(page.Interconnect, option{Value: k, Label: k, Selected: strings.EqualFold(ic, k)})
+		l.interconnect = append(l.interconnect, option{Value: k, Label: k})
 	}
-	per := q.str("per")
 	for _, u := range []string{"instance-hour", "gpu-hour", "day", "month", "year"} {
-		page.Per = append(page.Per, option{Value: u, Label: p.T("web.per." + u), Selected: per == u || (per == "" && u == "instance-hour")})
+		l.per = append(l.per, option{Value: u, Label: p.T("web.per." + u)})
 	}
-	srt := q.str("sort")
 	for _, k := range []string{"price", "gpu-price", "vram", "fp16-tflops-per-dollar"} {
-		page.Sort = append(page.Sort, option{Value: k, Label: p.T("web.sort." + k), Selected: srt == k || (srt == "" && k == "price")})
+		l.sort = append(l.sort, option{Value: k, Label: p.T("web.sort." + k)})
 	}
+	v, _ := d.footer.LoadOrStore(key, l)
+	return v.(*filterLabels)
+}
+
+// selected is a copy of os with the choices is reports selected.
+func (os options) selected(is func(value string) bool) options {
+	out := make(options, len(os))
+	for i, o := range os {
+		o.Selected = is(o.Value)
+		out[i] = o
+	}
+	return out
 }
 
 // providerColors gives each cloud a stable chart colour.
