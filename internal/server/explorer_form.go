@@ -15,7 +15,8 @@ import (
 // template's.
 var htmlEscaper = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;")
 
-func esc(s string) string { return htmlEscaper.Replace(s) }
+// tmplEscape escapes s as html/template escapes text and attribute values.
+func tmplEscape(s string) string { return htmlEscaper.Replace(s) }
 
 // options are the choices of a select or a checkbox group.
 type options []option
@@ -24,11 +25,11 @@ type options []option
 func (os options) HTML() template.HTML {
 	var b strings.Builder
 	for _, o := range os {
-		b.WriteString(`<option value="` + esc(o.Value) + `"`)
+		b.WriteString(`<option value="` + tmplEscape(o.Value) + `"`)
 		if o.Selected {
 			b.WriteString(` selected`)
 		}
-		b.WriteString(`>` + esc(o.Label) + `</option>`)
+		b.WriteString(`>` + tmplEscape(o.Label) + `</option>`)
 	}
 	return template.HTML(b.String())
 }
@@ -37,11 +38,11 @@ func (os options) HTML() template.HTML {
 func (os options) Checkboxes(name string) template.HTML {
 	var b strings.Builder
 	for _, o := range os {
-		b.WriteString(`<label class="pill"><input type="checkbox" name="` + esc(name) + `" value="` + esc(o.Value) + `"`)
+		b.WriteString(`<label class="pill"><input type="checkbox" name="` + tmplEscape(name) + `" value="` + tmplEscape(o.Value) + `"`)
 		if o.Selected {
 			b.WriteString(` checked`)
 		}
-		b.WriteString(`> ` + esc(o.Label) + `</label>`)
+		b.WriteString(`> ` + tmplEscape(o.Label) + `</label>`)
 	}
 	return template.HTML(b.String())
 }
@@ -50,7 +51,7 @@ func (os options) Checkboxes(name string) template.HTML {
 func datalistHTML(values []string) template.HTML {
 	var b strings.Builder
 	for _, v := range values {
-		b.WriteString(`<option value="` + esc(v) + `">`)
+		b.WriteString(`<option value="` + tmplEscape(v) + `">`)
 	}
 	return template.HTML(b.String())
 }
@@ -63,7 +64,7 @@ func (cs columns) Hidden() template.HTML {
 	var b strings.Builder
 	for _, c := range cs {
 		if c.Shown {
-			b.WriteString(`<input type="hidden" name="col" value="` + esc(c.Key) + `">`)
+			b.WriteString(`<input type="hidden" name="col" value="` + tmplEscape(c.Key) + `">`)
 		}
 	}
 	return template.HTML(b.String())
@@ -73,11 +74,11 @@ func (cs columns) Hidden() template.HTML {
 func (cs columns) Chooser() template.HTML {
 	var b strings.Builder
 	for _, c := range cs {
-		b.WriteString(`<label class="pill"><input type="checkbox" name="col" value="` + esc(c.Key) + `"`)
+		b.WriteString(`<label class="pill"><input type="checkbox" name="col" value="` + tmplEscape(c.Key) + `"`)
 		if c.Shown {
 			b.WriteString(` checked`)
 		}
-		b.WriteString(`> ` + esc(c.Label) + `</label>`)
+		b.WriteString(`> ` + tmplEscape(c.Label) + `</label>`)
 	}
 	return template.HTML(b.String())
 }
@@ -87,7 +88,7 @@ func (cs columns) Chooser() template.HTML {
 func (cs columns) Head() template.HTML {
 	var b strings.Builder
 	for _, c := range cs {
-		b.WriteString(`<th data-col="` + esc(c.Key) + `"`)
+		b.WriteString(`<th data-col="` + tmplEscape(c.Key) + `"`)
 		if c.Num {
 			b.WriteString(` class="num"`)
 		}
@@ -102,10 +103,10 @@ func (cs columns) Head() template.HTML {
 		}
 		b.WriteString(`>`)
 		if c.SortURL == "" {
-			b.WriteString(esc(c.Label) + `</th>`)
+			b.WriteString(tmplEscape(c.Label) + `</th>`)
 			continue
 		}
-		b.WriteString(`<a href="` + esc(c.SortURL) + `" data-sort="` + esc(c.Key) + `">` + esc(c.Label) + `<span class="arrow" aria-hidden="true">`)
+		b.WriteString(`<a href="` + tmplEscape(c.SortURL) + `" data-sort="` + tmplEscape(c.Key) + `">` + tmplEscape(c.Label) + `<span class="arrow" aria-hidden="true">`)
 		switch c.Sorted {
 		case "asc":
 			b.WriteString(` ▲`)

@@ -2,8 +2,10 @@ package server
 
 import (
 	"fmt"
+	"html/template"
 	"math/rand"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -251,4 +253,18 @@ func BenchmarkOfferIndexBuild(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(ds.Catalog.Offers())), "offers")
+}
+
+// TestFormFragmentsEscapeAsTemplates: the form's options rendered in Go
+// read exactly as html/template renders them, hostile text included.
+func TestFormFragmentsEscapeAsTemplates(t *testing.T) {
+	tpl := template.Must(template.New("o").Parse(`{{range .}}<option value="{{.Value}}"{{if .Selected}} selected{{end}}>{{.Label}}</option>{{end}}`))
+	opts := options{{Value: `a"b'c`, Label: "<script>x</script> & +1", Selected: true}, {Value: "A+B\x00", Label: "按量付费 ·  é"}, {Value: "", Label: ""}}
+	var want strings.Builder
+	if err := tpl.Execute(&want, opts); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(opts.HTML()); got != want.String() {
+		t.Fatalf("Go-rendered options\n%s\nhtml/template\n%s", got, want.String())
+	}
 }
