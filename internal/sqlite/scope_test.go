@@ -274,14 +274,15 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var described []string
+	var leftOut []string
 	read := func() (string, map[string]int) {
-		im, err := db.LatestImportsWhere(ctx, func(found []*catalog.DiscoveredInstance) OfferFilter {
+		im, err := db.LatestImportsWith(ctx, ReadOptions{Choose: func(found []*catalog.DiscoveredInstance) OfferFilter {
 			described = nil
 			for _, f := range found {
 				described = append(described, f.ID())
 			}
 			return func(provider, inst string) bool { return inst == "p4d.24xlarge" }
-		})
+		}, ListLeftOut: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,6 +291,8 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 			out = append(out, o.ID()+" "+o.Price.Hourly.String())
 		}
 		sort.Strings(out)
+		leftOut = append([]string(nil), im.LeftOut...)
+		sort.Strings(leftOut)
 		return strings.Join(out, ", "), im.OfferCounts
 	}
 	want := "aws/p4d.24xlarge/us-east-1/on-demand 30, aws/p4d.24xlarge/us-west-2/on-demand 32.77"
@@ -305,6 +308,9 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 		}
 		if strings.Join(described, ",") != "aws/p4d.24xlarge" {
 			t.Fatalf("%s: the filter was chosen from %v", how, described)
+		}
+		if got, want := strings.Join(leftOut, ", "), "aws/g5.2xlarge/us-east-1/on-demand, aws/g5.xlarge/us-east-1/on-demand, aws/g5.xlarge/us-west-2/on-demand"; got != want {
+			t.Fatalf("%s: left out %s, want %s", how, got, want)
 		}
 	}
 	check("packs")
