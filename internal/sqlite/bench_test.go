@@ -51,7 +51,9 @@ func BenchmarkLatestImports(b *testing.B) {
 			want := len(res.Offers)
 			if strings.HasPrefix(mode, "filtered") {
 				opt.Choose = func([]*catalog.DiscoveredInstance) OfferFilter {
-					return func(_, inst string) bool { return strings.HasSuffix(inst, "0.xlarge") || strings.HasSuffix(inst, "8.xlarge") }
+					return func(_, inst string) bool {
+						return strings.HasSuffix(inst, "0.xlarge") || strings.HasSuffix(inst, "8.xlarge")
+					}
 				}
 				want = 0
 				for _, o := range res.Offers {

@@ -62,7 +62,9 @@ func TestPackFormatsReadAlike(t *testing.T) {
 	offer := func(inst, region string, billing catalog.Billing, p catalog.Price) *catalog.Offer {
 		return &catalog.Offer{Provider: "aws", InstanceName: inst, RegionCode: region, Billing: billing, Price: p, Source: src}
 	}
-	usd := func(h string) catalog.Price { return catalog.Price{Hourly: decimal.RequireFromString(h), Currency: "USD"} }
+	usd := func(h string) catalog.Price {
+		return catalog.Price{Hourly: decimal.RequireFromString(h), Currency: "USD"}
+	}
 	res := &importer.Result{Source: "skypilot", Offers: []*catalog.Offer{
 		offer("p5.48xlarge", "us-east-1", catalog.OnDemand, usd("55.0400")),
 		offer("g5.xlarge", "us-east-1", catalog.OnDemand, usd("1.006")),
