@@ -222,13 +222,13 @@ func (p *partsPack) str(r *packReader) string {
 	return p.strs[i]
 }
 
-// keys yields the region and billing code of each offer of a part,
-// without building the offers.
-func (p *partsPack) keys(pt *packPart, yield func(region, billing string)) error {
+// keys yields the region, billing code and currency of each offer of a
+// part, without building the offers.
+func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency string)) error {
 	r := &packReader{b: pt.body}
 	for k := 0; k < pt.n; k++ {
-		region, billing := p.str(r), p.str(r)
-		for j := 0; j < 4; j++ {
+		region, billing, currency := p.str(r), p.str(r), p.str(r)
+		for j := 0; j < 3; j++ {
 			p.str(r)
 		}
 		for j := 0; j < 3; j++ {
@@ -240,7 +240,7 @@ func (p *partsPack) keys(pt *packPart, yield func(region, billing string)) error
 		if r.err != nil {
 			return r.err
 		}
-		yield(region, billing)
+		yield(region, billing, currency)
 	}
 	if len(r.b) != 0 {
 		return errPack

@@ -95,7 +95,10 @@ func TestPackFormatsReadAlike(t *testing.T) {
 				o.Source.Kind, o.Source.Ref, o.Source.AsOfString(), o.Source.FetchedAt.Format(time.RFC3339)))
 		}
 		sort.Strings(out)
-		left := append([]string(nil), im.LeftOut...)
+		var left []string
+		for _, lo := range im.LeftOut {
+			left = append(left, lo.ID+" "+lo.Currency)
+		}
 		sort.Strings(left)
 		return fmt.Sprintf("offers:\n%s\ncounts: %v\nleft out: %s", strings.Join(out, "\n"), im.OfferCounts, strings.Join(left, ", "))
 	}
@@ -149,7 +152,7 @@ func TestPackFormatsReadAlike(t *testing.T) {
 			t.Errorf("unfiltered read lacks %q:\n%s", w, want[0])
 		}
 	}
-	if !strings.HasSuffix(want[1], "left out: aws/p5.48xlarge/us-east-1/on-demand, aws/p5.48xlarge/us-east-1/reserved-1y-partial-upfront") {
+	if !strings.HasSuffix(want[1], "left out: aws/p5.48xlarge/us-east-1/on-demand USD, aws/p5.48xlarge/us-east-1/reserved-1y-partial-upfront USD") {
 		t.Errorf("filtered read:\n%s", want[1])
 	}
 }
@@ -177,7 +180,7 @@ func FuzzReadParts(f *testing.F) {
 		for i := range p.parts {
 			pt := &p.parts[i]
 			n := 0
-			kerr := p.keys(pt, func(string, string) { n++ })
+			kerr := p.keys(pt, func(string, string, string) { n++ })
 			offers, oerr := p.offers(pt, map[string]time.Time{})
 			if (kerr == nil) != (oerr == nil) {
 				t.Fatalf("part %d: keys says %v, offers says %v", i, kerr, oerr)

@@ -291,7 +291,10 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 			out = append(out, o.ID()+" "+o.Price.Hourly.String())
 		}
 		sort.Strings(out)
-		leftOut = append([]string(nil), im.LeftOut...)
+		leftOut = nil
+		for _, lo := range im.LeftOut {
+			leftOut = append(leftOut, lo.ID)
+		}
 		sort.Strings(leftOut)
 		return strings.Join(out, ", "), im.OfferCounts
 	}

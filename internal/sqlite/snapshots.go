@@ -312,9 +312,15 @@ type Imports struct {
 	// OfferCounts is the number of offers (each offer ID once) of each
 	// instance type (provider/name) in the newest snapshots, loaded or not.
 	OfferCounts map[string]int
-	// LeftOut are the IDs of the offers a read's filter left out (each
+	// LeftOut are the offers a read's filter left out (each offer ID
 	// once, in snapshot order), when ReadOptions.ListLeftOut asks for them.
-	LeftOut []string
+	LeftOut []LeftOut
+}
+
+// LeftOut is an offer a read did not load: its ID and its currency.
+type LeftOut struct {
+	ID       string // provider/instance_type/region/billing
+	Currency string
 }
 
 // OfferFilter says whether a read loads the imported offers of an
@@ -538,7 +544,8 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 				im.OfferCounts[k] += sn.parts[i].n
 			}
 		}
-		for _, id := range ids {
+		for _, lo := range ids {
+			id := lo.ID
 			if idSeen[id] {
 				continue
 			}
@@ -550,7 +557,7 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 				im.OfferCounts[k]++
 			}
 			if leftOut && !kept[k] {
-				im.LeftOut = append(im.LeftOut, id)
+				im.LeftOut = append(im.LeftOut, lo)
 			}
 		}
 	}
@@ -564,9 +571,9 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 // per instance type, in kept) and returns their offers, with the IDs of
 // the offers of shared instance types and, when leftOut, of the offers
 // left out.
-func readSnap(sn *snapParts, keep OfferFilter, kept, shared map[string]bool, leftOut bool, dates map[string]time.Time) ([]*catalog.Offer, []string, error) {
+func readSnap(sn *snapParts, keep OfferFilter, kept, shared map[string]bool, leftOut bool, dates map[string]time.Time) ([]*catalog.Offer, []LeftOut, error) {
 	var out []*catalog.Offer
-	var ids []string
+	var ids []LeftOut
 	for i := range sn.parts {
 		pt := &sn.parts[i]
 		k := pt.key()
@@ -590,10 +597,10 @@ func readSnap(sn *snapParts, keep OfferFilter, kept, shared map[string]bool, lef
 		}
 		if pt.packed == nil || w {
 			for _, o := range offers {
-				ids = append(ids, o.ID())
+				ids = append(ids, LeftOut{ID: o.ID(), Currency: o.Price.Currency})
 			}
-		} else if err := sn.pack.keys(pt.packed, func(region, billing string) {
-			ids = append(ids, k+"/"+region+"/"+billing)
+		} else if err := sn.pack.keys(pt.packed, func(region, billing, currency string) {
+			ids = append(ids, LeftOut{ID: k + "/" + region + "/" + billing, Currency: currency})
 		}); err != nil {
 			return nil, nil, err
 		}
