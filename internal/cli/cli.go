@@ -365,18 +365,30 @@ func (a *app) data() (*dataset, error) {
 // reports like the loaded offers' rejections.
 func usableLeftOut(c *catalog.Catalog, left []sqlite.LeftOut, known catalog.CurrencyKnown, ds *dataset) []string {
 	ids := make([]string, 0, len(left))
+	covered := map[string]bool{} // provider/instance_type and provider/region, looked up once
+	in := func(k string, lookup func() bool) bool {
+		v, ok := covered[k]
+		if !ok {
+			v = lookup()
+			covered[k] = v
+		}
+		return v
+	}
+	knownCur := map[string]bool{}
 	for _, lo := range left {
-		parts := strings.SplitN(lo.ID, "/", 4)
-		if len(parts) != 4 {
+		prov, rest, _ := strings.Cut(lo.ID, "/")
+		inst, rest, _ := strings.Cut(rest, "/")
+		region, _, _ := strings.Cut(rest, "/")
+		if !in("i:"+prov+"/"+inst, func() bool { _, ok := c.Instance(prov + "/" + inst); return ok }) ||
+			!in("r:"+prov+"/"+region, func() bool { _, ok := c.Region(prov, region); return ok }) {
 			continue
 		}
-		if _, ok := c.Instance(parts[0] + "/" + parts[1]); !ok {
-			continue
+		ok, seen := knownCur[lo.Currency]
+		if !seen {
+			ok = known(lo.Currency)
+			knownCur[lo.Currency] = ok
 		}
-		if _, ok := c.Region(parts[0], parts[2]); !ok {
-			continue
-		}
-		if !known(lo.Currency) {
+		if !ok {
 			if ds.Imports == nil {
 				ds.Imports = &catalog.OverlayReport{}
 			}

@@ -1,7 +1,7 @@
 package recommend
 
 import (
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -90,9 +90,13 @@ func (pf *Prefilter) LeaveOut(ids []string) {
 		pf.n++
 	}
 	for _, rs := range pf.left {
-		sort.Slice(rs, func(i, j int) bool { return rs[i].Offer < rs[j].Offer })
+		if !slices.IsSortedFunc(rs, byOffer) {
+			slices.SortFunc(rs, byOffer)
+		}
 	}
 }
+
+func byOffer(a, b Rejection) int { return strings.Compare(a.Offer, b.Offer) }
 
 // LeftOut is the number of offers recorded by LeaveOut.
 func (pf *Prefilter) LeftOut() int {
@@ -106,14 +110,23 @@ func (pf *Prefilter) LeftOut() int {
 // less those the catalog holds (a curated offer with the same ID is
 // rejected like any loaded offer).
 func (pf *Prefilter) rejections(stage string, c *catalog.Catalog) []Rejection {
-	if pf == nil {
+	if pf == nil || len(pf.left[stage]) == 0 {
 		return nil
+	}
+	priced := map[string]bool{} // instance types with offers in the catalog
+	for _, o := range c.Offers() {
+		priced[o.Provider+"/"+o.InstanceName] = true
 	}
 	var out []Rejection
 	for _, rj := range pf.left[stage] {
-		if _, loaded := c.Offer(rj.Offer); !loaded {
-			out = append(out, rj)
+		prov, rest, _ := strings.Cut(rj.Offer, "/")
+		inst, _, _ := strings.Cut(rest, "/")
+		if priced[prov+"/"+inst] {
+			if _, loaded := c.Offer(rj.Offer); loaded {
+				continue
+			}
 		}
+		out = append(out, rj)
 	}
 	return out
 }

@@ -545,15 +545,14 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 			}
 		}
 		for _, lo := range ids {
-			id := lo.ID
-			if idSeen[id] {
-				continue
-			}
-			idSeen[id] = true
-			prov, rest, _ := strings.Cut(id, "/")
+			prov, rest, _ := strings.Cut(lo.ID, "/")
 			inst, _, _ := strings.Cut(rest, "/")
 			k := prov + "/" + inst
 			if shared[k] {
+				if idSeen[lo.ID] {
+					continue
+				}
+				idSeen[lo.ID] = true
 				im.OfferCounts[k]++
 			}
 			if leftOut && !kept[k] {
