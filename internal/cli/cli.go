@@ -97,7 +97,7 @@ type app struct {
 	// offers to load (keep); leftOut then receives the offers left out
 	// that a full load would have used (inside the catalog's coverage, in
 	// a known currency). A nil keep loads every offer.
-	prefilter func(*catalog.Catalog) (keep func(provider, instance string) bool, leftOut func(ids []string))
+	prefilter func(*catalog.Catalog) (keep func(provider, instance string) bool, leftOut func(provider, instance string, ids []string))
 	// warned is set once the data warnings were printed (a command that
 	// loads data twice prints them once).
 	warned bool
@@ -286,7 +286,7 @@ func (a *app) data() (*dataset, error) {
 	var bands []*catalog.InterruptionBand
 	var leftOut []sqlite.LeftOut
 	var base *catalog.Catalog // curated and discovered, without imported offers (prefilter)
-	var sendLeftOut func([]string)
+	var sendLeftOut func(provider, instance string, ids []string)
 	known := func(cur string) bool { _, ok := rates.Rate(cur); return ok }
 	db, err := a.openDB(context.Background(), false)
 	if err != nil {
@@ -343,8 +343,7 @@ func (a *app) data() (*dataset, error) {
 		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
 	}
 	if base != nil && sendLeftOut != nil {
-		ids := usableLeftOut(base, leftOut, known, ds)
-		sendLeftOut(ids)
+		reportLeftOut(base, leftOut, known, ds, sendLeftOut)
 	}
 	ds.FX = rates
 	a.rates = rates
@@ -357,48 +356,49 @@ func (a *app) data() (*dataset, error) {
 	return ds, nil
 }
 
-// usableLeftOut are the IDs of the offers a prefiltered read left out
-// that a full load would have put in the catalog: inside its coverage (the
-// instance types of c are the full load's) and in a known currency. The
-// others are what the full load would have reported: dropped quietly
-// outside the coverage, or rejected for their currency, which ds.Imports
-// reports like the loaded offers' rejections.
-func usableLeftOut(c *catalog.Catalog, left []sqlite.LeftOut, known catalog.CurrencyKnown, ds *dataset) []string {
-	ids := make([]string, 0, len(left))
-	covered := map[string]bool{} // provider/instance_type and provider/region, looked up once
-	in := func(k string, lookup func() bool) bool {
-		v, ok := covered[k]
-		if !ok {
-			v = lookup()
-			covered[k] = v
-		}
-		return v
-	}
+// reportLeftOut sends leave the offers a prefiltered read left out that a
+// full load would have put in the catalog: inside its coverage (the
+// instance types and regions of c, the full load's) and in a known
+// currency. Of the others, those outside the coverage are dropped quietly,
+// as a full load does, and those in an unknown currency are reported in
+// ds.Imports like the loaded offers rejected for it.
+func reportLeftOut(c *catalog.Catalog, left []sqlite.LeftOut, known catalog.CurrencyKnown, ds *dataset, leave func(provider, instance string, ids []string)) {
+	regions := map[[2]string]bool{}
 	knownCur := map[string]bool{}
-	for _, lo := range left {
-		prov, rest, _ := strings.Cut(lo.ID, "/")
-		inst, rest, _ := strings.Cut(rest, "/")
-		region, _, _ := strings.Cut(rest, "/")
-		if !in("i:"+prov+"/"+inst, func() bool { _, ok := c.Instance(prov + "/" + inst); return ok }) ||
-			!in("r:"+prov+"/"+region, func() bool { _, ok := c.Region(prov, region); return ok }) {
+	for _, g := range left {
+		if _, ok := c.Instance(g.Provider + "/" + g.InstanceType); !ok {
 			continue
 		}
-		ok, seen := knownCur[lo.Currency]
-		if !seen {
-			ok = known(lo.Currency)
-			knownCur[lo.Currency] = ok
-		}
-		if !ok {
-			if ds.Imports == nil {
-				ds.Imports = &catalog.OverlayReport{}
+		key := g.Provider + "/" + g.InstanceType + "/"
+		ids := make([]string, 0, len(g.Offers))
+		for _, o := range g.Offers {
+			rk := [2]string{g.Provider, o.Region}
+			in, seen := regions[rk]
+			if !seen {
+				_, in = c.Region(g.Provider, o.Region)
+				regions[rk] = in
 			}
-			ds.Imports.Rejected = append(ds.Imports.Rejected, catalog.Rejection{Kind: catalog.KindOffer, Record: lo.ID,
-				Reason: catalog.RejectCurrency, Detail: lo.Currency})
-			continue
+			if !in {
+				continue
+			}
+			ok, seen := knownCur[o.Currency]
+			if !seen {
+				ok = known(o.Currency)
+				knownCur[o.Currency] = ok
+			}
+			id := key + o.Region + "/" + o.Billing
+			if !ok {
+				if ds.Imports == nil {
+					ds.Imports = &catalog.OverlayReport{}
+				}
+				ds.Imports.Rejected = append(ds.Imports.Rejected, catalog.Rejection{Kind: catalog.KindOffer, Record: id,
+					Reason: catalog.RejectCurrency, Detail: o.Currency})
+				continue
+			}
+			ids = append(ids, id)
 		}
-		ids = append(ids, lo.ID)
+		leave(g.Provider, g.InstanceType, ids)
 	}
-	return ids
 }
 
 // maxRejectedShown bounds the rejected imports listed on stderr.

@@ -254,7 +254,7 @@ func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
 	// Imported offers of instance types the job's hard filters reject
 	// are not loaded; the advisor counts them among its rejections.
 	var pf *recommend.Prefilter
-	a.prefilter = func(c *catalog.Catalog) (func(string, string) bool, func([]string)) {
+	a.prefilter = func(c *catalog.Catalog) (func(string, string) bool, func(string, string, []string)) {
 		var perr error
 		if pf, perr = (&recommend.Engine{Catalog: c}).NewPrefilter(r, a.printer); perr != nil {
 			pf = nil

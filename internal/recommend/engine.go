@@ -226,7 +226,7 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		}
 		// Offers the reader left out (Prefiltered) count where a full
 		// load would have rejected them, in offer ID order like the rest.
-		left := e.Prefiltered.rejections(st.name, c)
+		left := e.Prefiltered.rejections(st.name)
 		res.Rejected = append(res.Rejected, mergeRejections(rejected, left)...)
 		if n := len(offers) - len(kept) + len(left); n > 0 {
 			res.Constraints = append(res.Constraints, ConstraintCount{Stage: st.name, Constraint: st.describe, Removed: n})

@@ -28,8 +28,18 @@ var instanceStages = map[string]bool{
 // keeps everything.
 type Prefilter struct {
 	verdict map[string]preVerdict // provider/name → the first stage that rejects it
-	left    map[string][]Rejection
-	n       int
+	// loaded are the IDs of the offers of the catalog the prefilter was
+	// built on (curated offers, loaded whatever the filter), by instance type.
+	loaded map[string]map[string]bool
+	groups map[string][]leftGroup // stage → left-out offers, by instance type
+	left   map[string][]Rejection // stage → left-out offers, sorted (built on first use)
+	n      int
+}
+
+// leftGroup is the left-out offers of one instance type.
+type leftGroup struct {
+	key  string // provider/name
+	rejs []Rejection
 }
 
 type preVerdict struct{ stage, reason string }
@@ -46,7 +56,14 @@ func (e *Engine) NewPrefilter(r Requirements, p *i18n.Printer) (*Prefilter, erro
 		return nil, err
 	}
 	x := &run{e: e, r: r, p: p, res: &Result{}}
-	pf := &Prefilter{verdict: map[string]preVerdict{}, left: map[string][]Rejection{}}
+	pf := &Prefilter{verdict: map[string]preVerdict{}, loaded: map[string]map[string]bool{}, groups: map[string][]leftGroup{}}
+	for _, o := range e.Catalog.Offers() {
+		k := o.Provider + "/" + o.InstanceName
+		if pf.loaded[k] == nil {
+			pf.loaded[k] = map[string]bool{}
+		}
+		pf.loaded[k][o.ID()] = true
+	}
 	var stages []stage
 	for _, st := range x.filters(gpuSet) {
 		if !instanceStages[st.name] {
@@ -75,25 +92,25 @@ func (pf *Prefilter) Keep(provider, instanceType string) bool {
 	return !rejected
 }
 
-// LeaveOut records offers (by ID, provider/instance_type/region/billing)
-// that were not loaded because Keep rejected their instance type; IDs of
-// kept types are ignored.
-func (pf *Prefilter) LeaveOut(ids []string) {
+// LeaveOut records the offers of an instance type (by ID,
+// provider/instance_type/region/billing) that were not loaded because
+// Keep rejected the type; it ignores the offers of kept types and those
+// of the catalog the prefilter was built on (loaded anyway).
+func (pf *Prefilter) LeaveOut(provider, instanceType string, ids []string) {
+	k := provider + "/" + instanceType
+	v, ok := pf.verdict[k]
+	if !ok || len(ids) == 0 {
+		return
+	}
+	g := leftGroup{key: k, rejs: make([]Rejection, 0, len(ids))}
 	for _, id := range ids {
-		prov, rest, _ := strings.Cut(id, "/")
-		inst, _, _ := strings.Cut(rest, "/")
-		v, ok := pf.verdict[prov+"/"+inst]
-		if !ok {
-			continue
-		}
-		pf.left[v.stage] = append(pf.left[v.stage], Rejection{Offer: id, Stage: v.stage, Reason: v.reason})
-		pf.n++
-	}
-	for _, rs := range pf.left {
-		if !slices.IsSortedFunc(rs, byOffer) {
-			slices.SortFunc(rs, byOffer)
+		if !pf.loaded[k][id] {
+			g.rejs = append(g.rejs, Rejection{Offer: id, Stage: v.stage, Reason: v.reason})
 		}
 	}
+	pf.groups[v.stage] = append(pf.groups[v.stage], g)
+	pf.n += len(g.rejs)
+	pf.left = nil
 }
 
 func byOffer(a, b Rejection) int { return strings.Compare(a.Offer, b.Offer) }
@@ -106,29 +123,31 @@ func (pf *Prefilter) LeftOut() int {
 	return pf.n
 }
 
-// rejections are the left-out offers a stage rejects, sorted by offer ID,
-// less those the catalog holds (a curated offer with the same ID is
-// rejected like any loaded offer).
-func (pf *Prefilter) rejections(stage string, c *catalog.Catalog) []Rejection {
-	if pf == nil || len(pf.left[stage]) == 0 {
+// rejections are the left-out offers a stage rejects, sorted by offer ID.
+func (pf *Prefilter) rejections(stage string) []Rejection {
+	if pf == nil {
 		return nil
 	}
-	priced := map[string]bool{} // instance types with offers in the catalog
-	for _, o := range c.Offers() {
-		priced[o.Provider+"/"+o.InstanceName] = true
-	}
-	var out []Rejection
-	for _, rj := range pf.left[stage] {
-		prov, rest, _ := strings.Cut(rj.Offer, "/")
-		inst, _, _ := strings.Cut(rest, "/")
-		if priced[prov+"/"+inst] {
-			if _, loaded := c.Offer(rj.Offer); loaded {
-				continue
+	if pf.left == nil {
+		pf.left = map[string][]Rejection{}
+		for st, gs := range pf.groups {
+			// Sorted by instance type then offer: the IDs' order, as an
+			// ID is the type, "/" and the rest (checked below).
+			slices.SortFunc(gs, func(a, b leftGroup) int { return strings.Compare(a.key+"/", b.key+"/") })
+			var all []Rejection
+			for _, g := range gs {
+				if !slices.IsSortedFunc(g.rejs, byOffer) {
+					slices.SortFunc(g.rejs, byOffer)
+				}
+				all = append(all, g.rejs...)
 			}
+			if !slices.IsSortedFunc(all, byOffer) {
+				slices.SortFunc(all, byOffer)
+			}
+			pf.left[st] = all
 		}
-		out = append(out, rj)
 	}
-	return out
+	return pf.left[stage]
 }
 
 // mergeRejections merges two lists sorted by offer ID.

@@ -71,23 +71,33 @@ providers: [aws, gcp]
 			if err != nil {
 				t.Fatal(err)
 			}
-			pf, err := (&recommend.Engine{Catalog: full}).NewPrefilter(r, en)
+			// The curated offers stand for imported ones: the prefilter
+			// decides on the catalog without them.
+			none := d
+			none.Offers = nil
+			base, err := catalog.New(none)
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The curated offers stand for imported ones: those of the
-			// types the prefilter rejects are left out.
+			pf, err := (&recommend.Engine{Catalog: base}).NewPrefilter(r, en)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Those of the types the prefilter rejects are left out.
 			part := d
 			part.Offers = nil
-			var left []string
+			left := map[[2]string][]string{}
 			for _, o := range d.Offers {
 				if pf.Keep(o.Provider, o.InstanceName) {
 					part.Offers = append(part.Offers, o)
 				} else {
-					left = append(left, o.ID())
+					k := [2]string{o.Provider, o.InstanceName}
+					left[k] = append(left[k], o.ID())
 				}
 			}
-			pf.LeaveOut(left)
+			for k, ids := range left { // in map order: LeaveOut sorts
+				pf.LeaveOut(k[0], k[1], ids)
+			}
 			if pf.LeftOut() == 0 || len(part.Offers) == 0 {
 				t.Fatalf("the prefilter left out %d offers and kept %d: the test needs both", pf.LeftOut(), len(part.Offers))
 			}

@@ -96,8 +96,10 @@ func TestPackFormatsReadAlike(t *testing.T) {
 		}
 		sort.Strings(out)
 		var left []string
-		for _, lo := range im.LeftOut {
-			left = append(left, lo.ID+" "+lo.Currency)
+		for _, g := range im.LeftOut {
+			for _, lo := range g.Offers {
+				left = append(left, g.Provider+"/"+g.InstanceType+"/"+lo.Region+"/"+lo.Billing+" "+lo.Currency)
+			}
 		}
 		sort.Strings(left)
 		return fmt.Sprintf("offers:\n%s\ncounts: %v\nleft out: %s", strings.Join(out, "\n"), im.OfferCounts, strings.Join(left, ", "))

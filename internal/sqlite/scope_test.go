@@ -261,11 +261,12 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 		return &catalog.Offer{Provider: "aws", InstanceName: inst, RegionCode: region, Billing: catalog.OnDemand,
 			Price: catalog.Price{Hourly: decimal.RequireFromString(price), Currency: "USD"}, Source: src}
 	}
-	// Two scopes (two regions' files) that both price p4d in us-east-1.
+	// Two scopes (two regions' files) that both price p4d and g5.xlarge
+	// in us-east-1.
 	east := &importer.Result{Source: "aws", Offers: []*catalog.Offer{offer("p4d.24xlarge", "us-east-1", "32.77"), offer("g5.xlarge", "us-east-1", "1.006"),
 		offer("g5.2xlarge", "us-east-1", "1.212")}}
 	west := &importer.Result{Source: "aws", Offers: []*catalog.Offer{offer("p4d.24xlarge", "us-east-1", "30.00"), offer("p4d.24xlarge", "us-west-2", "32.77"),
-		offer("g5.xlarge", "us-west-2", "1.006")}}
+		offer("g5.xlarge", "us-west-2", "1.006"), offer("g5.xlarge", "us-east-1", "1.1")}}
 	east.Instances = []*catalog.DiscoveredInstance{{Provider: "aws", Name: "p4d.24xlarge", GPUName: "A100"}}
 	if _, err := db.SaveImport(ctx, east, "a", "us-east-1.json", at, SaveOptions{}); err != nil {
 		t.Fatal(err)
@@ -292,8 +293,10 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 		}
 		sort.Strings(out)
 		leftOut = nil
-		for _, lo := range im.LeftOut {
-			leftOut = append(leftOut, lo.ID)
+		for _, g := range im.LeftOut {
+			for _, lo := range g.Offers {
+				leftOut = append(leftOut, g.Provider+"/"+g.InstanceType+"/"+lo.Region+"/"+lo.Billing)
+			}
 		}
 		sort.Strings(leftOut)
 		return strings.Join(out, ", "), im.OfferCounts

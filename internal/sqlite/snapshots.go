@@ -312,15 +312,22 @@ type Imports struct {
 	// OfferCounts is the number of offers (each offer ID once) of each
 	// instance type (provider/name) in the newest snapshots, loaded or not.
 	OfferCounts map[string]int
-	// LeftOut are the offers a read's filter left out (each offer ID
-	// once, in snapshot order), when ReadOptions.ListLeftOut asks for them.
+	// LeftOut are the offers a read's filter left out, by instance type
+	// (each offer ID once, in snapshot order), when ReadOptions.ListLeftOut
+	// asks for them.
 	LeftOut []LeftOut
 }
 
-// LeftOut is an offer a read did not load: its ID and its currency.
+// LeftOut is an instance type's offers that a read did not load.
 type LeftOut struct {
-	ID       string // provider/instance_type/region/billing
-	Currency string
+	Provider, InstanceType string
+	Offers                 []LeftOutOffer
+}
+
+// LeftOutOffer is an offer a read did not load: what its ID holds
+// besides the instance type, and its currency.
+type LeftOutOffer struct {
+	Region, Billing, Currency string
 }
 
 // OfferFilter says whether a read loads the imported offers of an
@@ -524,17 +531,24 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 	}
 	kept := map[string]bool{}
 	im := &Imports{OfferCounts: map[string]int{}}
-	idSeen := map[string]bool{}
+	idSeen, leftSeen := map[string]bool{}, map[string]bool{}
 	dates := map[string]time.Time{}
 	for si := 0; si < len(snaps); si++ {
 		sn := snaps[si]
-		out, ids, err := readSnap(sn, keep, kept, shared, leftOut, dates)
+		out, left, err := readSnap(sn, keep, kept, leftOut, dates)
+		var ids []string
+		if err == nil {
+			ids, err = sharedIDs(sn, shared)
+		}
 		if err != nil {
 			// A damaged part: the snapshot is read again from its rows.
 			if err := db.readRows(ctx, sn); err != nil {
 				return nil, err
 			}
-			if out, ids, err = readSnap(sn, keep, kept, shared, leftOut, dates); err != nil {
+			if out, left, err = readSnap(sn, keep, kept, leftOut, dates); err != nil {
+				return nil, err
+			}
+			if ids, err = sharedIDs(sn, shared); err != nil {
 				return nil, err
 			}
 		}
@@ -544,20 +558,28 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 				im.OfferCounts[k] += sn.parts[i].n
 			}
 		}
-		for _, lo := range ids {
-			prov, rest, _ := strings.Cut(lo.ID, "/")
-			inst, _, _ := strings.Cut(rest, "/")
-			k := prov + "/" + inst
-			if shared[k] {
-				if idSeen[lo.ID] {
-					continue
+		// Instance types of several snapshots: each offer ID counted once.
+		for _, id := range ids {
+			if !idSeen[id] {
+				idSeen[id] = true
+				prov, rest, _ := strings.Cut(id, "/")
+				inst, _, _ := strings.Cut(rest, "/")
+				im.OfferCounts[prov+"/"+inst]++
+			}
+		}
+		for _, g := range left {
+			if k := g.Provider + "/" + g.InstanceType; shared[k] {
+				// Listed once per offer ID across the snapshots.
+				kept := g.Offers[:0]
+				for _, o := range g.Offers {
+					if id := k + "/" + o.Region + "/" + o.Billing; !leftSeen[id] {
+						leftSeen[id] = true
+						kept = append(kept, o)
+					}
 				}
-				idSeen[lo.ID] = true
-				im.OfferCounts[k]++
+				g.Offers = kept
 			}
-			if leftOut && !kept[k] {
-				im.LeftOut = append(im.LeftOut, lo)
-			}
+			im.LeftOut = append(im.LeftOut, g)
 		}
 	}
 	if len(snaps) > 1 { // one snapshot holds each offer once (its primary key)
@@ -567,12 +589,11 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 }
 
 // readSnap decodes the parts of a snapshot that keep keeps (deciding once
-// per instance type, in kept) and returns their offers, with the IDs of
-// the offers of shared instance types and, when leftOut, of the offers
-// left out.
-func readSnap(sn *snapParts, keep OfferFilter, kept, shared map[string]bool, leftOut bool, dates map[string]time.Time) ([]*catalog.Offer, []LeftOut, error) {
+// per instance type, in kept) and returns their offers and, when leftOut,
+// the offers of the others. Parts decoded stay in sn.parts.
+func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut bool, dates map[string]time.Time) ([]*catalog.Offer, []LeftOut, error) {
 	var out []*catalog.Offer
-	var ids []LeftOut
+	var left []LeftOut
 	for i := range sn.parts {
 		pt := &sn.parts[i]
 		k := pt.key()
@@ -581,30 +602,55 @@ func readSnap(sn *snapParts, keep OfferFilter, kept, shared map[string]bool, lef
 			w = keep == nil || keep(pt.provider, pt.instance)
 			kept[k] = w
 		}
-		offers := pt.offers
-		if w && pt.packed != nil {
-			var err error
-			if offers, err = sn.pack.offers(pt.packed, dates); err != nil {
+		switch {
+		case w && pt.offers == nil:
+			offers, err := sn.pack.offers(pt.packed, dates)
+			if err != nil {
 				return nil, nil, err
 			}
-		}
-		if w {
+			pt.offers = offers
 			out = append(out, offers...)
-		}
-		if !shared[k] && (w || !leftOut) {
-			continue
-		}
-		if pt.packed == nil || w {
-			for _, o := range offers {
-				ids = append(ids, LeftOut{ID: o.ID(), Currency: o.Price.Currency})
+		case w:
+			out = append(out, pt.offers...)
+		case leftOut:
+			g := LeftOut{Provider: pt.provider, InstanceType: pt.instance, Offers: make([]LeftOutOffer, 0, pt.n)}
+			if pt.offers != nil {
+				for _, o := range pt.offers {
+					g.Offers = append(g.Offers, LeftOutOffer{Region: o.RegionCode, Billing: string(o.Billing), Currency: o.Price.Currency})
+				}
+			} else if err := sn.pack.keys(pt.packed, func(region, billing, currency string) {
+				g.Offers = append(g.Offers, LeftOutOffer{Region: region, Billing: billing, Currency: currency})
+			}); err != nil {
+				return nil, nil, err
 			}
-		} else if err := sn.pack.keys(pt.packed, func(region, billing, currency string) {
-			ids = append(ids, LeftOut{ID: k + "/" + region + "/" + billing, Currency: currency})
-		}); err != nil {
-			return nil, nil, err
+			left = append(left, g)
 		}
 	}
-	return out, ids, nil
+	return out, left, nil
+}
+
+// sharedIDs are the offer IDs of a snapshot's parts whose instance types
+// are shared with other snapshots.
+func sharedIDs(sn *snapParts, shared map[string]bool) ([]string, error) {
+	var ids []string
+	for i := range sn.parts {
+		pt := &sn.parts[i]
+		k := pt.key()
+		switch {
+		case !shared[k]:
+		case pt.offers != nil:
+			for _, o := range pt.offers {
+				ids = append(ids, o.ID())
+			}
+		default:
+			if err := sn.pack.keys(pt.packed, func(region, billing, _ string) {
+				ids = append(ids, k+"/"+region+"/"+billing)
+			}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return ids, nil
 }
 
 // readRows replaces a snapshot's parts with its offer rows.
