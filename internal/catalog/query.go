@@ -118,6 +118,16 @@ func inFold(list []string, s string) bool {
 // QueryOffers returns the offers matching q, priced in q.Currency and
 // sorted by q.Sort (ties by offer ID), at most q.Limit of them.
 func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
+	rows, _, err := c.QueryOffersTop(q, q.Limit)
+	return rows, err
+}
+
+// QueryOffersTop is QueryOffers returning the first n rows of the order
+// (every row when n <= 0, q.Limit ignored) and the number of offers that
+// match. Only those n rows are sorted and get their per-GPU price when
+// neither the order nor the price unit needs it for every row, which is
+// what keeps a query over 100,000 offers for the cheapest 20 fast.
+func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 	per := q.Per
 	if per == "" {
 		per = PerInstanceHour
@@ -132,7 +142,11 @@ func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
 			market[f.Provider] = true
 		}
 	}
+	// perGPU: every row needs its per-GPU price (to sort or filter by
+	// it); else only the rows returned get it.
+	perGPU := per == PerGPUHour || q.Sort == SortGPUPrice
 	var rows []OfferRow
+	var err error
 	for _, o := range c.offers {
 		it := o.Instance
 		if q.InstanceID != "" && it.ID() != q.InstanceID {
@@ -165,9 +179,9 @@ func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
 		if len(q.Billing) > 0 && !matchAnyBilling(o.Billing, q.Billing) {
 			continue
 		}
-		row, err := priceRow(o, q.Currency, q.FX, per)
+		row, err := priceRow(o, q.Currency, q.FX, per, perGPU)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if q.MaxPrice.IsPositive() && row.Price.GreaterThan(q.MaxPrice) {
 			continue
@@ -175,11 +189,21 @@ func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
 		row.Marketplace = market[o.Provider]
 		rows = append(rows, row)
 	}
-	sortRows(rows, q.Sort)
-	if q.Limit > 0 && len(rows) > q.Limit {
-		rows = rows[:q.Limit]
+	total := len(rows)
+	if n > 0 && n < len(rows) {
+		rows = topRows(rows, q.Sort, n)
+	} else {
+		sortRows(rows, q.Sort)
 	}
-	return rows, nil
+	if !perGPU {
+		for i := range rows {
+			if rows[i], err = priceRow(rows[i].Offer, q.Currency, q.FX, per, true); err != nil {
+				return nil, 0, err
+			}
+			rows[i].Marketplace = market[rows[i].Offer.Provider]
+		}
+	}
+	return rows, total, nil
 }
 
 func matchAnyBilling(b Billing, filters []string) bool {
@@ -191,11 +215,15 @@ func matchAnyBilling(b Billing, filters []string) bool {
 	return false
 }
 
-// priceRow converts an offer's price parts into currency (or keeps its own).
-func priceRow(o *Offer, currency string, fx Converter, per PriceUnit) (OfferRow, error) {
+// priceRow converts an offer's price parts into currency (or keeps its
+// own); the per-GPU price is left zero unless perGPU.
+func priceRow(o *Offer, currency string, fx Converter, per PriceUnit, perGPU bool) (OfferRow, error) {
 	p := o.Price
 	row := OfferRow{Offer: o, Currency: p.Currency, Hourly: p.Hourly, Upfront: p.Upfront, Monthly: p.Monthly,
-		EffectiveHourly: o.EffectiveHourly(), PerGPUHourly: o.PerGPUHourly()}
+		EffectiveHourly: o.EffectiveHourly()}
+	if perGPU {
+		row.PerGPUHourly = o.PerGPUHourly()
+	}
 	if currency != "" && currency != p.Currency {
 		if fx == nil {
 			return OfferRow{}, fmt.Errorf("offer %s: no exchange rates to convert %s to %s", o.ID(), p.Currency, currency)
@@ -225,21 +253,87 @@ func priceRow(o *Offer, currency string, fx Converter, per PriceUnit) (OfferRow,
 	return row, nil
 }
 
-func sortRows(rows []OfferRow, key SortKey) {
-	less := func(a, b OfferRow) int { return a.EffectiveHourly.Cmp(b.EffectiveHourly) }
+// rowOrder compares two rows by a sort key (0 when they tie).
+func rowOrder(key SortKey) func(a, b *OfferRow) int {
 	switch key {
 	case SortGPUPrice:
-		less = func(a, b OfferRow) int { return a.PerGPUHourly.Cmp(b.PerGPUHourly) }
+		return func(a, b *OfferRow) int { return a.PerGPUHourly.Cmp(b.PerGPUHourly) }
 	case SortVRAM:
-		less = func(a, b OfferRow) int {
+		return func(a, b *OfferRow) int {
 			if c := b.Offer.Instance.GPUMemoryGB.Cmp(a.Offer.Instance.GPUMemoryGB); c != 0 {
 				return c
 			}
 			return a.EffectiveHourly.Cmp(b.EffectiveHourly)
 		}
 	case SortFP16PerDollar:
-		less = func(a, b OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) }
+		return func(a, b *OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) }
 	}
+	return func(a, b *OfferRow) int { return a.EffectiveHourly.Cmp(b.EffectiveHourly) }
+}
+
+// topRows returns the first n rows in the order of sortRows, sorted,
+// without sorting the others: a bounded heap of the best n so far, the
+// offer IDs that break ties computed only for the rows that tie.
+func topRows(rows []OfferRow, key SortKey, n int) []OfferRow {
+	order := rowOrder(key)
+	ids := make([]string, len(rows))
+	id := func(i int) string {
+		if ids[i] == "" {
+			ids[i] = rows[i].Offer.ID()
+		}
+		return ids[i]
+	}
+	before := func(i, j int) bool { // row i sorts before row j
+		if c := order(&rows[i], &rows[j]); c != 0 {
+			return c < 0
+		}
+		return id(i) < id(j)
+	}
+	// heap holds the indexes of the best n rows, the worst at the top.
+	heap := make([]int, 0, n)
+	down := func(k int) {
+		for {
+			w := k
+			for _, ch := range []int{2*k + 1, 2*k + 2} {
+				if ch < len(heap) && before(heap[w], heap[ch]) {
+					w = ch
+				}
+			}
+			if w == k {
+				return
+			}
+			heap[k], heap[w] = heap[w], heap[k]
+			k = w
+		}
+	}
+	for i := range rows {
+		if len(heap) < n {
+			heap = append(heap, i)
+			for k := len(heap) - 1; k > 0; {
+				parent := (k - 1) / 2
+				if !before(heap[parent], heap[k]) {
+					break
+				}
+				heap[k], heap[parent] = heap[parent], heap[k]
+				k = parent
+			}
+			continue
+		}
+		if before(i, heap[0]) {
+			heap[0] = i
+			down(0)
+		}
+	}
+	sort.Slice(heap, func(a, b int) bool { return before(heap[a], heap[b]) })
+	out := make([]OfferRow, len(heap))
+	for k, i := range heap {
+		out[k] = rows[i]
+	}
+	return out
+}
+
+func sortRows(rows []OfferRow, key SortKey) {
+	less := rowOrder(key)
 	// The offer IDs break ties; computed once, not in every comparison.
 	// A catalog holds each offer ID once, so the order is total and an
 	// unstable sort (far fewer swaps than sort.Stable) gives the same rows.
@@ -254,12 +348,12 @@ func sortRows(rows []OfferRow, key SortKey) {
 type rowSorter struct {
 	rows []OfferRow
 	ids  []string
-	less func(a, b OfferRow) int
+	less func(a, b *OfferRow) int
 }
 
 func (s rowSorter) Len() int { return len(s.rows) }
 func (s rowSorter) Less(i, j int) bool {
-	if c := s.less(s.rows[i], s.rows[j]); c != 0 {
+	if c := s.less(&s.rows[i], &s.rows[j]); c != 0 {
 		return c < 0
 	}
 	return s.ids[i] < s.ids[j]
