@@ -23,6 +23,12 @@ var memoryTolerance = decimal.NewFromInt(1)
 type validator struct {
 	pos      map[any]Position
 	problems []Problem
+	// offerIDs are the IDs of the catalog's offers, in their order
+	// (computed once: sorting uses them too).
+	offerIDs []string
+	// onDemand holds the instance type and region of every on-demand
+	// offer (offerPrices fills it, spotSiblings reads it).
+	onDemand map[[3]string]bool
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
@@ -106,6 +112,7 @@ func (v *validator) index(c *Catalog) {
 	for _, it := range c.instances {
 		v.instance(c, it)
 	}
+	v.offerIDs = make([]string, 0, len(c.offers))
 	for _, o := range c.offers {
 		v.offer(c, o)
 	}
@@ -228,6 +235,7 @@ func (v *validator) instance(c *Catalog, it *InstanceType) {
 
 func (v *validator) offer(c *Catalog, o *Offer) {
 	id := o.ID()
+	v.offerIDs = append(v.offerIDs, id)
 	if c.providerByID[o.Provider] == nil {
 		v.add(o, id, "provider", "unknown provider %q", o.Provider)
 	}
@@ -256,7 +264,7 @@ func (v *validator) offer(c *Catalog, o *Offer) {
 	if !p.Hourly.IsPositive() && !p.Upfront.IsPositive() && !p.Monthly.IsPositive() {
 		v.add(o, id, "hourly", "an offer needs a positive hourly, upfront or monthly price")
 	}
-	if !reCurrency.MatchString(p.Currency) {
+	if !isCurrencyCode(p.Currency) {
 		v.add(o, id, "currency", "%q is not an ISO 4217 code such as USD or CNY", p.Currency)
 	}
 	if o.Billing.TermHours() == 0 && p.Upfront.IsPositive() {
@@ -269,17 +277,20 @@ func (v *validator) offer(c *Catalog, o *Offer) {
 // on-demand price of the same instance, region and currency. Capacity
 // blocks are reserved ahead for a fixed window and are not bound by it.
 func (v *validator) offerPrices(c *Catalog) {
-	onDemand := map[string]*Offer{}
+	// Keyed by instance type, region and currency, without building strings.
+	onDemand := map[[4]string]*Offer{}
+	v.onDemand = map[[3]string]bool{}
 	for _, o := range c.offers {
 		if o.Billing == OnDemand {
-			onDemand[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+o.Price.Currency] = o
+			onDemand[[4]string{o.Provider, o.InstanceName, o.RegionCode, o.Price.Currency}] = o
+			v.onDemand[[3]string{o.Provider, o.InstanceName, o.RegionCode}] = true
 		}
 	}
 	for _, o := range c.offers {
 		if o.Billing == OnDemand || o.Billing == CapacityBlock || !o.Billing.Valid() {
 			continue
 		}
-		od := onDemand[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+o.Price.Currency]
+		od := onDemand[[4]string{o.Provider, o.InstanceName, o.RegionCode, o.Price.Currency}]
 		if od == nil {
 			continue
 		}
@@ -351,6 +362,20 @@ func (v *validator) costs(c *Catalog) {
 		v.nonNegative(f, id, "value", f.Value)
 		v.source(f, id, f.Source)
 	}
+}
+
+// isCurrencyCode reports whether s is three upper-case ASCII letters (the
+// form of an ISO 4217 code), as reCurrency matches, without a regexp.
+func isCurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 func inList(list []string, s string) bool {
