@@ -73,34 +73,38 @@ type OverlayReport struct {
 func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport {
 	var rep OverlayReport
 	instances, regions := coverage(d)
-	// Sized for every offer, so a big import does not grow the map step by step.
-	byID := make(map[string]int, len(d.Offers)+len(offers))
+	// Keyed by the parts of offer IDs (no string built per offer), sized
+	// for every offer, so a big import does not grow the map step by step.
+	key := func(o *Offer) [4]string {
+		return [4]string{o.Provider, o.InstanceName, o.RegionCode, string(o.Billing)}
+	}
+	byID := make(map[[4]string]int, len(d.Offers)+len(offers))
 	d.Offers = append(make([]*Offer, 0, len(d.Offers)+len(offers)), d.Offers...)
 	for i, o := range d.Offers {
-		byID[o.ID()] = i
+		byID[key(o)] = i
 	}
 	for _, o := range offers {
-		id := o.ID()
 		switch {
 		case !instances[o.Provider+"/"+o.InstanceName]:
-			rep.Dropped = append(rep.Dropped, Problem{Record: id, Field: "instance_type", Msg: "instance type not in the catalog"})
+			rep.Dropped = append(rep.Dropped, Problem{Record: o.ID(), Field: "instance_type", Msg: "instance type not in the catalog"})
 			continue
 		case !regions[o.Provider+"/"+o.RegionCode]:
-			rep.Dropped = append(rep.Dropped, Problem{Record: id, Field: "region", Msg: "region not in the catalog"})
+			rep.Dropped = append(rep.Dropped, Problem{Record: o.ID(), Field: "region", Msg: "region not in the catalog"})
 			continue
 		}
-		if i, ok := byID[id]; ok {
+		k := key(o)
+		if i, ok := byID[k]; ok {
 			old := d.Offers[i]
 			if old.Price.Currency == o.Price.Currency && old.EffectiveHourly().Equal(o.EffectiveHourly()) {
 				rep.Unchanged++
 			} else {
-				rep.Conflicts = append(rep.Conflicts, Conflict{OfferID: id, Curated: old.Price, Imported: o.Price})
+				rep.Conflicts = append(rep.Conflicts, Conflict{OfferID: o.ID(), Curated: old.Price, Imported: o.Price})
 			}
 			d.Offers[i] = o
 			rep.Replaced++
 			continue
 		}
-		byID[id] = len(d.Offers)
+		byID[k] = len(d.Offers)
 		d.Offers = append(d.Offers, o)
 		rep.Added++
 	}

@@ -146,6 +146,11 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 	// it); else only the rows returned get it.
 	perGPU := per == PerGPUHour || q.Sort == SortGPUPrice
 	var rows []OfferRow
+	var top *topN // the first n rows so far, when n > 0
+	if n > 0 {
+		top = &topN{n: n, order: rowOrder(q.Sort)}
+	}
+	total := 0
 	var err error
 	for _, o := range c.offers {
 		it := o.Instance
@@ -187,11 +192,15 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 			continue
 		}
 		row.Marketplace = market[o.Provider]
-		rows = append(rows, row)
+		total++
+		if top != nil {
+			top.add(row)
+		} else {
+			rows = append(rows, row)
+		}
 	}
-	total := len(rows)
-	if n > 0 && n < len(rows) {
-		rows = topRows(rows, q.Sort, n)
+	if top != nil {
+		rows = top.sorted()
 	} else {
 		sortRows(rows, q.Sort)
 	}
@@ -271,63 +280,75 @@ func rowOrder(key SortKey) func(a, b *OfferRow) int {
 	return func(a, b *OfferRow) int { return a.EffectiveHourly.Cmp(b.EffectiveHourly) }
 }
 
-// topRows returns the first n rows in the order of sortRows, sorted,
-// without sorting the others: a bounded heap of the best n so far, the
-// offer IDs that break ties computed only for the rows that tie.
-func topRows(rows []OfferRow, key SortKey, n int) []OfferRow {
-	order := rowOrder(key)
-	ids := make([]string, len(rows))
-	id := func(i int) string {
-		if ids[i] == "" {
-			ids[i] = rows[i].Offer.ID()
-		}
-		return ids[i]
+// topN keeps the first n rows of an order among the rows added, without
+// sorting the others: a bounded heap whose root is the worst row kept.
+// Offer IDs, which break ties, are computed only for rows that tie.
+type topN struct {
+	n     int
+	order func(a, b *OfferRow) int
+	heap  []rankedRow
+}
+
+type rankedRow struct {
+	row OfferRow
+	id  string // the offer ID, once a tie needed it
+}
+
+// before reports whether a sorts before b.
+func (t *topN) before(a, b *rankedRow) bool {
+	if c := t.order(&a.row, &b.row); c != 0 {
+		return c < 0
 	}
-	before := func(i, j int) bool { // row i sorts before row j
-		if c := order(&rows[i], &rows[j]); c != 0 {
-			return c < 0
-		}
-		return id(i) < id(j)
+	if a.id == "" {
+		a.id = a.row.Offer.ID()
 	}
-	// heap holds the indexes of the best n rows, the worst at the top.
-	heap := make([]int, 0, n)
-	down := func(k int) {
-		for {
-			w := k
-			for _, ch := range []int{2*k + 1, 2*k + 2} {
-				if ch < len(heap) && before(heap[w], heap[ch]) {
-					w = ch
-				}
+	if b.id == "" {
+		b.id = b.row.Offer.ID()
+	}
+	return a.id < b.id
+}
+
+func (t *topN) add(row OfferRow) {
+	h := t.heap
+	if len(h) < t.n {
+		h = append(h, rankedRow{row: row})
+		for k := len(h) - 1; k > 0; { // up while the parent sorts before
+			parent := (k - 1) / 2
+			if !t.before(&h[parent], &h[k]) {
+				break
 			}
-			if w == k {
-				return
-			}
-			heap[k], heap[w] = heap[w], heap[k]
-			k = w
+			h[k], h[parent] = h[parent], h[k]
+			k = parent
 		}
+		t.heap = h
+		return
 	}
-	for i := range rows {
-		if len(heap) < n {
-			heap = append(heap, i)
-			for k := len(heap) - 1; k > 0; {
-				parent := (k - 1) / 2
-				if !before(heap[parent], heap[k]) {
-					break
-				}
-				heap[k], heap[parent] = heap[parent], heap[k]
-				k = parent
-			}
-			continue
-		}
-		if before(i, heap[0]) {
-			heap[0] = i
-			down(0)
-		}
+	cand := rankedRow{row: row}
+	if !t.before(&cand, &h[0]) {
+		return
 	}
-	sort.Slice(heap, func(a, b int) bool { return before(heap[a], heap[b]) })
-	out := make([]OfferRow, len(heap))
-	for k, i := range heap {
-		out[k] = rows[i]
+	h[0] = cand
+	for k := 0; ; { // down while a child sorts after
+		w := k
+		for _, ch := range []int{2*k + 1, 2*k + 2} {
+			if ch < len(h) && t.before(&h[w], &h[ch]) {
+				w = ch
+			}
+		}
+		if w == k {
+			return
+		}
+		h[k], h[w] = h[w], h[k]
+		k = w
+	}
+}
+
+// sorted returns the rows kept, in order.
+func (t *topN) sorted() []OfferRow {
+	sort.Slice(t.heap, func(i, j int) bool { return t.before(&t.heap[i], &t.heap[j]) })
+	out := make([]OfferRow, len(t.heap))
+	for i := range t.heap {
+		out[i] = t.heap[i].row
 	}
 	return out
 }
