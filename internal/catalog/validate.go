@@ -278,8 +278,8 @@ func (v *validator) offer(c *Catalog, o *Offer) {
 // blocks are reserved ahead for a fixed window and are not bound by it.
 func (v *validator) offerPrices(c *Catalog) {
 	// Keyed by instance type, region and currency, without building strings.
-	onDemand := map[[4]string]*Offer{}
-	v.onDemand = map[[3]string]bool{}
+	onDemand := make(map[[4]string]*Offer, len(c.offers)/2)
+	v.onDemand = make(map[[3]string]bool, len(c.offers)/2)
 	for _, o := range c.offers {
 		if o.Billing == OnDemand {
 			onDemand[[4]string{o.Provider, o.InstanceName, o.RegionCode, o.Price.Currency}] = o

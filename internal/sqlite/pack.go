@@ -290,6 +290,95 @@ func (p *partsPack) offers(pt *packPart, dates map[string]time.Time) ([]*catalog
 	return out, nil
 }
 
+// packInstances encodes the machines an import describes, in the varint
+// form of packParts: the strings (count, then length and bytes of each),
+// the instance count, then per instance provider, name, GPU name, source
+// kind, source ref and as-of (string indexes) and GPU count, GPU memory,
+// vCPUs and memory as coefficient and exponent. ok is false when a figure
+// does not fit (the rows are then the only copy).
+func packInstances(instances []*catalog.DiscoveredInstance) (blob []byte, ok bool) {
+	var strs []string
+	index := map[string]uint64{}
+	var body []byte
+	for _, it := range instances {
+		for _, s := range []string{it.Provider, it.Name, it.GPUName, string(it.Source.Kind), it.Source.Ref, it.Source.AsOfString()} {
+			i, seen := index[s]
+			if !seen {
+				i = uint64(len(strs))
+				index[s] = i
+				strs = append(strs, s)
+			}
+			body = binary.AppendUvarint(body, i)
+		}
+		for _, d := range []decimal.Decimal{it.GPUCount, it.GPUMemoryGiB, it.VCPU, it.MemoryGiB} {
+			co := d.Coefficient()
+			if !co.IsInt64() {
+				return nil, false
+			}
+			body = binary.AppendVarint(binary.AppendVarint(body, co.Int64()), int64(d.Exponent()))
+		}
+	}
+	out := binary.AppendUvarint(nil, uint64(len(strs)))
+	for _, s := range strs {
+		out = append(binary.AppendUvarint(out, uint64(len(s))), s...)
+	}
+	out = binary.AppendUvarint(out, uint64(len(instances)))
+	return append(out, body...), true
+}
+
+// unpackInstances decodes packInstances' form, the instances fetched at
+// fetched.
+func unpackInstances(blob []byte, fetched time.Time) ([]*catalog.DiscoveredInstance, error) {
+	r := &packReader{b: blob}
+	ns := r.uvarint()
+	if ns > uint64(len(blob)) {
+		return nil, errPack
+	}
+	p := &partsPack{strs: make([]string, 0, ns)}
+	for i := uint64(0); i < ns && r.err == nil; i++ {
+		l := r.uvarint()
+		if l > uint64(len(r.b)) {
+			return nil, errPack
+		}
+		p.strs = append(p.strs, string(r.b[:l]))
+		r.b = r.b[l:]
+	}
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(r.b))/14 { // an instance takes at least 14 bytes
+		return nil, errPack
+	}
+	all := make([]catalog.DiscoveredInstance, n)
+	out := make([]*catalog.DiscoveredInstance, n)
+	dates := map[string]time.Time{}
+	for k := range all {
+		d := &all[k]
+		d.Provider, d.Name, d.GPUName = p.str(r), p.str(r), p.str(r)
+		d.Source.Kind, d.Source.Ref = catalog.SourceKind(p.str(r)), p.str(r)
+		asOf := p.str(r)
+		at, ok := dates[asOf]
+		if !ok {
+			at, _ = catalog.ParseDate(asOf)
+			dates[asOf] = at
+		}
+		d.Source.AsOf, d.Source.FetchedAt = at, fetched
+		for _, f := range []*decimal.Decimal{&d.GPUCount, &d.GPUMemoryGiB, &d.VCPU, &d.MemoryGiB} {
+			c, e := r.varint(), r.varint()
+			if e < -1<<31 || e >= 1<<31 {
+				return nil, errPack
+			}
+			*f = decimal.New(c, int32(e))
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		out[k] = d
+	}
+	if len(r.b) != 0 {
+		return nil, errPack
+	}
+	return out, nil
+}
+
 // unpackGob decodes a packGob pack into every offer it holds, fetched at
 // fetched.
 func unpackGob(blob []byte, fetched time.Time) ([]*catalog.Offer, error) {

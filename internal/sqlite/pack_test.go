@@ -159,8 +159,9 @@ func TestPackFormatsReadAlike(t *testing.T) {
 	}
 }
 
-// FuzzReadParts feeds arbitrary bytes to the pack decoder: it must
-// return an error or offers, never panic nor allocate beyond the input.
+// FuzzReadParts feeds arbitrary bytes to the pack decoders (offers and
+// instances): they must return an error or records, never panic nor
+// allocate beyond the input.
 func FuzzReadParts(f *testing.F) {
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	src := catalog.Source{Kind: catalog.SourceThirdParty, Ref: "vms.csv", AsOf: at}
@@ -174,7 +175,13 @@ func FuzzReadParts(f *testing.F) {
 	f.Add(blob)
 	f.Add([]byte{0x00, 0xff})
 	f.Add([]byte{})
+	machines, _ := packInstances([]*catalog.DiscoveredInstance{{Provider: "aws", Name: "g6f.xlarge", GPUName: "L4", GPUCount: decimal.RequireFromString("0.125"),
+		VCPU: decimal.NewFromInt(4), MemoryGiB: decimal.NewFromInt(16), Source: src}})
+	f.Add(machines)
 	f.Fuzz(func(t *testing.T, b []byte) {
+		if d, err := unpackInstances(b, at); err == nil && len(d) > len(b) {
+			t.Fatalf("%d instances from %d bytes", len(d), len(b))
+		}
 		p, err := readParts(b, at)
 		if err != nil {
 			return
@@ -192,4 +199,57 @@ func FuzzReadParts(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestInstancePacksReadAsTheRows: the machines two snapshots describe
+// read the same from their packed copies, from the rows (databases
+// written before the packs, NULL) and past a damaged pack, the newer
+// snapshot's description winning.
+func TestInstancePacksReadAsTheRows(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	src := catalog.Source{Kind: catalog.SourceThirdParty, Ref: "vms.csv", AsOf: at}
+	machine := func(name, gpu, count, mem string) *catalog.DiscoveredInstance {
+		return &catalog.DiscoveredInstance{Provider: "aws", Name: name, GPUName: gpu, GPUCount: decimal.RequireFromString(count),
+			GPUMemoryGiB: decimal.RequireFromString(mem), VCPU: decimal.NewFromInt(8), MemoryGiB: decimal.RequireFromString("61.5"), Source: src}
+	}
+	east := regionResult("us-east-1", 1, "1")
+	east.Instances = []*catalog.DiscoveredInstance{machine("g6f.xlarge", "L4", "0.125", "2.75"), machine("p4d.24xlarge", "A100", "8", "40")}
+	west := regionResult("us-west-2", 1, "1")
+	west.Instances = []*catalog.DiscoveredInstance{machine("p4d.24xlarge", "A100", "8", "39.5")}
+	for i, res := range []*importer.Result{east, west} {
+		if _, err := db.SaveImport(ctx, res, fmt.Sprint(i), "f", at.Add(time.Duration(i)*time.Hour), SaveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	render := func() string {
+		im, err := db.LatestImports(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, d := range im.Instances {
+			out = append(out, fmt.Sprintf("%s %s %s %s %s %s %s %s %s %s", d.ID(), d.GPUName, d.GPUCount, d.GPUMemoryGiB, d.VCPU, d.MemoryGiB,
+				d.Source.Kind, d.Source.Ref, d.Source.AsOfString(), d.Source.FetchedAt.Format(time.RFC3339)))
+		}
+		sort.Strings(out)
+		return strings.Join(out, "\n")
+	}
+	packed := render()
+	if !strings.Contains(packed, "aws/p4d.24xlarge A100 8 39.5 8 61.5") || !strings.Contains(packed, "aws/g6f.xlarge L4 0.125 2.75") {
+		t.Fatalf("packed instances:\n%s", packed)
+	}
+	if _, err := db.w.ExecContext(ctx, `UPDATE snapshot_packs SET instances = x'05ff' WHERE snapshot_id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	if got := render(); got != packed {
+		t.Errorf("a damaged pack:\n%s\nwant\n%s", got, packed)
+	}
+	if _, err := db.w.ExecContext(ctx, `UPDATE snapshot_packs SET instances = NULL`); err != nil {
+		t.Fatal(err)
+	}
+	if got := render(); got != packed {
+		t.Errorf("from the rows:\n%s\nwant\n%s", got, packed)
+	}
 }

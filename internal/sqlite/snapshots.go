@@ -129,7 +129,11 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 	if blob, ok, err := pack(res.Offers); err != nil {
 		return s, fmt.Errorf("pack offers: %w", err)
 	} else if ok {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers) VALUES (?, ?, ?)`, s.ID, packFormat, blob); err != nil {
+		var instances []byte // NULL: read the rows
+		if b, ok := packInstances(res.Instances); ok {
+			instances = b
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers, instances) VALUES (?, ?, ?, ?)`, s.ID, packFormat, blob, instances); err != nil {
 			return s, fmt.Errorf("save packed offers: %w", err)
 		}
 	}
@@ -685,17 +689,71 @@ func newestOffers(offers []*catalog.Offer) []*catalog.Offer {
 }
 
 // latestInstances reads the instance types the newest snapshot of each
-// scope describes; the newer description wins.
+// scope describes, from the snapshot's packed copy where it has a usable
+// one, else from its rows; the newer description wins.
 func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstance, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT s.id, s.fetched_at, p.format, p.instances FROM snapshots s LEFT JOIN snapshot_packs p ON p.snapshot_id = s.id
+		WHERE s.id IN (`+latestSnapshots+`) ORDER BY s.id`)
+	if err != nil {
+		return nil, err
+	}
+	type snap struct {
+		id        int64
+		instances []*catalog.DiscoveredInstance
+		packed    bool
+	}
+	var snaps []snap
+	for rows.Next() {
+		var sn snap
+		var fetched string
+		var format sql.NullInt64
+		var blob []byte
+		if err := rows.Scan(&sn.id, &fetched, &format, &blob); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if format.Valid && format.Int64 == packParts && blob != nil {
+			at, _ := time.Parse(time.RFC3339, fetched)
+			if d, err := unpackInstances(blob, at); err == nil {
+				sn.instances, sn.packed = d, true
+			}
+		}
+		snaps = append(snaps, sn)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []*catalog.DiscoveredInstance
+	at := map[string]int{}
+	for _, sn := range snaps {
+		if !sn.packed {
+			if sn.instances, err = db.instanceRows(ctx, sn.id); err != nil {
+				return nil, err
+			}
+		}
+		for _, d := range sn.instances {
+			if i, ok := at[d.ID()]; ok {
+				out[i] = d
+				continue
+			}
+			at[d.ID()] = len(out)
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// instanceRows reads the instance types one snapshot describes.
+func (db *DB) instanceRows(ctx context.Context, id int64) ([]*catalog.DiscoveredInstance, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT i.provider, i.instance_type, i.gpu_name, i.gpu_count, i.gpu_memory_gib, i.vcpu, i.memory_gib,
 		i.source_kind, i.source_ref, i.as_of, s.fetched_at FROM instances i JOIN snapshots s ON s.id = i.snapshot_id
-		WHERE i.snapshot_id IN (`+latestSnapshots+`) ORDER BY i.snapshot_id`)
+		WHERE i.snapshot_id = ?`, id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []*catalog.DiscoveredInstance
-	at := map[string]int{}
 	for rows.Next() {
 		var d catalog.DiscoveredInstance
 		var count, gmem, vcpu, mem, kind, asOf, fetched string
@@ -713,11 +771,6 @@ func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstanc
 		d.Source.Kind = catalog.SourceKind(kind)
 		d.Source.AsOf, _ = catalog.ParseDate(asOf)
 		d.Source.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
-		if i, ok := at[d.ID()]; ok {
-			out[i] = &d
-			continue
-		}
-		at[d.ID()] = len(out)
 		out = append(out, &d)
 	}
 	return out, rows.Err()
