@@ -248,8 +248,20 @@ func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency stri
 	return nil
 }
 
+// decodeCache holds the values already decoded by a read, shared by the
+// offers that repeat them (decimals are immutable values): dates by
+// their text, prices by coefficient and exponent.
+type decodeCache struct {
+	dates  map[string]time.Time
+	prices map[[2]int64]decimal.Decimal
+}
+
+func newDecodeCache() *decodeCache {
+	return &decodeCache{dates: map[string]time.Time{}, prices: map[[2]int64]decimal.Decimal{}}
+}
+
 // offers builds a part's offers.
-func (p *partsPack) offers(pt *packPart, dates map[string]time.Time) ([]*catalog.Offer, error) {
+func (p *partsPack) offers(pt *packPart, cache *decodeCache) ([]*catalog.Offer, error) {
 	r := &packReader{b: pt.body}
 	offers := make([]catalog.Offer, pt.n)
 	out := make([]*catalog.Offer, pt.n)
@@ -262,10 +274,10 @@ func (p *partsPack) offers(pt *packPart, dates map[string]time.Time) ([]*catalog
 		o.Source.Kind = catalog.SourceKind(p.str(r))
 		o.Source.Ref = p.str(r)
 		asOf := p.str(r)
-		d, ok := dates[asOf]
+		d, ok := cache.dates[asOf]
 		if !ok {
 			d, _ = catalog.ParseDate(asOf)
-			dates[asOf] = d
+			cache.dates[asOf] = d
 		}
 		o.Source.AsOf, o.Source.FetchedAt = d, p.fetched
 		for _, f := range []*decimal.Decimal{&o.Price.Hourly, &o.Price.Upfront, &o.Price.Monthly} {
@@ -275,9 +287,15 @@ func (p *partsPack) offers(pt *packPart, dates map[string]time.Time) ([]*catalog
 			}
 			if c == 0 {
 				*f = decimal.Zero
-			} else {
-				*f = decimal.New(c, int32(e))
+				continue
 			}
+			k := [2]int64{c, e}
+			v, ok := cache.prices[k]
+			if !ok {
+				v = decimal.New(c, int32(e))
+				cache.prices[k] = v
+			}
+			*f = v
 		}
 		if r.err != nil {
 			return nil, r.err

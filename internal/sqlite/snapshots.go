@@ -536,10 +536,10 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 	kept := map[string]bool{}
 	im := &Imports{OfferCounts: map[string]int{}}
 	idSeen, leftSeen := map[string]bool{}, map[string]bool{}
-	dates := map[string]time.Time{}
+	cache := newDecodeCache()
 	for si := 0; si < len(snaps); si++ {
 		sn := snaps[si]
-		out, left, err := readSnap(sn, keep, kept, leftOut, dates)
+		out, left, err := readSnap(sn, keep, kept, leftOut, cache)
 		var ids []string
 		if err == nil {
 			ids, err = sharedIDs(sn, shared)
@@ -549,7 +549,7 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 			if err := db.readRows(ctx, sn); err != nil {
 				return nil, err
 			}
-			if out, left, err = readSnap(sn, keep, kept, leftOut, dates); err != nil {
+			if out, left, err = readSnap(sn, keep, kept, leftOut, cache); err != nil {
 				return nil, err
 			}
 			if ids, err = sharedIDs(sn, shared); err != nil {
@@ -595,7 +595,7 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 // readSnap decodes the parts of a snapshot that keep keeps (deciding once
 // per instance type, in kept) and returns their offers and, when leftOut,
 // the offers of the others. Parts decoded stay in sn.parts.
-func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut bool, dates map[string]time.Time) ([]*catalog.Offer, []LeftOut, error) {
+func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut bool, cache *decodeCache) ([]*catalog.Offer, []LeftOut, error) {
 	var out []*catalog.Offer
 	var left []LeftOut
 	for i := range sn.parts {
@@ -608,7 +608,7 @@ func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut boo
 		}
 		switch {
 		case w && pt.offers == nil:
-			offers, err := sn.pack.offers(pt.packed, dates)
+			offers, err := sn.pack.offers(pt.packed, cache)
 			if err != nil {
 				return nil, nil, err
 			}
