@@ -287,6 +287,7 @@ type topN struct {
 	n     int
 	order func(a, b *OfferRow) int
 	heap  []rankedRow
+	cand  rankedRow // the row being added (a field: no allocation per row)
 }
 
 type rankedRow struct {
@@ -323,17 +324,18 @@ func (t *topN) add(row OfferRow) {
 		t.heap = h
 		return
 	}
-	cand := rankedRow{row: row}
-	if !t.before(&cand, &h[0]) {
+	t.cand = rankedRow{row: row}
+	if !t.before(&t.cand, &h[0]) {
 		return
 	}
-	h[0] = cand
+	h[0] = t.cand
 	for k := 0; ; { // down while a child sorts after
 		w := k
-		for _, ch := range []int{2*k + 1, 2*k + 2} {
-			if ch < len(h) && t.before(&h[w], &h[ch]) {
-				w = ch
-			}
+		if ch := 2*k + 1; ch < len(h) && t.before(&h[w], &h[ch]) {
+			w = ch
+		}
+		if ch := 2*k + 2; ch < len(h) && t.before(&h[w], &h[ch]) {
+			w = ch
 		}
 		if w == k {
 			return
