@@ -26,9 +26,9 @@ type validator struct {
 	// offerIDs are the IDs of the catalog's offers, in their order
 	// (computed once: sorting uses them too).
 	offerIDs []string
-	// onDemand holds the instance type and region of every on-demand
-	// offer (offerPrices fills it, spotSiblings reads it).
-	onDemand map[[3]string]bool
+	// onDemand holds an on-demand offer of each instance type and region
+	// that has one (offerPrices fills it, spotSiblings reads it).
+	onDemand map[[3]string]*Offer
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
@@ -277,21 +277,36 @@ func (v *validator) offer(c *Catalog, o *Offer) {
 // on-demand price of the same instance, region and currency. Capacity
 // blocks are reserved ahead for a fixed window and are not bound by it.
 func (v *validator) offerPrices(c *Catalog) {
-	// Keyed by instance type, region and currency, without building strings.
-	onDemand := make(map[[4]string]*Offer, len(c.offers)/2)
-	v.onDemand = make(map[[3]string]bool, len(c.offers)/2)
+	// The last on-demand offer of each instance type and region, keyed
+	// without building strings; by currency too only where one instance
+	// type and region has on-demand prices in several currencies.
+	onDemand := make(map[[3]string]*Offer, len(c.offers)/2)
+	var byCurrency map[[4]string]*Offer
 	for _, o := range c.offers {
-		if o.Billing == OnDemand {
-			onDemand[[4]string{o.Provider, o.InstanceName, o.RegionCode, o.Price.Currency}] = o
-			v.onDemand[[3]string{o.Provider, o.InstanceName, o.RegionCode}] = true
-		}
-	}
-	for _, o := range c.offers {
-		if o.Billing == OnDemand || o.Billing == CapacityBlock || !o.Billing.Valid() {
+		if o.Billing != OnDemand {
 			continue
 		}
-		od := onDemand[[4]string{o.Provider, o.InstanceName, o.RegionCode, o.Price.Currency}]
-		if od == nil {
+		k := [3]string{o.Provider, o.InstanceName, o.RegionCode}
+		if prev := onDemand[k]; prev != nil && prev.Price.Currency != o.Price.Currency && byCurrency == nil {
+			byCurrency = map[[4]string]*Offer{}
+			for _, od := range c.offers {
+				if od.Billing == OnDemand {
+					byCurrency[[4]string{od.Provider, od.InstanceName, od.RegionCode, od.Price.Currency}] = od
+				}
+			}
+		}
+		onDemand[k] = o
+	}
+	v.onDemand = onDemand
+	for _, o := range c.offers {
+		if o.Billing == OnDemand || o.Billing == CapacityBlock {
+			continue
+		}
+		od := onDemand[[3]string{o.Provider, o.InstanceName, o.RegionCode}]
+		if byCurrency != nil {
+			od = byCurrency[[4]string{o.Provider, o.InstanceName, o.RegionCode, o.Price.Currency}]
+		}
+		if od == nil || od.Price.Currency != o.Price.Currency || !o.Billing.Valid() {
 			continue
 		}
 		eff, odEff := o.EffectiveHourly(), od.EffectiveHourly()
