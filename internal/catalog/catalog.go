@@ -90,7 +90,20 @@ func (c *Catalog) sortAll(offerIDs []string) {
 	sort.SliceStable(c.providers, func(i, j int) bool { return c.providers[i].ID < c.providers[j].ID })
 	sort.SliceStable(c.regions, func(i, j int) bool { return c.regions[i].Key() < c.regions[j].Key() })
 	sort.SliceStable(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID })
-	sort.SliceStable(c.instances, func(i, j int) bool { return c.instances[i].ID() < c.instances[j].ID() })
+	// Instance IDs computed once, not in every comparison (a big import
+	// discovers thousands of instance types).
+	type keyed struct {
+		id string
+		it *InstanceType
+	}
+	its := make([]keyed, len(c.instances))
+	for i, it := range c.instances {
+		its[i] = keyed{it.ID(), it}
+	}
+	sort.SliceStable(its, func(i, j int) bool { return its[i].id < its[j].id })
+	for i := range its {
+		c.instances[i] = its[i].it
+	}
 	sort.Stable(byID{c.offers, offerIDs})
 }
 
