@@ -15,7 +15,7 @@ import (
 
 // BenchmarkLatestImports reads 50,000 stored offers of one snapshot (1,087
 // instance types): from its pack, from its pack keeping one instance type
-// in eight (filtered, as `offers --gpu` does), from its pack listing the
+// in five (filtered, as `offers --gpu` does), from its pack listing the
 // IDs of the offers left out (filtered-listed, as `recommend` does), from
 // the gob pack of older databases (gob) and from its offer rows (rows).
 func BenchmarkLatestImports(b *testing.B) {
