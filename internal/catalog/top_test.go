@@ -61,3 +61,15 @@ func rowsText(rows []catalog.OfferRow, n int) string {
 	}
 	return s
 }
+
+// TestNewestAsOfIsTheStatsFigure: the stale-price check's shortcut gives
+// the date Stats gives.
+func TestNewestAsOfIsTheStatsFigure(t *testing.T) {
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := ds.Catalog.NewestAsOf(), ds.Catalog.Stats().NewestAsOf; !got.Equal(want) || got.IsZero() {
+		t.Fatalf("NewestAsOf %v, Stats %v", got, want)
+	}
+}

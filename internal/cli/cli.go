@@ -424,14 +424,14 @@ const staleAfterDays = 180
 
 // staleWarning tells the user, on stderr, when even the newest price is old.
 func (a *app) staleWarning(ds *dataset) {
-	s := ds.Catalog.Stats()
-	if s.NewestAsOf.IsZero() {
+	newest := ds.Catalog.NewestAsOf()
+	if newest.IsZero() {
 		return
 	}
-	age := int(a.today().Sub(s.NewestAsOf).Hours() / 24)
+	age := int(a.today().Sub(newest).Hours() / 24)
 	if age > staleAfterDays {
 		fmt.Fprintf(a.io.Err, "gpuscout: warning: the newest price in use is from %s (%d days old); refresh with gpuscout catalog update or catalog import\n",
-			s.NewestAsOf.Format(catalog.DateLayout), age)
+			newest.Format(catalog.DateLayout), age)
 	}
 }
 
