@@ -114,6 +114,9 @@ func (b Billing) IsCommitment() bool {
 // (on-demand, spot, capacity blocks and flex-start, which are billed by the
 // hour).
 func (b Billing) TermHours() int {
+	if b == OnDemand || b == Spot { // most offers: no substring search
+		return 0
+	}
 	s := string(b)
 	switch {
 	case strings.Contains(s, "-1m"):

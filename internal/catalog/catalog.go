@@ -80,16 +80,31 @@ func New(d Data) (*Catalog, error) {
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
 	}
-	c.sortAll()
+	c.sortAll(v.offerIDs)
 	return c, nil
 }
 
-func (c *Catalog) sortAll() {
+// sortAll sorts the catalog's records; offerIDs are the offers' IDs, in
+// their order.
+func (c *Catalog) sortAll(offerIDs []string) {
 	sort.SliceStable(c.providers, func(i, j int) bool { return c.providers[i].ID < c.providers[j].ID })
 	sort.SliceStable(c.regions, func(i, j int) bool { return c.regions[i].Key() < c.regions[j].Key() })
 	sort.SliceStable(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID })
-	sort.SliceStable(c.instances, func(i, j int) bool { return c.instances[i].ID() < c.instances[j].ID() })
-	sortOffersByID(c.offers)
+	// Instance IDs computed once, not in every comparison (a big import
+	// discovers thousands of instance types).
+	type keyed struct {
+		id string
+		it *InstanceType
+	}
+	its := make([]keyed, len(c.instances))
+	for i, it := range c.instances {
+		its[i] = keyed{it.ID(), it}
+	}
+	sort.SliceStable(its, func(i, j int) bool { return its[i].id < its[j].id })
+	for i := range its {
+		c.instances[i] = its[i].it
+	}
+	sort.Stable(byID{c.offers, offerIDs})
 }
 
 // byID sorts offers by their IDs, computed once (ID concatenates four
@@ -105,15 +120,6 @@ func (b byID) Less(i, j int) bool { return b.ids[i] < b.ids[j] }
 func (b byID) Swap(i, j int) {
 	b.offers[i], b.offers[j] = b.offers[j], b.offers[i]
 	b.ids[i], b.ids[j] = b.ids[j], b.ids[i]
-}
-
-// sortOffersByID sorts offers by ID, stably.
-func sortOffersByID(offers []*Offer) {
-	ids := make([]string, len(offers))
-	for i, o := range offers {
-		ids[i] = o.ID()
-	}
-	sort.Stable(byID{offers, ids})
 }
 
 // Providers returns every provider, sorted by ID.

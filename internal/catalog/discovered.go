@@ -133,6 +133,13 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 		}
 	}
 	unresolved := map[[2]string]*UnresolvedGPU{}
+	// The GPU each provider, GPU name and memory resolve to, resolved once
+	// (a big import describes thousands of machines with a few GPUs).
+	type resolution struct {
+		g          *GPU
+		candidates []string
+	}
+	resolved := map[[3]string]resolution{}
 	for _, f := range found {
 		id := f.ID()
 		if have[id] || !providers[f.Provider] || f.Name == "" || !f.GPUCount.IsPositive() {
@@ -143,7 +150,13 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 			rep.Invalid = append(rep.Invalid, id)
 			continue
 		}
-		g, candidates := resolveGPU(names, f, uses)
+		rk := [3]string{f.Provider, f.GPUName, f.GPUMemoryGiB.String()}
+		res, seen := resolved[rk]
+		if !seen {
+			res.g, res.candidates = resolveGPU(names, f, uses)
+			resolved[rk] = res
+		}
+		g, candidates := res.g, res.candidates
 		if g == nil {
 			k := [2]string{f.Provider, f.GPUName}
 			u := unresolved[k]

@@ -71,36 +71,45 @@ type OverlayReport struct {
 // prices win; curated specs fill the gaps), or is added when its instance
 // type and region are in the catalog; others are dropped with a reason.
 func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport {
-	var rep OverlayReport
 	instances, regions := coverage(d)
-	// Sized for every offer, so a big import does not grow the map step by step.
-	byID := make(map[string]int, len(d.Offers)+len(offers))
+	return overlay(d, offers, bands, instances, regions)
+}
+
+// overlay is Overlay given the coverage of d.
+func overlay(d *Data, offers []*Offer, bands []*InterruptionBand, instances, regions map[string]bool) OverlayReport {
+	var rep OverlayReport
+	// Keyed by the parts of offer IDs (no string built per offer), sized
+	// for every offer, so a big import does not grow the map step by step.
+	key := func(o *Offer) [4]string {
+		return [4]string{o.Provider, o.InstanceName, o.RegionCode, string(o.Billing)}
+	}
+	byID := make(map[[4]string]int, len(d.Offers)+len(offers))
 	d.Offers = append(make([]*Offer, 0, len(d.Offers)+len(offers)), d.Offers...)
 	for i, o := range d.Offers {
-		byID[o.ID()] = i
+		byID[key(o)] = i
 	}
 	for _, o := range offers {
-		id := o.ID()
 		switch {
 		case !instances[o.Provider+"/"+o.InstanceName]:
-			rep.Dropped = append(rep.Dropped, Problem{Record: id, Field: "instance_type", Msg: "instance type not in the catalog"})
+			rep.Dropped = append(rep.Dropped, Problem{Record: o.ID(), Field: "instance_type", Msg: "instance type not in the catalog"})
 			continue
 		case !regions[o.Provider+"/"+o.RegionCode]:
-			rep.Dropped = append(rep.Dropped, Problem{Record: id, Field: "region", Msg: "region not in the catalog"})
+			rep.Dropped = append(rep.Dropped, Problem{Record: o.ID(), Field: "region", Msg: "region not in the catalog"})
 			continue
 		}
-		if i, ok := byID[id]; ok {
+		k := key(o)
+		if i, ok := byID[k]; ok {
 			old := d.Offers[i]
 			if old.Price.Currency == o.Price.Currency && old.EffectiveHourly().Equal(o.EffectiveHourly()) {
 				rep.Unchanged++
 			} else {
-				rep.Conflicts = append(rep.Conflicts, Conflict{OfferID: id, Curated: old.Price, Imported: o.Price})
+				rep.Conflicts = append(rep.Conflicts, Conflict{OfferID: o.ID(), Curated: old.Price, Imported: o.Price})
 			}
 			d.Offers[i] = o
 			rep.Replaced++
 			continue
 		}
-		byID[id] = len(d.Offers)
+		byID[k] = len(d.Offers)
 		d.Offers = append(d.Offers, o)
 		rep.Added++
 	}
@@ -159,14 +168,23 @@ type CurrencyKnown func(code string) bool
 // data itself is invalid.
 func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known CurrencyKnown) (*Catalog, OverlayReport, error) {
 	var rejected []Rejection
+	instances, regions := coverage(&d)
 	if known != nil {
-		instances, regions := coverage(&d)
 		usable := make([]*Offer, 0, len(offers))
+		knownCur := map[string]bool{}
 		for _, o := range offers {
+			ok, seen := knownCur[o.Price.Currency]
+			if !seen {
+				ok = known(o.Price.Currency)
+				knownCur[o.Price.Currency] = ok
+			}
+			if ok {
+				usable = append(usable, o)
+				continue
+			}
 			// Offers outside the coverage are dropped by Overlay, quietly,
 			// whatever their currency.
-			covered := instances[o.Provider+"/"+o.InstanceName] && regions[o.Provider+"/"+o.RegionCode]
-			if covered && !known(o.Price.Currency) {
+			if instances[o.Provider+"/"+o.InstanceName] && regions[o.Provider+"/"+o.RegionCode] {
 				rejected = append(rejected, Rejection{Kind: KindOffer, Record: o.ID(), Reason: RejectCurrency, Detail: o.Price.Currency})
 				continue
 			}
@@ -213,7 +231,7 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 	}
 	d.Offers = append([]*Offer(nil), d.Offers...) // Overlay writes into these
 	d.Interrupt = append([]*InterruptionBand(nil), d.Interrupt...)
-	rep := Overlay(&d, offers, bands)
+	rep := overlay(&d, offers, bands, instances, regions)
 	rep.Rejected = rejected
 	for attempt := 0; attempt < 5; attempt++ {
 		c, err := New(d)

@@ -118,6 +118,16 @@ func inFold(list []string, s string) bool {
 // QueryOffers returns the offers matching q, priced in q.Currency and
 // sorted by q.Sort (ties by offer ID), at most q.Limit of them.
 func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
+	rows, _, err := c.QueryOffersTop(q, q.Limit)
+	return rows, err
+}
+
+// QueryOffersTop is QueryOffers returning the first n rows of the order
+// (every row when n <= 0, q.Limit ignored) and the number of offers that
+// match. Only those n rows are sorted and get their per-GPU price when
+// neither the order nor the price unit needs it for every row, which is
+// what keeps a query over 100,000 offers for the cheapest 20 fast.
+func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 	per := q.Per
 	if per == "" {
 		per = PerInstanceHour
@@ -132,7 +142,16 @@ func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
 			market[f.Provider] = true
 		}
 	}
+	// perGPU: every row needs its per-GPU price (to sort or filter by
+	// it); else only the rows returned get it.
+	perGPU := per == PerGPUHour || q.Sort == SortGPUPrice
 	var rows []OfferRow
+	var top *topN // the first n rows so far, when n > 0
+	if n > 0 {
+		top = &topN{n: n, order: rowOrder(q.Sort)}
+	}
+	total := 0
+	var err error
 	for _, o := range c.offers {
 		it := o.Instance
 		if q.InstanceID != "" && it.ID() != q.InstanceID {
@@ -165,21 +184,35 @@ func (c *Catalog) QueryOffers(q OfferQuery) ([]OfferRow, error) {
 		if len(q.Billing) > 0 && !matchAnyBilling(o.Billing, q.Billing) {
 			continue
 		}
-		row, err := priceRow(o, q.Currency, q.FX, per)
+		row, err := priceRow(o, q.Currency, q.FX, per, perGPU)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if q.MaxPrice.IsPositive() && row.Price.GreaterThan(q.MaxPrice) {
 			continue
 		}
 		row.Marketplace = market[o.Provider]
-		rows = append(rows, row)
+		total++
+		if top != nil {
+			top.add(row)
+		} else {
+			rows = append(rows, row)
+		}
 	}
-	sortRows(rows, q.Sort)
-	if q.Limit > 0 && len(rows) > q.Limit {
-		rows = rows[:q.Limit]
+	if top != nil {
+		rows = top.sorted()
+	} else {
+		sortRows(rows, q.Sort)
 	}
-	return rows, nil
+	if !perGPU {
+		for i := range rows {
+			if rows[i], err = priceRow(rows[i].Offer, q.Currency, q.FX, per, true); err != nil {
+				return nil, 0, err
+			}
+			rows[i].Marketplace = market[rows[i].Offer.Provider]
+		}
+	}
+	return rows, total, nil
 }
 
 func matchAnyBilling(b Billing, filters []string) bool {
@@ -191,11 +224,15 @@ func matchAnyBilling(b Billing, filters []string) bool {
 	return false
 }
 
-// priceRow converts an offer's price parts into currency (or keeps its own).
-func priceRow(o *Offer, currency string, fx Converter, per PriceUnit) (OfferRow, error) {
+// priceRow converts an offer's price parts into currency (or keeps its
+// own); the per-GPU price is left zero unless perGPU.
+func priceRow(o *Offer, currency string, fx Converter, per PriceUnit, perGPU bool) (OfferRow, error) {
 	p := o.Price
 	row := OfferRow{Offer: o, Currency: p.Currency, Hourly: p.Hourly, Upfront: p.Upfront, Monthly: p.Monthly,
-		EffectiveHourly: o.EffectiveHourly(), PerGPUHourly: o.PerGPUHourly()}
+		EffectiveHourly: o.EffectiveHourly()}
+	if perGPU {
+		row.PerGPUHourly = o.PerGPUHourly()
+	}
 	if currency != "" && currency != p.Currency {
 		if fx == nil {
 			return OfferRow{}, fmt.Errorf("offer %s: no exchange rates to convert %s to %s", o.ID(), p.Currency, currency)
@@ -225,21 +262,101 @@ func priceRow(o *Offer, currency string, fx Converter, per PriceUnit) (OfferRow,
 	return row, nil
 }
 
-func sortRows(rows []OfferRow, key SortKey) {
-	less := func(a, b OfferRow) int { return a.EffectiveHourly.Cmp(b.EffectiveHourly) }
+// rowOrder compares two rows by a sort key (0 when they tie).
+func rowOrder(key SortKey) func(a, b *OfferRow) int {
 	switch key {
 	case SortGPUPrice:
-		less = func(a, b OfferRow) int { return a.PerGPUHourly.Cmp(b.PerGPUHourly) }
+		return func(a, b *OfferRow) int { return a.PerGPUHourly.Cmp(b.PerGPUHourly) }
 	case SortVRAM:
-		less = func(a, b OfferRow) int {
+		return func(a, b *OfferRow) int {
 			if c := b.Offer.Instance.GPUMemoryGB.Cmp(a.Offer.Instance.GPUMemoryGB); c != 0 {
 				return c
 			}
 			return a.EffectiveHourly.Cmp(b.EffectiveHourly)
 		}
 	case SortFP16PerDollar:
-		less = func(a, b OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) }
+		return func(a, b *OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) }
 	}
+	return func(a, b *OfferRow) int { return a.EffectiveHourly.Cmp(b.EffectiveHourly) }
+}
+
+// topN keeps the first n rows of an order among the rows added, without
+// sorting the others: a bounded heap whose root is the worst row kept.
+// Offer IDs, which break ties, are computed only for rows that tie.
+type topN struct {
+	n     int
+	order func(a, b *OfferRow) int
+	heap  []rankedRow
+	cand  rankedRow // the row being added (a field: no allocation per row)
+}
+
+type rankedRow struct {
+	row OfferRow
+	id  string // the offer ID, once a tie needed it
+}
+
+// before reports whether a sorts before b.
+func (t *topN) before(a, b *rankedRow) bool {
+	if c := t.order(&a.row, &b.row); c != 0 {
+		return c < 0
+	}
+	if a.id == "" {
+		a.id = a.row.Offer.ID()
+	}
+	if b.id == "" {
+		b.id = b.row.Offer.ID()
+	}
+	return a.id < b.id
+}
+
+func (t *topN) add(row OfferRow) {
+	h := t.heap
+	if len(h) < t.n {
+		h = append(h, rankedRow{row: row})
+		for k := len(h) - 1; k > 0; { // up while the parent sorts before
+			parent := (k - 1) / 2
+			if !t.before(&h[parent], &h[k]) {
+				break
+			}
+			h[k], h[parent] = h[parent], h[k]
+			k = parent
+		}
+		t.heap = h
+		return
+	}
+	t.cand = rankedRow{row: row}
+	if !t.before(&t.cand, &h[0]) {
+		return
+	}
+	h[0] = t.cand
+	for k := 0; ; { // down while a child sorts after
+		w := k
+		if ch := 2*k + 1; ch < len(h) && t.before(&h[w], &h[ch]) {
+			w = ch
+		}
+		if ch := 2*k + 2; ch < len(h) && t.before(&h[w], &h[ch]) {
+			w = ch
+		}
+		if w == k {
+			return
+		}
+		h[k], h[w] = h[w], h[k]
+		k = w
+	}
+}
+
+// sorted returns the rows kept, in order.
+func (t *topN) sorted() []OfferRow {
+	sort.Slice(t.heap, func(i, j int) bool { return t.before(&t.heap[i], &t.heap[j]) })
+	out := make([]OfferRow, len(t.heap))
+	for i := range t.heap {
+		out[i] = t.heap[i].row
+	}
+	return out
+}
+
+func sortRows(rows []OfferRow, key SortKey) {
+	less := rowOrder(key)
 	// The offer IDs break ties; computed once, not in every comparison.
 	// A catalog holds each offer ID once, so the order is total and an
 	// unstable sort (far fewer swaps than sort.Stable) gives the same rows.
@@ -254,12 +371,12 @@ func sortRows(rows []OfferRow, key SortKey) {
 type rowSorter struct {
 	rows []OfferRow
 	ids  []string
-	less func(a, b OfferRow) int
+	less func(a, b *OfferRow) int
 }
 
 func (s rowSorter) Len() int { return len(s.rows) }
 func (s rowSorter) Less(i, j int) bool {
-	if c := s.less(s.rows[i], s.rows[j]); c != 0 {
+	if c := s.less(&s.rows[i], &s.rows[j]); c != 0 {
 		return c < 0
 	}
 	return s.ids[i] < s.ids[j]

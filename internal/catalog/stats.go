@@ -72,6 +72,18 @@ func (c *Catalog) Stats() Stats {
 	return s
 }
 
+// NewestAsOf is Stats().NewestAsOf, the newest as-of date over offers
+// (zero without offers), without the rest of the statistics.
+func (c *Catalog) NewestAsOf() time.Time {
+	var t time.Time
+	for _, o := range c.offers {
+		if o.Source.AsOf.After(t) {
+			t = o.Source.AsOf
+		}
+	}
+	return t
+}
+
 // StatsWithCoverage is Stats plus the billing-model coverage gaps
 // (GapsByBilling, Gaps) and the spot coverage: what catalog stats, its API
 // and the About page show.

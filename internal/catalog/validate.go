@@ -23,6 +23,12 @@ var memoryTolerance = decimal.NewFromInt(1)
 type validator struct {
 	pos      map[any]Position
 	problems []Problem
+	// offerIDs are the IDs of the catalog's offers, in their order
+	// (computed once: sorting uses them too).
+	offerIDs []string
+	// onDemand holds an on-demand offer of each instance type and region
+	// that has one (offerPrices fills it, spotSiblings reads it).
+	onDemand map[[3]string]*Offer
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
@@ -106,6 +112,7 @@ func (v *validator) index(c *Catalog) {
 	for _, it := range c.instances {
 		v.instance(c, it)
 	}
+	v.offerIDs = make([]string, 0, len(c.offers))
 	for _, o := range c.offers {
 		v.offer(c, o)
 	}
@@ -228,6 +235,7 @@ func (v *validator) instance(c *Catalog, it *InstanceType) {
 
 func (v *validator) offer(c *Catalog, o *Offer) {
 	id := o.ID()
+	v.offerIDs = append(v.offerIDs, id)
 	if c.providerByID[o.Provider] == nil {
 		v.add(o, id, "provider", "unknown provider %q", o.Provider)
 	}
@@ -256,7 +264,7 @@ func (v *validator) offer(c *Catalog, o *Offer) {
 	if !p.Hourly.IsPositive() && !p.Upfront.IsPositive() && !p.Monthly.IsPositive() {
 		v.add(o, id, "hourly", "an offer needs a positive hourly, upfront or monthly price")
 	}
-	if !reCurrency.MatchString(p.Currency) {
+	if !isCurrencyCode(p.Currency) {
 		v.add(o, id, "currency", "%q is not an ISO 4217 code such as USD or CNY", p.Currency)
 	}
 	if o.Billing.TermHours() == 0 && p.Upfront.IsPositive() {
@@ -269,18 +277,36 @@ func (v *validator) offer(c *Catalog, o *Offer) {
 // on-demand price of the same instance, region and currency. Capacity
 // blocks are reserved ahead for a fixed window and are not bound by it.
 func (v *validator) offerPrices(c *Catalog) {
-	onDemand := map[string]*Offer{}
+	// The last on-demand offer of each instance type and region, keyed
+	// without building strings; by currency too only where one instance
+	// type and region has on-demand prices in several currencies.
+	onDemand := make(map[[3]string]*Offer, len(c.offers)/2)
+	var byCurrency map[[4]string]*Offer
 	for _, o := range c.offers {
-		if o.Billing == OnDemand {
-			onDemand[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+o.Price.Currency] = o
-		}
-	}
-	for _, o := range c.offers {
-		if o.Billing == OnDemand || o.Billing == CapacityBlock || !o.Billing.Valid() {
+		if o.Billing != OnDemand {
 			continue
 		}
-		od := onDemand[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+o.Price.Currency]
-		if od == nil {
+		k := [3]string{o.Provider, o.InstanceName, o.RegionCode}
+		if prev := onDemand[k]; prev != nil && prev.Price.Currency != o.Price.Currency && byCurrency == nil {
+			byCurrency = map[[4]string]*Offer{}
+			for _, od := range c.offers {
+				if od.Billing == OnDemand {
+					byCurrency[[4]string{od.Provider, od.InstanceName, od.RegionCode, od.Price.Currency}] = od
+				}
+			}
+		}
+		onDemand[k] = o
+	}
+	v.onDemand = onDemand
+	for _, o := range c.offers {
+		if o.Billing == OnDemand || o.Billing == CapacityBlock {
+			continue
+		}
+		od := onDemand[[3]string{o.Provider, o.InstanceName, o.RegionCode}]
+		if byCurrency != nil {
+			od = byCurrency[[4]string{o.Provider, o.InstanceName, o.RegionCode, o.Price.Currency}]
+		}
+		if od == nil || od.Price.Currency != o.Price.Currency || !o.Billing.Valid() {
 			continue
 		}
 		eff, odEff := o.EffectiveHourly(), od.EffectiveHourly()
@@ -351,6 +377,20 @@ func (v *validator) costs(c *Catalog) {
 		v.nonNegative(f, id, "value", f.Value)
 		v.source(f, id, f.Source)
 	}
+}
+
+// isCurrencyCode reports whether s is three upper-case ASCII letters (the
+// form of an ISO 4217 code), as reCurrency matches, without a regexp.
+func isCurrencyCode(s string) bool {
+	if len(s) != 3 {
+		return false
+	}
+	for i := 0; i < 3; i++ {
+		if s[i] < 'A' || s[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 func inList(list []string, s string) bool {

@@ -92,6 +92,15 @@ type app struct {
 	// models it asks about: imported offers of other GPUs are not loaded
 	// (nil loads every imported offer).
 	onlyGPUs []string
+	// prefilter, set by a command before it loads data, chooses from the
+	// catalog without imported offers the instance types whose imported
+	// offers to load (keep); leftOut then receives the offers left out
+	// that a full load would have used (inside the catalog's coverage, in
+	// a known currency). A nil keep loads every offer.
+	prefilter func(*catalog.Catalog) (keep func(provider, instance string) bool, leftOut func(provider, instance string, ids []string))
+	// warned is set once the data warnings were printed (a command that
+	// loads data twice prints them once).
+	warned bool
 }
 
 // Main runs gpuscout with args (without the program name) and returns the
@@ -275,6 +284,10 @@ func (a *app) data() (*dataset, error) {
 	}
 	var imported []*catalog.Offer
 	var bands []*catalog.InterruptionBand
+	var leftOut []sqlite.LeftOut
+	var base *catalog.Catalog // curated and discovered, without imported offers (prefilter)
+	var sendLeftOut func(provider, instance string, ids []string)
+	known := func(cur string) bool { _, ok := rates.Rate(cur); return ok }
 	db, err := a.openDB(context.Background(), false)
 	if err != nil {
 		return nil, err
@@ -284,25 +297,43 @@ func (a *app) data() (*dataset, error) {
 		// Instance types the imports describe and the curated catalog
 		// lacks join it, so their offers are listed like any other; then
 		// only the offers of the instance types the command can show are
-		// loaded (all of them unless it names GPU models).
-		im, err := db.LatestImportsWhere(context.Background(), func(found []*catalog.DiscoveredInstance) sqlite.OfferFilter {
-			rep = catalog.Discover(&d, found, nil)
-			keep := catalog.InstancesForGPUs(&d, a.onlyGPUs)
-			if keep == nil {
-				return nil
-			}
-			return func(provider, instance string) bool { return keep[provider+"/"+instance] }
-		})
+		// loaded (all of them unless it names GPU models or prefilters).
+		im, err := db.LatestImportsWith(context.Background(), sqlite.ReadOptions{ListLeftOut: a.prefilter != nil,
+			Choose: func(found []*catalog.DiscoveredInstance) sqlite.OfferFilter {
+				rep = catalog.Discover(&d, found, nil)
+				var filters []func(provider, instance string) bool
+				if gpus := catalog.InstancesForGPUs(&d, a.onlyGPUs); gpus != nil {
+					filters = append(filters, func(provider, instance string) bool { return gpus[provider+"/"+instance] })
+				}
+				if a.prefilter != nil {
+					// Invalid curated data fails the load below, with its message.
+					if c, err := catalog.New(d); err == nil {
+						var keep func(provider, instance string) bool
+						if keep, sendLeftOut = a.prefilter(c); keep != nil {
+							base = c
+							filters = append(filters, keep)
+						}
+					}
+				}
+				switch len(filters) {
+				case 0:
+					return nil
+				case 1:
+					return filters[0]
+				}
+				return func(provider, instance string) bool {
+					return filters[0](provider, instance) && filters[1](provider, instance)
+				}
+			}})
 		db.Close()
 		if err != nil {
 			return nil, fmt.Errorf("database %s: %w", a.dbPath(), err)
 		}
-		imported, bands = im.Offers, im.Bands
+		imported, bands, leftOut = im.Offers, im.Bands, im.LeftOut
 		rep.CountOffers(im.OfferCounts)
 		ds.Discovery = &rep
 	}
 	if len(imported) > 0 || len(bands) > 0 {
-		known := func(cur string) bool { _, ok := rates.Rate(cur); return ok }
 		c, rep, err := catalog.NewWithImports(d, imported, bands, known)
 		if err != nil {
 			return nil, &dataError{err: prefixCatalog(a.catalog, err)}
@@ -311,12 +342,63 @@ func (a *app) data() (*dataset, error) {
 	} else if ds.Catalog, err = catalog.New(d); err != nil {
 		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
 	}
+	if base != nil && sendLeftOut != nil {
+		reportLeftOut(base, leftOut, known, ds, sendLeftOut)
+	}
 	ds.FX = rates
 	a.rates = rates
 	a.ds = ds
-	a.staleWarning(ds)
-	a.rejectedWarning(ds)
+	if !a.warned {
+		a.warned = true
+		a.staleWarning(ds)
+		a.rejectedWarning(ds)
+	}
 	return ds, nil
+}
+
+// reportLeftOut sends leave the offers a prefiltered read left out that a
+// full load would have put in the catalog: inside its coverage (the
+// instance types and regions of c, the full load's) and in a known
+// currency. Of the others, those outside the coverage are dropped quietly,
+// as a full load does, and those in an unknown currency are reported in
+// ds.Imports like the loaded offers rejected for it.
+func reportLeftOut(c *catalog.Catalog, left []sqlite.LeftOut, known catalog.CurrencyKnown, ds *dataset, leave func(provider, instance string, ids []string)) {
+	regions := map[[2]string]bool{}
+	knownCur := map[string]bool{}
+	for _, g := range left {
+		if _, ok := c.Instance(g.Provider + "/" + g.InstanceType); !ok {
+			continue
+		}
+		key := g.Provider + "/" + g.InstanceType + "/"
+		ids := make([]string, 0, len(g.Offers))
+		for _, o := range g.Offers {
+			rk := [2]string{g.Provider, o.Region}
+			in, seen := regions[rk]
+			if !seen {
+				_, in = c.Region(g.Provider, o.Region)
+				regions[rk] = in
+			}
+			if !in {
+				continue
+			}
+			ok, seen := knownCur[o.Currency]
+			if !seen {
+				ok = known(o.Currency)
+				knownCur[o.Currency] = ok
+			}
+			id := key + o.Region + "/" + o.Billing
+			if !ok {
+				if ds.Imports == nil {
+					ds.Imports = &catalog.OverlayReport{}
+				}
+				ds.Imports.Rejected = append(ds.Imports.Rejected, catalog.Rejection{Kind: catalog.KindOffer, Record: id,
+					Reason: catalog.RejectCurrency, Detail: o.Currency})
+				continue
+			}
+			ids = append(ids, id)
+		}
+		leave(g.Provider, g.InstanceType, ids)
+	}
 }
 
 // maxRejectedShown bounds the rejected imports listed on stderr.
@@ -342,14 +424,14 @@ const staleAfterDays = 180
 
 // staleWarning tells the user, on stderr, when even the newest price is old.
 func (a *app) staleWarning(ds *dataset) {
-	s := ds.Catalog.Stats()
-	if s.NewestAsOf.IsZero() {
+	newest := ds.Catalog.NewestAsOf()
+	if newest.IsZero() {
 		return
 	}
-	age := int(a.today().Sub(s.NewestAsOf).Hours() / 24)
+	age := int(a.today().Sub(newest).Hours() / 24)
 	if age > staleAfterDays {
 		fmt.Fprintf(a.io.Err, "gpuscout: warning: the newest price in use is from %s (%d days old); refresh with gpuscout catalog update or catalog import\n",
-			s.NewestAsOf.Format(catalog.DateLayout), age)
+			newest.Format(catalog.DateLayout), age)
 	}
 }
 

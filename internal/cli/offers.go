@@ -130,7 +130,13 @@ func (a *app) runOffers(o *offersOptions) error {
 	if err != nil {
 		return err
 	}
-	rows, err := c.QueryOffers(q)
+	// Without --cheapest-region or --per-provider, which need every row,
+	// only the rows shown are sorted.
+	top := o.limit
+	if o.oneRegion || o.perProvider > 0 {
+		top = 0
+	}
+	rows, total, err := c.QueryOffersTop(q, top)
 	if err != nil {
 		return err
 	}
@@ -140,7 +146,9 @@ func (a *app) runOffers(o *offersOptions) error {
 	if o.perProvider > 0 {
 		rows = catalog.FirstPerProvider(rows, o.perProvider)
 	}
-	total := len(rows)
+	if top == 0 {
+		total = len(rows)
+	}
 	if o.limit > 0 && len(rows) > o.limit {
 		rows = rows[:o.limit]
 	}

@@ -247,20 +247,36 @@ func anyWorkloadFlag(fs interface{ Changed(string) bool }) bool {
 }
 
 func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
-	ds, err := a.data()
-	if err != nil {
-		return err
-	}
 	r, err := a.requirements(cmd, o)
 	if err != nil {
 		return err
 	}
-	m, err := a.perfModel(ds.Catalog)
+	// Imported offers of instance types the job's hard filters reject
+	// are not loaded; the advisor counts them among its rejections.
+	var pf *recommend.Prefilter
+	a.prefilter = func(c *catalog.Catalog) (func(string, string) bool, func(string, string, []string)) {
+		var perr error
+		if pf, perr = (&recommend.Engine{Catalog: c}).NewPrefilter(r, a.printer); perr != nil {
+			pf = nil
+			return nil, nil // Recommend reports the error
+		}
+		return pf.Keep, pf.LeaveOut
+	}
+	ds, err := a.data()
 	if err != nil {
 		return err
 	}
-	e := &recommend.Engine{Catalog: ds.Catalog, Perf: m, Pricing: a.engine(ds.Catalog), FX: a.rates, Now: a.today()}
-	res, err := e.Recommend(r, a.printer)
+	res, err := a.recommendWith(ds, r, pf)
+	var np *recommend.NoPlanError
+	if errors.As(err, &np) && pf.LeftOut() > 0 {
+		// No plan: the relaxation hints are drawn from every offer, so
+		// the answer comes from a full load.
+		a.ds, a.prefilter = nil, nil
+		if ds, err = a.data(); err != nil {
+			return err
+		}
+		res, err = a.recommendWith(ds, r, nil)
+	}
 	if err != nil {
 		var np *recommend.NoPlanError
 		var ie *recommend.InputError
@@ -290,6 +306,17 @@ func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
 		return a.writeRecommendMarkdown(doc)
 	}
 	return a.writeRecommend(doc)
+}
+
+// recommendWith runs the advisor on a loaded dataset; pf holds the
+// imported offers the load left out (nil when none).
+func (a *app) recommendWith(ds *dataset, r recommend.Requirements, pf *recommend.Prefilter) (*recommend.Result, error) {
+	m, err := a.perfModel(ds.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	e := &recommend.Engine{Catalog: ds.Catalog, Perf: m, Pricing: a.engine(ds.Catalog), FX: a.rates, Now: a.today(), Prefiltered: pf}
+	return e.Recommend(r, a.printer)
 }
 
 func planTime(pr *i18n.Printer, p document.RecPlan) string {

@@ -23,6 +23,10 @@ type Engine struct {
 	Pricing *pricing.Engine
 	FX      catalog.Converter
 	Now     time.Time
+	// Prefiltered, when not nil, holds the offers the catalog's reader
+	// left out because their instance types fail the requirements' hard
+	// filters (see Prefilter): Recommend counts them as rejected.
+	Prefiltered *Prefilter
 }
 
 // Plan is one recommended way to run the job.
@@ -212,14 +216,19 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	offers := c.Offers()
 	for _, st := range stages {
 		var kept []*catalog.Offer
+		var rejected []Rejection
 		for _, o := range offers {
 			if why := st.reject(o); why != "" {
-				res.Rejected = append(res.Rejected, Rejection{Offer: o.ID(), Stage: st.name, Reason: why})
+				rejected = append(rejected, Rejection{Offer: o.ID(), Stage: st.name, Reason: why})
 				continue
 			}
 			kept = append(kept, o)
 		}
-		if n := len(offers) - len(kept); n > 0 {
+		// Offers the reader left out (Prefiltered) count where a full
+		// load would have rejected them, in offer ID order like the rest.
+		left := e.Prefiltered.rejections(st.name)
+		res.Rejected = append(res.Rejected, mergeRejections(rejected, left)...)
+		if n := len(offers) - len(kept) + len(left); n > 0 {
 			res.Constraints = append(res.Constraints, ConstraintCount{Stage: st.name, Constraint: st.describe, Removed: n})
 		}
 		if len(kept) == 0 {

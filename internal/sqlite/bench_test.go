@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,8 +13,11 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// BenchmarkLatestImports reads 50,000 stored offers of one snapshot, from
-// its pack and (rows) from its offer rows.
+// BenchmarkLatestImports reads 50,000 stored offers of one snapshot (1,087
+// instance types): from its pack, from its pack keeping one instance type
+// in five (filtered, as `offers --gpu` does), from its pack listing the
+// IDs of the offers left out (filtered-listed, as `recommend` does), from
+// the gob pack of older databases (gob) and from its offer rows (rows).
 func BenchmarkLatestImports(b *testing.B) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
@@ -23,7 +27,7 @@ func BenchmarkLatestImports(b *testing.B) {
 			Billing: []catalog.Billing{catalog.OnDemand, catalog.Spot}[i%2], Price: catalog.Price{Hourly: decimal.New(int64(1000+i%977), -4), Currency: "USD"},
 			Source: catalog.Source{Kind: catalog.SourceThirdParty, Ref: "vms.csv", AsOf: at}})
 	}
-	for _, mode := range []string{"pack", "rows"} {
+	for _, mode := range []string{"pack", "filtered", "filtered-listed", "gob", "rows"} {
 		b.Run(mode, func(b *testing.B) {
 			db, err := Open(ctx, filepath.Join(b.TempDir(), "b.db"))
 			if err != nil {
@@ -33,17 +37,41 @@ func BenchmarkLatestImports(b *testing.B) {
 			if _, err := db.SaveImport(ctx, res, "x", "vms.csv", at, SaveOptions{}); err != nil {
 				b.Fatal(err)
 			}
-			if mode == "rows" {
+			switch mode {
+			case "rows":
 				if _, err := db.w.ExecContext(ctx, `DELETE FROM snapshot_packs`); err != nil {
 					b.Fatal(err)
+				}
+			case "gob":
+				if _, err := db.w.ExecContext(ctx, `UPDATE snapshot_packs SET format = ?, offers = ?`, packGob, packGobForTest(b, res.Offers)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			opt := ReadOptions{ListLeftOut: mode == "filtered-listed"}
+			want := len(res.Offers)
+			if strings.HasPrefix(mode, "filtered") {
+				opt.Choose = func([]*catalog.DiscoveredInstance) OfferFilter {
+					return func(_, inst string) bool {
+						return strings.HasSuffix(inst, "0.xlarge") || strings.HasSuffix(inst, "8.xlarge")
+					}
+				}
+				want = 0
+				for _, o := range res.Offers {
+					if opt.Choose(nil)(o.Provider, o.InstanceName) {
+						want++
+					}
 				}
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				im, err := db.LatestImports(ctx)
-				if err != nil || len(im.Offers) != len(res.Offers) {
-					b.Fatalf("%d offers, %v", len(im.Offers), err)
+				im, err := db.LatestImportsWith(ctx, opt)
+				left := 0
+				for _, g := range im.LeftOut {
+					left += len(g.Offers)
+				}
+				if err != nil || len(im.Offers) != want || opt.ListLeftOut && left != len(res.Offers)-want {
+					b.Fatalf("%d offers, %d left out, %v", len(im.Offers), left, err)
 				}
 			}
 		})

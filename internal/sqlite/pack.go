@@ -2,7 +2,9 @@ package sqlite
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"time"
 
@@ -10,12 +12,23 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// packFormat is the version of packedOffers; a pack of another format is
-// ignored (the rows are read instead).
-const packFormat = 1
+// Pack formats. Reads decode the formats they know and read the offer
+// rows of a snapshot whose pack has another format, or is damaged.
+const (
+	// packGob (written until 2026-12) is packedOffers, gob-encoded: every
+	// read decodes every offer.
+	packGob = 1
+	// packParts is the offers grouped by instance type, each group
+	// decodable on its own (see packParts below): a read decodes only the
+	// instance types it keeps.
+	packParts = 2
+	// packFormat is the format SaveImport writes.
+	packFormat = packParts
+)
 
-// packedOffers is a snapshot's offers in columns: strings as indexes into
-// Strings, money as integer coefficients with exponents.
+// packedOffers is a snapshot's offers in columns (format packGob):
+// strings as indexes into Strings, money as integer coefficients with
+// exponents.
 type packedOffers struct {
 	Strings                                   []string
 	Provider, Instance, Region, Billing, Curr []uint32
@@ -24,52 +37,369 @@ type packedOffers struct {
 	HourlyE, UpfrontE, MonthlyE               []int32
 }
 
+// The packParts format, every integer a varint (encoding/binary):
+//
+//	strings:  count, then each string as length and bytes
+//	parts:    count, then per instance type: provider, instance type
+//	          (string indexes), offers, body length in bytes
+//	bodies:   the parts' bodies, in part order; a body holds its offers,
+//	          each as region, billing, currency, source kind, source ref,
+//	          as-of (string indexes), then hourly, upfront and monthly
+//	          prices as coefficient and exponent (signed varints).
+//
+// A part's offers are the snapshot's offers of one instance type; each
+// offer ID appears once in a pack (the last of an import's duplicates, as
+// in the offer rows).
+
 // pack encodes offers; ok is false when a price does not fit the packed
 // form (a coefficient beyond 64 bits), and the rows are then the only copy.
 func pack(offers []*catalog.Offer) (blob []byte, ok bool, err error) {
-	p := &packedOffers{}
-	index := map[string]uint32{}
-	str := func(s string) uint32 {
+	var strs []string
+	index := map[string]uint64{}
+	str := func(s string) uint64 {
 		i, seen := index[s]
 		if !seen {
-			i = uint32(len(p.Strings))
+			i = uint64(len(strs))
 			index[s] = i
-			p.Strings = append(p.Strings, s)
+			strs = append(strs, s)
 		}
 		return i
 	}
-	dec := func(d decimal.Decimal, c *[]int64, e *[]int32) bool {
-		co := d.Coefficient()
-		if !co.IsInt64() {
-			return false
+	// The last offer of each ID, grouped by instance type in order of
+	// first appearance.
+	last := make(map[string]int, len(offers))
+	for i, o := range offers {
+		last[o.ID()] = i
+	}
+	type group struct {
+		provider, instance uint64
+		n                  int
+		body               []byte
+	}
+	var groups []*group
+	byType := map[[2]string]*group{}
+	for i, o := range offers {
+		if last[o.ID()] != i {
+			continue
 		}
-		*c, *e = append(*c, co.Int64()), append(*e, d.Exponent())
-		return true
+		k := [2]string{o.Provider, o.InstanceName}
+		g := byType[k]
+		if g == nil {
+			g = &group{provider: str(o.Provider), instance: str(o.InstanceName)}
+			byType[k] = g
+			groups = append(groups, g)
+		}
+		b := g.body
+		for _, s := range []string{o.RegionCode, string(o.Billing), o.Price.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString()} {
+			b = binary.AppendUvarint(b, str(s))
+		}
+		for _, d := range []decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
+			co := d.Coefficient()
+			if !co.IsInt64() {
+				return nil, false, nil
+			}
+			b = binary.AppendVarint(binary.AppendVarint(b, co.Int64()), int64(d.Exponent()))
+		}
+		g.body = b
+		g.n++
 	}
-	for _, o := range offers {
-		p.Provider = append(p.Provider, str(o.Provider))
-		p.Instance = append(p.Instance, str(o.InstanceName))
-		p.Region = append(p.Region, str(o.RegionCode))
-		p.Billing = append(p.Billing, str(string(o.Billing)))
-		p.Curr = append(p.Curr, str(o.Price.Currency))
-		p.Kind = append(p.Kind, str(string(o.Source.Kind)))
-		p.Ref = append(p.Ref, str(o.Source.Ref))
-		p.AsOf = append(p.AsOf, str(o.Source.AsOfString()))
-		if !dec(o.Price.Hourly, &p.HourlyC, &p.HourlyE) || !dec(o.Price.Upfront, &p.UpfrontC, &p.UpfrontE) ||
-			!dec(o.Price.Monthly, &p.MonthlyC, &p.MonthlyE) {
-			return nil, false, nil
+	out := binary.AppendUvarint(nil, uint64(len(strs)))
+	for _, s := range strs {
+		out = append(binary.AppendUvarint(out, uint64(len(s))), s...)
+	}
+	out = binary.AppendUvarint(out, uint64(len(groups)))
+	for _, g := range groups {
+		for _, v := range []uint64{g.provider, g.instance, uint64(g.n), uint64(len(g.body))} {
+			out = binary.AppendUvarint(out, v)
 		}
 	}
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(p); err != nil {
-		return nil, false, err
+	for _, g := range groups {
+		out = append(out, g.body...)
 	}
-	return b.Bytes(), true, nil
+	return out, true, nil
 }
 
-// unpack decodes a pack into offers fetched at fetched: those keep keeps
-// (all where keep is nil), each counted in counts (when not nil).
-func unpack(blob []byte, fetched time.Time, keep OfferFilter, counts *offerCounter) ([]*catalog.Offer, error) {
+// errPack is a damaged pack: reads fall back to the offer rows.
+var errPack = errors.New("damaged packed offers")
+
+// packReader reads varints from a pack, remembering the first error.
+type packReader struct {
+	b   []byte
+	err error
+}
+
+func (r *packReader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errPack
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *packReader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = errPack
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+// partsPack is a decoded packParts header: the instance types of a
+// snapshot, each with its undecoded body.
+type partsPack struct {
+	strs    []string
+	parts   []packPart
+	fetched time.Time
+}
+
+// packPart is one instance type's offers in a pack.
+type packPart struct {
+	provider, instance string
+	n                  int
+	body               []byte
+}
+
+// readParts decodes a packParts header and checks that the bodies fit.
+func readParts(blob []byte, fetched time.Time) (*partsPack, error) {
+	r := &packReader{b: blob}
+	ns := r.uvarint()
+	if ns > uint64(len(blob)) {
+		return nil, errPack
+	}
+	p := &partsPack{strs: make([]string, 0, ns), fetched: fetched}
+	for i := uint64(0); i < ns && r.err == nil; i++ {
+		l := r.uvarint()
+		if l > uint64(len(r.b)) {
+			return nil, errPack
+		}
+		p.strs = append(p.strs, string(r.b[:l]))
+		r.b = r.b[l:]
+	}
+	np := r.uvarint()
+	if np > uint64(len(r.b)) {
+		return nil, errPack
+	}
+	type head struct{ prov, inst, n, size uint64 }
+	heads := make([]head, 0, np)
+	total := uint64(0)
+	for i := uint64(0); i < np && r.err == nil; i++ {
+		h := head{r.uvarint(), r.uvarint(), r.uvarint(), r.uvarint()}
+		// An offer takes at least 12 bytes (12 varints).
+		if h.prov >= ns || h.inst >= ns || h.size > uint64(len(blob)) || h.n > h.size/12 {
+			return nil, errPack
+		}
+		total += h.size
+		heads = append(heads, h)
+	}
+	if r.err != nil || total != uint64(len(r.b)) {
+		return nil, errPack
+	}
+	p.parts = make([]packPart, len(heads))
+	for i, h := range heads {
+		p.parts[i] = packPart{provider: p.strs[h.prov], instance: p.strs[h.inst], n: int(h.n), body: r.b[:h.size]}
+		r.b = r.b[h.size:]
+	}
+	return p, nil
+}
+
+// str is a string of the pack by index.
+func (p *partsPack) str(r *packReader) string {
+	i := r.uvarint()
+	if i >= uint64(len(p.strs)) {
+		r.err = errPack
+		return ""
+	}
+	return p.strs[i]
+}
+
+// keys yields the region, billing code and currency of each offer of a
+// part, without building the offers.
+func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency string)) error {
+	r := &packReader{b: pt.body}
+	for k := 0; k < pt.n; k++ {
+		region, billing, currency := p.str(r), p.str(r), p.str(r)
+		for j := 0; j < 3; j++ {
+			p.str(r)
+		}
+		for j := 0; j < 3; j++ {
+			r.varint()
+			if e := r.varint(); e < -1<<31 || e >= 1<<31 {
+				return errPack
+			}
+		}
+		if r.err != nil {
+			return r.err
+		}
+		yield(region, billing, currency)
+	}
+	if len(r.b) != 0 {
+		return errPack
+	}
+	return nil
+}
+
+// decodeCache holds the values already decoded by a read, shared by the
+// offers that repeat them (decimals are immutable values): dates by
+// their text, prices by coefficient and exponent.
+type decodeCache struct {
+	dates  map[string]time.Time
+	prices map[[2]int64]decimal.Decimal
+}
+
+func newDecodeCache() *decodeCache {
+	return &decodeCache{dates: map[string]time.Time{}, prices: map[[2]int64]decimal.Decimal{}}
+}
+
+// offers builds a part's offers.
+func (p *partsPack) offers(pt *packPart, cache *decodeCache) ([]*catalog.Offer, error) {
+	r := &packReader{b: pt.body}
+	offers := make([]catalog.Offer, pt.n)
+	out := make([]*catalog.Offer, pt.n)
+	for k := range offers {
+		o := &offers[k]
+		o.Provider, o.InstanceName = pt.provider, pt.instance
+		o.RegionCode = p.str(r)
+		o.Billing = catalog.Billing(p.str(r))
+		o.Price.Currency = p.str(r)
+		o.Source.Kind = catalog.SourceKind(p.str(r))
+		o.Source.Ref = p.str(r)
+		asOf := p.str(r)
+		d, ok := cache.dates[asOf]
+		if !ok {
+			d, _ = catalog.ParseDate(asOf)
+			cache.dates[asOf] = d
+		}
+		o.Source.AsOf, o.Source.FetchedAt = d, p.fetched
+		for _, f := range []*decimal.Decimal{&o.Price.Hourly, &o.Price.Upfront, &o.Price.Monthly} {
+			c, e := r.varint(), r.varint()
+			if e < -1<<31 || e >= 1<<31 {
+				return nil, errPack
+			}
+			if c == 0 {
+				*f = decimal.Zero
+				continue
+			}
+			k := [2]int64{c, e}
+			v, ok := cache.prices[k]
+			if !ok {
+				v = decimal.New(c, int32(e))
+				cache.prices[k] = v
+			}
+			*f = v
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		out[k] = o
+	}
+	if len(r.b) != 0 {
+		return nil, errPack
+	}
+	return out, nil
+}
+
+// packInstances encodes the machines an import describes, in the varint
+// form of packParts: the strings (count, then length and bytes of each),
+// the instance count, then per instance provider, name, GPU name, source
+// kind, source ref and as-of (string indexes) and GPU count, GPU memory,
+// vCPUs and memory as coefficient and exponent. ok is false when a figure
+// does not fit (the rows are then the only copy).
+func packInstances(instances []*catalog.DiscoveredInstance) (blob []byte, ok bool) {
+	var strs []string
+	index := map[string]uint64{}
+	var body []byte
+	for _, it := range instances {
+		for _, s := range []string{it.Provider, it.Name, it.GPUName, string(it.Source.Kind), it.Source.Ref, it.Source.AsOfString()} {
+			i, seen := index[s]
+			if !seen {
+				i = uint64(len(strs))
+				index[s] = i
+				strs = append(strs, s)
+			}
+			body = binary.AppendUvarint(body, i)
+		}
+		for _, d := range []decimal.Decimal{it.GPUCount, it.GPUMemoryGiB, it.VCPU, it.MemoryGiB} {
+			co := d.Coefficient()
+			if !co.IsInt64() {
+				return nil, false
+			}
+			body = binary.AppendVarint(binary.AppendVarint(body, co.Int64()), int64(d.Exponent()))
+		}
+	}
+	out := binary.AppendUvarint(nil, uint64(len(strs)))
+	for _, s := range strs {
+		out = append(binary.AppendUvarint(out, uint64(len(s))), s...)
+	}
+	out = binary.AppendUvarint(out, uint64(len(instances)))
+	return append(out, body...), true
+}
+
+// unpackInstances decodes packInstances' form, the instances fetched at
+// fetched.
+func unpackInstances(blob []byte, fetched time.Time) ([]*catalog.DiscoveredInstance, error) {
+	r := &packReader{b: blob}
+	ns := r.uvarint()
+	if ns > uint64(len(blob)) {
+		return nil, errPack
+	}
+	p := &partsPack{strs: make([]string, 0, ns)}
+	for i := uint64(0); i < ns && r.err == nil; i++ {
+		l := r.uvarint()
+		if l > uint64(len(r.b)) {
+			return nil, errPack
+		}
+		p.strs = append(p.strs, string(r.b[:l]))
+		r.b = r.b[l:]
+	}
+	n := r.uvarint()
+	if r.err != nil || n > uint64(len(r.b))/14 { // an instance takes at least 14 bytes
+		return nil, errPack
+	}
+	all := make([]catalog.DiscoveredInstance, n)
+	out := make([]*catalog.DiscoveredInstance, n)
+	dates := map[string]time.Time{}
+	for k := range all {
+		d := &all[k]
+		d.Provider, d.Name, d.GPUName = p.str(r), p.str(r), p.str(r)
+		d.Source.Kind, d.Source.Ref = catalog.SourceKind(p.str(r)), p.str(r)
+		asOf := p.str(r)
+		at, ok := dates[asOf]
+		if !ok {
+			at, _ = catalog.ParseDate(asOf)
+			dates[asOf] = at
+		}
+		d.Source.AsOf, d.Source.FetchedAt = at, fetched
+		for _, f := range []*decimal.Decimal{&d.GPUCount, &d.GPUMemoryGiB, &d.VCPU, &d.MemoryGiB} {
+			c, e := r.varint(), r.varint()
+			if e < -1<<31 || e >= 1<<31 {
+				return nil, errPack
+			}
+			*f = decimal.New(c, int32(e))
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		out[k] = d
+	}
+	if len(r.b) != 0 {
+		return nil, errPack
+	}
+	return out, nil
+}
+
+// unpackGob decodes a packGob pack into every offer it holds, fetched at
+// fetched.
+func unpackGob(blob []byte, fetched time.Time) ([]*catalog.Offer, error) {
 	var p packedOffers
 	if err := gob.NewDecoder(bytes.NewReader(blob)).Decode(&p); err != nil {
 		return nil, err
@@ -83,12 +413,6 @@ func unpack(blob []byte, fetched time.Time, keep OfferFilter, counts *offerCount
 	if len(p.HourlyC) != n || len(p.HourlyE) != n || len(p.UpfrontC) != n || len(p.UpfrontE) != n || len(p.MonthlyC) != n || len(p.MonthlyE) != n {
 		return nil, fmt.Errorf("packed offers: columns of different lengths")
 	}
-	s := func(i uint32) (string, error) {
-		if int(i) >= len(p.Strings) {
-			return "", fmt.Errorf("packed offers: string %d out of range", i)
-		}
-		return p.Strings[i], nil
-	}
 	for _, col := range [][]uint32{p.Provider, p.Instance, p.Region, p.Billing, p.Curr, p.Kind, p.Ref, p.AsOf} {
 		for _, i := range col {
 			if int(i) >= len(p.Strings) {
@@ -96,65 +420,30 @@ func unpack(blob []byte, fetched time.Time, keep OfferFilter, counts *offerCount
 			}
 		}
 	}
-	// Whether to keep the offers of each provider/instance pair of string
-	// indexes, decided once per pair.
-	kept := map[[2]uint32]bool{}
-	type pair = [2]uint32
-	wanted := make([]bool, n)
-	count := 0
-	for k := 0; k < n; k++ {
-		key := pair{p.Provider[k], p.Instance[k]}
-		w, seen := kept[key]
-		if !seen {
-			w = keep == nil || keep(p.Strings[key[0]], p.Strings[key[1]])
-			kept[key] = w
-		}
-		if counts != nil {
-			counts.add(p.Strings[key[0]], p.Strings[key[1]], func() string {
-				return p.Strings[key[0]] + "/" + p.Strings[key[1]] + "/" + p.Strings[p.Region[k]] + "/" + p.Strings[p.Billing[k]]
-			})
-		}
-		if w {
-			wanted[k] = true
-			count++
-		}
-	}
+	s := p.Strings
 	dates := map[uint32]time.Time{}
-	zero := decimal.Zero
-	offers := make([]catalog.Offer, count)
-	out := make([]*catalog.Offer, 0, count)
-	for k := 0; k < n; k++ {
-		if !wanted[k] {
-			continue
-		}
-		o := &offers[len(out)]
-		var err error
-		var billing, kind, asOf string
-		for _, f := range []struct {
-			i   uint32
-			dst *string
-		}{{p.Provider[k], &o.Provider}, {p.Instance[k], &o.InstanceName}, {p.Region[k], &o.RegionCode}, {p.Billing[k], &billing},
-			{p.Curr[k], &o.Price.Currency}, {p.Kind[k], &kind}, {p.Ref[k], &o.Source.Ref}, {p.AsOf[k], &asOf}} {
-			if *f.dst, err = s(f.i); err != nil {
-				return nil, err
-			}
-		}
-		o.Billing, o.Source.Kind = catalog.Billing(billing), catalog.SourceKind(kind)
+	offers := make([]catalog.Offer, n)
+	out := make([]*catalog.Offer, n)
+	for k := range offers {
+		o := &offers[k]
+		o.Provider, o.InstanceName, o.RegionCode = s[p.Provider[k]], s[p.Instance[k]], s[p.Region[k]]
+		o.Billing, o.Price.Currency = catalog.Billing(s[p.Billing[k]]), s[p.Curr[k]]
+		o.Source.Kind, o.Source.Ref = catalog.SourceKind(s[p.Kind[k]]), s[p.Ref[k]]
 		d, ok := dates[p.AsOf[k]]
 		if !ok {
-			d, _ = catalog.ParseDate(asOf)
+			d, _ = catalog.ParseDate(s[p.AsOf[k]])
 			dates[p.AsOf[k]] = d
 		}
 		o.Source.AsOf, o.Source.FetchedAt = d, fetched
 		o.Price.Hourly = decimal.New(p.HourlyC[k], p.HourlyE[k])
-		o.Price.Upfront, o.Price.Monthly = zero, zero
+		o.Price.Upfront, o.Price.Monthly = decimal.Zero, decimal.Zero
 		if p.UpfrontC[k] != 0 {
 			o.Price.Upfront = decimal.New(p.UpfrontC[k], p.UpfrontE[k])
 		}
 		if p.MonthlyC[k] != 0 {
 			o.Price.Monthly = decimal.New(p.MonthlyC[k], p.MonthlyE[k])
 		}
-		out = append(out, o)
+		out[k] = o
 	}
 	return out, nil
 }

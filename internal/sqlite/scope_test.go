@@ -261,11 +261,12 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 		return &catalog.Offer{Provider: "aws", InstanceName: inst, RegionCode: region, Billing: catalog.OnDemand,
 			Price: catalog.Price{Hourly: decimal.RequireFromString(price), Currency: "USD"}, Source: src}
 	}
-	// Two scopes (two regions' files) that both price p4d in us-east-1.
+	// Two scopes (two regions' files) that both price p4d and g5.xlarge
+	// in us-east-1.
 	east := &importer.Result{Source: "aws", Offers: []*catalog.Offer{offer("p4d.24xlarge", "us-east-1", "32.77"), offer("g5.xlarge", "us-east-1", "1.006"),
 		offer("g5.2xlarge", "us-east-1", "1.212")}}
 	west := &importer.Result{Source: "aws", Offers: []*catalog.Offer{offer("p4d.24xlarge", "us-east-1", "30.00"), offer("p4d.24xlarge", "us-west-2", "32.77"),
-		offer("g5.xlarge", "us-west-2", "1.006")}}
+		offer("g5.xlarge", "us-west-2", "1.006"), offer("g5.xlarge", "us-east-1", "1.1")}}
 	east.Instances = []*catalog.DiscoveredInstance{{Provider: "aws", Name: "p4d.24xlarge", GPUName: "A100"}}
 	if _, err := db.SaveImport(ctx, east, "a", "us-east-1.json", at, SaveOptions{}); err != nil {
 		t.Fatal(err)
@@ -274,14 +275,15 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	var described []string
+	var leftOut []string
 	read := func() (string, map[string]int) {
-		im, err := db.LatestImportsWhere(ctx, func(found []*catalog.DiscoveredInstance) OfferFilter {
+		im, err := db.LatestImportsWith(ctx, ReadOptions{Choose: func(found []*catalog.DiscoveredInstance) OfferFilter {
 			described = nil
 			for _, f := range found {
 				described = append(described, f.ID())
 			}
 			return func(provider, inst string) bool { return inst == "p4d.24xlarge" }
-		})
+		}, ListLeftOut: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -290,6 +292,13 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 			out = append(out, o.ID()+" "+o.Price.Hourly.String())
 		}
 		sort.Strings(out)
+		leftOut = nil
+		for _, g := range im.LeftOut {
+			for _, lo := range g.Offers {
+				leftOut = append(leftOut, g.Provider+"/"+g.InstanceType+"/"+lo.Region+"/"+lo.Billing)
+			}
+		}
+		sort.Strings(leftOut)
 		return strings.Join(out, ", "), im.OfferCounts
 	}
 	want := "aws/p4d.24xlarge/us-east-1/on-demand 30, aws/p4d.24xlarge/us-west-2/on-demand 32.77"
@@ -305,6 +314,9 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 		}
 		if strings.Join(described, ",") != "aws/p4d.24xlarge" {
 			t.Fatalf("%s: the filter was chosen from %v", how, described)
+		}
+		if got, want := strings.Join(leftOut, ", "), "aws/g5.2xlarge/us-east-1/on-demand, aws/g5.xlarge/us-east-1/on-demand, aws/g5.xlarge/us-west-2/on-demand"; got != want {
+			t.Fatalf("%s: left out %s, want %s", how, got, want)
 		}
 	}
 	check("packs")

@@ -129,7 +129,11 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 	if blob, ok, err := pack(res.Offers); err != nil {
 		return s, fmt.Errorf("pack offers: %w", err)
 	} else if ok {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers) VALUES (?, ?, ?)`, s.ID, packFormat, blob); err != nil {
+		var instances []byte // NULL: read the rows
+		if b, ok := packInstances(res.Instances); ok {
+			instances = b
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers, instances) VALUES (?, ?, ?, ?)`, s.ID, packFormat, blob, instances); err != nil {
 			return s, fmt.Errorf("save packed offers: %w", err)
 		}
 	}
@@ -312,6 +316,22 @@ type Imports struct {
 	// OfferCounts is the number of offers (each offer ID once) of each
 	// instance type (provider/name) in the newest snapshots, loaded or not.
 	OfferCounts map[string]int
+	// LeftOut are the offers a read's filter left out, by instance type
+	// (each offer ID once, in snapshot order), when ReadOptions.ListLeftOut
+	// asks for them.
+	LeftOut []LeftOut
+}
+
+// LeftOut is an instance type's offers that a read did not load.
+type LeftOut struct {
+	Provider, InstanceType string
+	Offers                 []LeftOutOffer
+}
+
+// LeftOutOffer is an offer a read did not load: what its ID holds
+// besides the instance type, and its currency.
+type LeftOutOffer struct {
+	Region, Billing, Currency string
 }
 
 // OfferFilter says whether a read loads the imported offers of an
@@ -344,22 +364,36 @@ func (db *DB) LatestImports(ctx context.Context) (*Imports, error) {
 // decoded nor built, which is what makes a read about a few GPU models
 // fast with a big import; Imports.OfferCounts still counts them.
 func (db *DB) LatestImportsWhere(ctx context.Context, choose func([]*catalog.DiscoveredInstance) OfferFilter) (*Imports, error) {
+	return db.LatestImportsWith(ctx, ReadOptions{Choose: choose})
+}
+
+// ReadOptions tune LatestImportsWith.
+type ReadOptions struct {
+	// Choose, given the instance types the imports describe, returns the
+	// filter of the offers to load (nil, or a nil Choose, loads every
+	// offer).
+	Choose func([]*catalog.DiscoveredInstance) OfferFilter
+	// ListLeftOut fills Imports.LeftOut with the IDs of the offers the
+	// filter left out.
+	ListLeftOut bool
+}
+
+// LatestImportsWith is LatestImports with options: a filter of the
+// offers to load and, on request, the IDs of the offers it left out.
+func (db *DB) LatestImportsWith(ctx context.Context, opt ReadOptions) (*Imports, error) {
 	instances, err := db.latestInstances(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var keep OfferFilter
-	if choose != nil {
-		keep = choose(instances)
+	if opt.Choose != nil {
+		keep = opt.Choose(instances)
 	}
-	offers, counts, snaps, err := db.latestOffers(ctx, keep)
+	im, err := db.latestOffers(ctx, keep, opt.ListLeftOut)
 	if err != nil {
 		return nil, err
 	}
-	if snaps > 1 { // one snapshot holds each offer once (its primary key)
-		offers = newestOffers(offers)
-	}
-	im := &Imports{Offers: offers, Instances: instances, OfferCounts: counts.n}
+	im.Instances = instances
 	brows, err := db.r.QueryContext(ctx, `SELECT b.provider, b.instance_type, b.region, b.band, b.low_pct, b.high_pct, b.savings_pct, b.source_ref, b.as_of, s.fetched_at
 		FROM bands b JOIN snapshots s ON s.id = b.snapshot_id WHERE b.snapshot_id IN (`+latestSnapshots+`) ORDER BY b.snapshot_id`)
 	if err != nil {
@@ -394,111 +428,247 @@ func (db *DB) LatestImportsWhere(ctx context.Context, choose func([]*catalog.Dis
 	return im, nil
 }
 
+// snapParts is one snapshot's offers, grouped by instance type: from its
+// pack (pack set, parts undecoded) or from its rows (offers built).
+type snapParts struct {
+	id      int64
+	fetched time.Time
+	pack    *partsPack
+	parts   []readPart
+}
+
+// readPart is one instance type's offers in one snapshot.
+type readPart struct {
+	provider, instance string
+	n                  int
+	packed             *packPart        // the undecoded part, from a pack
+	offers             []*catalog.Offer // the offers, from rows
+}
+
+// key is the part's instance type, provider/name.
+func (p *readPart) key() string { return p.provider + "/" + p.instance }
+
+// groupParts groups offers (read from rows, or from a gob pack) by
+// instance type, in order of first appearance.
+func groupParts(offers []*catalog.Offer) []readPart {
+	parts := []readPart{}
+	at := map[[2]string]int{}
+	for _, o := range offers {
+		k := [2]string{o.Provider, o.InstanceName}
+		i, ok := at[k]
+		if !ok {
+			i = len(parts)
+			at[k] = i
+			parts = append(parts, readPart{provider: o.Provider, instance: o.InstanceName})
+		}
+		parts[i].offers = append(parts[i].offers, o)
+		parts[i].n++
+	}
+	return parts
+}
+
 // latestOffers reads the offers of the newest snapshot of each scope, in
-// snapshot order: from the snapshot's pack where it has one, else from its
-// rows.
-func (db *DB) latestOffers(ctx context.Context, keep OfferFilter) ([]*catalog.Offer, *offerCounter, int, error) {
+// snapshot order (the newer snapshot's offer winning where scopes
+// overlap): from the snapshot's pack where it has one, else from its rows.
+// Only the instance types keep keeps are decoded; every offer is counted
+// in OfferCounts, and listed in LeftOut (when leftOut) if not kept.
+func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) (*Imports, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT s.id, s.fetched_at, p.format, p.offers FROM snapshots s LEFT JOIN snapshot_packs p ON p.snapshot_id = s.id
 		WHERE s.id IN (`+latestSnapshots+`) ORDER BY s.id`)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, err
 	}
-	type snap struct {
-		id      int64
-		fetched time.Time
-		format  sql.NullInt64
-		blob    []byte
-	}
-	var snaps []snap
+	var snaps []*snapParts
 	for rows.Next() {
-		var sn snap
+		sn := &snapParts{}
 		var fetched string
-		if err := rows.Scan(&sn.id, &fetched, &sn.format, &sn.blob); err != nil {
+		var format sql.NullInt64
+		var blob []byte
+		if err := rows.Scan(&sn.id, &fetched, &format, &blob); err != nil {
 			rows.Close()
-			return nil, nil, 0, err
+			return nil, err
 		}
 		sn.fetched, _ = time.Parse(time.RFC3339, fetched)
+		switch {
+		case format.Valid && format.Int64 == packParts:
+			if p, err := readParts(blob, sn.fetched); err == nil {
+				sn.pack = p
+				sn.parts = make([]readPart, len(p.parts))
+				for i := range p.parts {
+					pt := &p.parts[i]
+					sn.parts[i] = readPart{provider: pt.provider, instance: pt.instance, n: pt.n, packed: pt}
+				}
+			}
+		case format.Valid && format.Int64 == packGob:
+			if offers, err := unpackGob(blob, sn.fetched); err == nil {
+				sn.parts = groupParts(offers)
+			}
+		}
 		snaps = append(snaps, sn)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, nil, 0, err
+		return nil, err
 	}
-	counts := &offerCounter{n: map[string]int{}}
-	if len(snaps) > 1 {
-		counts.seen = map[string]bool{}
-	}
-	var out []*catalog.Offer
+	// A snapshot without a usable pack is read from its rows.
 	for _, sn := range snaps {
-		if sn.format.Valid && sn.format.Int64 == packFormat {
-			// Counts go to a fresh counter first, so a damaged pack
-			// read halfway counts nothing.
-			c := counts.fork()
-			if offers, err := unpack(sn.blob, sn.fetched, keep, c); err == nil {
-				counts.merge(c)
-				out = append(out, offers...)
-				continue
-			}
-			// A damaged pack: the rows are the reference.
-		}
-		rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id = ?`, sn.id)
-		if err != nil {
-			return nil, nil, 0, err
-		}
-		offers, _, err := scanOffers(rows)
-		if err != nil {
-			return nil, nil, 0, err
-		}
-		for _, o := range offers {
-			counts.add(o.Provider, o.InstanceName, o.ID)
-			if keep == nil || keep(o.Provider, o.InstanceName) {
-				out = append(out, o)
+		if sn.parts == nil {
+			if err := db.readRows(ctx, sn); err != nil {
+				return nil, err
 			}
 		}
 	}
-	return out, counts, len(snaps), nil
-}
-
-// offerCounter counts offers per instance type (provider/name), each
-// offer ID once where several snapshots are read (seen not nil).
-type offerCounter struct {
-	n    map[string]int
-	seen map[string]bool
-}
-
-// add counts an offer; id builds its ID, called only where snapshots may
-// repeat offers.
-func (c *offerCounter) add(provider, instance string, id func() string) {
-	if c.seen != nil {
-		k := id()
-		if c.seen[k] {
-			return
-		}
-		c.seen[k] = true
-	}
-	c.n[provider+"/"+instance]++
-}
-
-// fork returns an empty counter sharing c's view of the IDs already seen.
-func (c *offerCounter) fork() *offerCounter {
-	f := &offerCounter{n: map[string]int{}}
-	if c.seen != nil {
-		f.seen = map[string]bool{}
-		for k := range c.seen {
-			f.seen[k] = true
+	// Instance types in several snapshots: their offers are counted (and
+	// listed) once per offer ID.
+	shared := map[string]bool{}
+	if len(snaps) > 1 {
+		seen := map[string]bool{}
+		for _, sn := range snaps {
+			for i := range sn.parts {
+				k := sn.parts[i].key()
+				if seen[k] {
+					shared[k] = true
+				}
+				seen[k] = true
+			}
 		}
 	}
-	return f
+	kept := map[string]bool{}
+	im := &Imports{OfferCounts: map[string]int{}}
+	idSeen, leftSeen := map[string]bool{}, map[string]bool{}
+	cache := newDecodeCache()
+	for si := 0; si < len(snaps); si++ {
+		sn := snaps[si]
+		out, left, err := readSnap(sn, keep, kept, leftOut, cache)
+		var ids []string
+		if err == nil {
+			ids, err = sharedIDs(sn, shared)
+		}
+		if err != nil {
+			// A damaged part: the snapshot is read again from its rows.
+			if err := db.readRows(ctx, sn); err != nil {
+				return nil, err
+			}
+			if out, left, err = readSnap(sn, keep, kept, leftOut, cache); err != nil {
+				return nil, err
+			}
+			if ids, err = sharedIDs(sn, shared); err != nil {
+				return nil, err
+			}
+		}
+		im.Offers = append(im.Offers, out...)
+		for i := range sn.parts {
+			if k := sn.parts[i].key(); !shared[k] {
+				im.OfferCounts[k] += sn.parts[i].n
+			}
+		}
+		// Instance types of several snapshots: each offer ID counted once.
+		for _, id := range ids {
+			if !idSeen[id] {
+				idSeen[id] = true
+				prov, rest, _ := strings.Cut(id, "/")
+				inst, _, _ := strings.Cut(rest, "/")
+				im.OfferCounts[prov+"/"+inst]++
+			}
+		}
+		for _, g := range left {
+			if k := g.Provider + "/" + g.InstanceType; shared[k] {
+				// Listed once per offer ID across the snapshots.
+				kept := g.Offers[:0]
+				for _, o := range g.Offers {
+					if id := k + "/" + o.Region + "/" + o.Billing; !leftSeen[id] {
+						leftSeen[id] = true
+						kept = append(kept, o)
+					}
+				}
+				g.Offers = kept
+			}
+			im.LeftOut = append(im.LeftOut, g)
+		}
+	}
+	if len(snaps) > 1 { // one snapshot holds each offer once (its primary key)
+		im.Offers = newestOffers(im.Offers)
+	}
+	return im, nil
 }
 
-// merge adds a fork's counts to c.
-func (c *offerCounter) merge(f *offerCounter) {
-	for k, v := range f.n {
-		c.n[k] += v
+// readSnap decodes the parts of a snapshot that keep keeps (deciding once
+// per instance type, in kept) and returns their offers and, when leftOut,
+// the offers of the others. Parts decoded stay in sn.parts.
+func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut bool, cache *decodeCache) ([]*catalog.Offer, []LeftOut, error) {
+	var out []*catalog.Offer
+	var left []LeftOut
+	for i := range sn.parts {
+		pt := &sn.parts[i]
+		k := pt.key()
+		w, seen := kept[k]
+		if !seen {
+			w = keep == nil || keep(pt.provider, pt.instance)
+			kept[k] = w
+		}
+		switch {
+		case w && pt.offers == nil:
+			offers, err := sn.pack.offers(pt.packed, cache)
+			if err != nil {
+				return nil, nil, err
+			}
+			pt.offers = offers
+			out = append(out, offers...)
+		case w:
+			out = append(out, pt.offers...)
+		case leftOut:
+			g := LeftOut{Provider: pt.provider, InstanceType: pt.instance, Offers: make([]LeftOutOffer, 0, pt.n)}
+			if pt.offers != nil {
+				for _, o := range pt.offers {
+					g.Offers = append(g.Offers, LeftOutOffer{Region: o.RegionCode, Billing: string(o.Billing), Currency: o.Price.Currency})
+				}
+			} else if err := sn.pack.keys(pt.packed, func(region, billing, currency string) {
+				g.Offers = append(g.Offers, LeftOutOffer{Region: region, Billing: billing, Currency: currency})
+			}); err != nil {
+				return nil, nil, err
+			}
+			left = append(left, g)
+		}
 	}
-	if c.seen != nil {
-		c.seen = f.seen
+	return out, left, nil
+}
+
+// sharedIDs are the offer IDs of a snapshot's parts whose instance types
+// are shared with other snapshots.
+func sharedIDs(sn *snapParts, shared map[string]bool) ([]string, error) {
+	var ids []string
+	for i := range sn.parts {
+		pt := &sn.parts[i]
+		k := pt.key()
+		switch {
+		case !shared[k]:
+		case pt.offers != nil:
+			for _, o := range pt.offers {
+				ids = append(ids, o.ID())
+			}
+		default:
+			if err := sn.pack.keys(pt.packed, func(region, billing, _ string) {
+				ids = append(ids, k+"/"+region+"/"+billing)
+			}); err != nil {
+				return nil, err
+			}
+		}
 	}
+	return ids, nil
+}
+
+// readRows replaces a snapshot's parts with its offer rows.
+func (db *DB) readRows(ctx context.Context, sn *snapParts) error {
+	rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id WHERE o.snapshot_id = ?`, sn.id)
+	if err != nil {
+		return err
+	}
+	offers, _, err := scanOffers(rows)
+	if err != nil {
+		return err
+	}
+	sn.pack, sn.parts = nil, groupParts(offers)
+	return nil
 }
 
 // newestOffers keeps, of offers in snapshot order, the last one of each
@@ -519,17 +689,71 @@ func newestOffers(offers []*catalog.Offer) []*catalog.Offer {
 }
 
 // latestInstances reads the instance types the newest snapshot of each
-// scope describes; the newer description wins.
+// scope describes, from the snapshot's packed copy where it has a usable
+// one, else from its rows; the newer description wins.
 func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstance, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT s.id, s.fetched_at, p.format, p.instances FROM snapshots s LEFT JOIN snapshot_packs p ON p.snapshot_id = s.id
+		WHERE s.id IN (`+latestSnapshots+`) ORDER BY s.id`)
+	if err != nil {
+		return nil, err
+	}
+	type snap struct {
+		id        int64
+		instances []*catalog.DiscoveredInstance
+		packed    bool
+	}
+	var snaps []snap
+	for rows.Next() {
+		var sn snap
+		var fetched string
+		var format sql.NullInt64
+		var blob []byte
+		if err := rows.Scan(&sn.id, &fetched, &format, &blob); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if format.Valid && format.Int64 == packParts && blob != nil {
+			at, _ := time.Parse(time.RFC3339, fetched)
+			if d, err := unpackInstances(blob, at); err == nil {
+				sn.instances, sn.packed = d, true
+			}
+		}
+		snaps = append(snaps, sn)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []*catalog.DiscoveredInstance
+	at := map[string]int{}
+	for _, sn := range snaps {
+		if !sn.packed {
+			if sn.instances, err = db.instanceRows(ctx, sn.id); err != nil {
+				return nil, err
+			}
+		}
+		for _, d := range sn.instances {
+			if i, ok := at[d.ID()]; ok {
+				out[i] = d
+				continue
+			}
+			at[d.ID()] = len(out)
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+// instanceRows reads the instance types one snapshot describes.
+func (db *DB) instanceRows(ctx context.Context, id int64) ([]*catalog.DiscoveredInstance, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT i.provider, i.instance_type, i.gpu_name, i.gpu_count, i.gpu_memory_gib, i.vcpu, i.memory_gib,
 		i.source_kind, i.source_ref, i.as_of, s.fetched_at FROM instances i JOIN snapshots s ON s.id = i.snapshot_id
-		WHERE i.snapshot_id IN (`+latestSnapshots+`) ORDER BY i.snapshot_id`)
+		WHERE i.snapshot_id = ?`, id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []*catalog.DiscoveredInstance
-	at := map[string]int{}
 	for rows.Next() {
 		var d catalog.DiscoveredInstance
 		var count, gmem, vcpu, mem, kind, asOf, fetched string
@@ -547,11 +771,6 @@ func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstanc
 		d.Source.Kind = catalog.SourceKind(kind)
 		d.Source.AsOf, _ = catalog.ParseDate(asOf)
 		d.Source.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
-		if i, ok := at[d.ID()]; ok {
-			out[i] = &d
-			continue
-		}
-		at[d.ID()] = len(out)
 		out = append(out, &d)
 	}
 	return out, rows.Err()
