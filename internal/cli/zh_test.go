@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/i18n/zhcheck"
+	"github.com/gpuscout/gpuscout/internal/perf"
 )
 
 // cliZhAllowed are the Latin-script words a Chinese CLI table may show:
@@ -74,6 +75,18 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	// Commands quoted in hints.
 	add("gpuscout update --provider")
 	add("gpuscout cost --offer ID -o json")
+	// A published result's suite is a source name (NVIDIA
+	// DeepLearningExamples, NGC pytorch), quoted as published.
+	pts, _, err := perf.LoadEmbedded(perf.Lookup(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pts {
+		add(p.Suite)
+	}
+	// Model and serving-software names the performance model's
+	// assumptions name.
+	add("Llama Mixtral vLLM TensorRT-LLM")
 	return names
 }
 
@@ -99,6 +112,8 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 		{"tco", "--months", "36", "--offer", "aws/p5.48xlarge/us-east-1/on-demand", "--onprem", "H100"},
 		{"spot", "--offer", "aws/g4dn.xlarge/us-east-1/spot", "--work-hours", "24"},
 		{"estimate", "--workload", "transformer-train", "--params", "7e9", "--tokens", "1e11", "--offer", "aws/p5.48xlarge/us-east-1/on-demand"},
+		{"estimate", "--workload", "llm-inference", "--params", "70e9", "--tokens", "1e9", "--gpu", "H100-SXM-80GB", "--count", "8"},
+		{"estimate", "--benchmark", "bert-large-pretrain-seq128-throughput", "--gpu", "A10", "--count", "16"},
 	}
 	for _, args := range commands {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -109,12 +124,6 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 			allowed := names
 			if args[0] == "providers" {
 				allowed = ecoNames
-			}
-			if args[0] == "estimate" {
-				// The perf engine's assumptions are sentences built with
-				// figures (internal/perf); only its fixed ones are
-				// translated, so the check stops at their heading.
-				out, _, _ = strings.Cut(out, "\n假设：")
 			}
 			if w := cliEnglishWords(out+errOut, allowed); len(w) > 0 {
 				t.Errorf("shows English: %v\n%s%s", w, out, errOut)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 )
 
@@ -102,7 +103,7 @@ func BuildInstance(it *catalog.InstanceType, rows []catalog.OfferRow, currency s
 	for _, e := range ests {
 		ie := InstanceEstimate{Benchmark: e.Benchmark, Class: string(e.Class), GPUs: e.Count, Precision: string(e.Precision),
 			Throughput: Throughput{Value: fnum(e.Throughput), Unit: e.Unit, Low: fnum(e.Low), High: fnum(e.High), PerGPU: fnum(e.PerGPU)},
-			Efficiency: fnum(e.Efficiency), Confidence: string(e.Confidence), Assumptions: e.Assumptions}
+			Efficiency: fnum(e.Efficiency), Confidence: string(e.Confidence), Assumptions: i18n.English(e.Assumptions)}
 		if ie.Assumptions == nil {
 			ie.Assumptions = []string{}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
@@ -96,6 +97,8 @@ type EstimateRequest struct {
 	MaxBatch                                int
 	// Currency of the cost (with an offer).
 	Currency string
+	// Lang of the assumptions' text (English when empty).
+	Lang i18n.Lang
 }
 
 // AnswerEstimate estimates throughput and time to finish, priced through
@@ -199,7 +202,7 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 		}
 		cost = &d
 	}
-	doc := BuildEstimate(est, cost)
+	doc := BuildEstimate(est, cost, i18n.NewPrinter(req.Lang))
 	if off != nil {
 		doc.Offer = &CostOffer{ID: off.ID(), Provider: off.Provider, InstanceType: off.InstanceName, Region: off.RegionCode,
 			Billing: string(off.Billing), OriginalCurrency: off.Price.Currency}

@@ -180,6 +180,7 @@ func (s *Server) apiEstimate(r *http.Request, d *Data) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	req.Lang = requestLang(r) // the assumptions' language, as the advisor's reasons
 	doc, _, err := document.AnswerEstimate(d.Catalog, d.Perf, d.Pricing, d.FX, req)
 	return doc, jobError(err)
 }

@@ -82,6 +82,9 @@ func catalogNames(t *testing.T) map[string]bool {
 	}
 	// Commands quoted in sentences (gpuscout perf validate).
 	add("gpuscout perf validate")
+	// Model and serving-software names the performance model's
+	// assumptions name.
+	add("Llama Mixtral vLLM TensorRT-LLM")
 	return names
 }
 

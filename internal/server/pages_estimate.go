@@ -111,6 +111,7 @@ func (s *Server) pageEstimate(w http.ResponseWriter, r *http.Request) {
 	var doc document.Estimate
 	var est *perf.Estimate
 	if err == nil {
+		req.Lang = p.Lang()
 		doc, est, err = document.AnswerEstimate(d.Catalog, d.Perf, d.Pricing, d.FX, req)
 		err = jobError(err)
 	}
