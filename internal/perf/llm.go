@@ -246,7 +246,7 @@ func RooflineOf(sh LLMShape, s Spec, p Precision, count int) (Roofline, error) {
 type Eff struct {
 	Compute   float64
 	Bandwidth float64
-	N         int    // calibration results behind it
+	N         int      // calibration results behind it
 	Source    string   // what it was fitted on, in English
 	Why       i18n.Msg // Source as a message
 }
