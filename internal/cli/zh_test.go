@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -132,23 +133,37 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 	}
 }
 
-// TestRightsizeChineseLabels checks the rightsize report's own labels and
-// sentences in Chinese (the recommendations' reasons, figures and caveats
-// come from internal/rightsize in English).
+// TestRightsizeChineseLabels checks the rightsize report in Chinese, its
+// labels and the engine's sentences (recommendations, reasons, figures,
+// caveats, notes and bad-line reasons): no English word outside the
+// allowlist, and the report's own labels present.
 func TestRightsizeChineseLabels(t *testing.T) {
-	out, errOut, code := exec(t, false, nil, "rightsize", "--catalog", rsCatalog, "--metrics", rsData+"idle-nights-8xa100.csv.gz",
-		"--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--lang", "zh")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	for _, want := range []string{"监控数据：", "8 块 GPU，", "样本数", "显存峰值 GiB", "全部", "模式：每日定时", "当前：", "按量付费定时开关", "数据：", "注意：", "不可相加"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q:\n%s", want, out)
-		}
-	}
-	for _, english := range []string{"Metrics:", "SAMPLES", "Busy (", "Now:", "Figures:", "Caveat:", "Savings are", "on-demand-schedule", "pattern:"} {
-		if strings.Contains(out, english) {
-			t.Errorf("shows %q:\n%s", english, out)
-		}
+	names := cliCatalogNames(t, false)
+	names["gzip"] = true // the compression format's name
+	for _, args := range [][]string{
+		{"--metrics", rsData + "idle-nights-8xa100.csv.gz", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand"},
+		{"--metrics", rsData + "idle-nights-8xa100.csv.gz", "--offer", "aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront"},
+		{"--metrics", rsData + "two-of-eight-l40s.csv", "--offer", "aws/g6e.48xlarge/us-east-1/on-demand"},
+		{"--metrics", rsData + "bursty-h100-noheader.csv.gz", "--offer", "aws/p5.4xlarge/us-east-1/on-demand"},
+		{"--metrics", rsData + "steady-8xa100-malformed.prom.gz", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--currency", "CNY"},
+	} {
+		t.Run(filepath.Base(args[1]), func(t *testing.T) {
+			out, errOut, code := exec(t, false, nil, append([]string{"rightsize", "--catalog", rsCatalog, "--lang", "zh"}, args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, want := range []string{"监控数据：", "样本数", "显存峰值 GiB", "全部", "当前："} {
+				if !strings.Contains(out, want) {
+					t.Errorf("missing %q:\n%s", want, out)
+				}
+			}
+			// A bad line's quoted text is the user's own data, not ours.
+			text := quoted.ReplaceAllString(out+errOut, `""`)
+			if w := cliEnglishWords(text, names); len(w) > 0 {
+				t.Errorf("shows English: %v\n%s%s", w, out, errOut)
+			}
+		})
 	}
 }
+
+var quoted = regexp.MustCompile(`"[^"\n]*"`)

@@ -74,6 +74,10 @@ func (p *Printer) T(key string, args ...any) string {
 			r = p.Billing(v.Code, v.Family)
 		case Msg:
 			r = p.M(v)
+		case List:
+			r = p.List(v)
+		case Seq:
+			r = p.Seq(v)
 		default:
 			continue
 		}
@@ -119,7 +123,7 @@ func Keys(l Lang) []string {
 }
 
 // webTables are the web UI's message tables, one per area of the UI.
-var webTables = []map[Lang]map[string]string{webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages}
+var webTables = []map[Lang]map[string]string{webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages}
 
 func lookup(l Lang, key string) (string, bool) {
 	if m, ok := messages[l][key]; ok {

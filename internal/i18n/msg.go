@@ -1,5 +1,10 @@
 package i18n
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Msg is a sentence an engine returns instead of text: a message key and
 // its typed arguments (numbers stay numbers, so each language's format
 // decides how they read). A Printer renders it; an argument that is itself
@@ -33,3 +38,51 @@ func (p *Printer) Ms(ms []Msg) []string {
 
 // English renders Msgs in English.
 func English(ms []Msg) []string { return NewPrinter(EN).Ms(ms) }
+
+// List is a message argument that renders as a list in the printer's
+// language ("a, b and c"; "a、b 和 c"). Items are strings or Msgs.
+type List []any
+
+// Seq is a message argument that renders as items separated the way the
+// printer's language separates them ("a, b, c"; "a、b、c"), with no "and".
+type Seq []any
+
+// List renders a List.
+func (p *Printer) List(l List) string {
+	items := p.items(l)
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return p.T("list.and", strings.Join(items[:len(items)-1], p.T("list.sep")), items[len(items)-1])
+}
+
+// Seq renders a Seq.
+func (p *Printer) Seq(s Seq) string { return strings.Join(p.items(s), p.T("list.sep")) }
+
+func (p *Printer) items(l []any) []string {
+	items := make([]string, len(l))
+	for i, x := range l {
+		switch v := x.(type) {
+		case Msg:
+			items[i] = p.M(v)
+		case string:
+			items[i] = v
+		default:
+			items[i] = fmt.Sprint(v)
+		}
+	}
+	return items
+}
+
+// Sentences joins sentences the way the printer's language does: a space
+// after each English full stop, none after a Chinese one.
+func (p *Printer) Sentences(ms []Msg) string {
+	sep := " "
+	if p.lang == ZH {
+		sep = ""
+	}
+	return strings.Join(p.Ms(ms), sep)
+}

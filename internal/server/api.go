@@ -33,8 +33,10 @@ type apiError struct {
 	Field   string `json:"field,omitempty"`
 	Hint    string `json:"hint,omitempty"`
 	// Detail is a page's untranslated detail of Message (the engine's
-	// English words), shown marked as English.
-	Detail string `json:"-"`
+	// English words), shown marked as English unless DetailLocal says it
+	// is in the page's language.
+	Detail      string `json:"-"`
+	DetailLocal bool   `json:"-"`
 }
 
 func (e *apiError) Error() string {
