@@ -76,6 +76,7 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	// Commands quoted in hints.
 	add("gpuscout update --provider")
 	add("gpuscout cost --offer ID -o json")
+	add("gpuscout catalog claims -o markdown")
 	// A published result's suite is a source name (NVIDIA
 	// DeepLearningExamples, NGC pytorch), quoted as published.
 	pts, _, err := perf.LoadEmbedded(perf.Lookup(c))
@@ -88,6 +89,8 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	// Model and serving-software names the performance model's
 	// assumptions name.
 	add("Llama Mixtral vLLM TensorRT-LLM")
+	// Product, benchmark and API names the claims' Chinese texts keep.
+	add("Tesla Mellanox SQuAD MLPerf Inference Offline ImageNet DescribeSpotPriceHistory LightCC TACO Kit Train vGPU Linux")
 	return names
 }
 
@@ -115,6 +118,7 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 		{"estimate", "--workload", "transformer-train", "--params", "7e9", "--tokens", "1e11", "--offer", "aws/p5.48xlarge/us-east-1/on-demand"},
 		{"estimate", "--workload", "llm-inference", "--params", "70e9", "--tokens", "1e9", "--gpu", "H100-SXM-80GB", "--count", "8"},
 		{"estimate", "--benchmark", "bert-large-pretrain-seq128-throughput", "--gpu", "A10", "--count", "16"},
+		{"catalog", "claims"},
 	}
 	for _, args := range commands {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

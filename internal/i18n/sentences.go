@@ -4,15 +4,19 @@ package i18n
 // rightsize reports (CLI and pages).
 var sentenceMessages = map[Lang]map[string]string{
 	EN: {
-		"cli.est.more": "… %d more (-o json)",
-		"list.sep":     ", ",
-		"list.and":     "%s and %s",
-		"list.semi":    "; ",
+		"cli.est.more":         "… %d more (-o json)",
+		"list.sep":             ", ",
+		"list.and":             "%s and %s",
+		"list.semi":            "; ",
+		"cli.claims.col.quote": "QUOTE",
+		"cli.claims.full":      "Full quotes and evidence: gpuscout catalog claims -o markdown (or -o json).",
 	},
 	ZH: {
-		"cli.est.more": "…… 另有 %d 条（-o json）",
-		"list.sep":     "、",
-		"list.and":     "%s 和 %s",
-		"list.semi":    "；",
+		"cli.est.more":         "…… 另有 %d 条（-o json）",
+		"list.sep":             "、",
+		"list.and":             "%s 和 %s",
+		"list.semi":            "；",
+		"cli.claims.col.quote": "原文",
+		"cli.claims.full":      "完整原文和依据：gpuscout catalog claims -o markdown（或 -o json）。",
 	},
 }

@@ -2,9 +2,12 @@ package server
 
 import (
 	"net/http"
+	"strings"
+	"unicode"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // claimVerdicts are the verdicts in the order the page offers them.
@@ -17,10 +20,73 @@ type verdictLink struct {
 	Current             bool
 }
 
-// claimRow is a claim of the document with its badge's style.
+// claimRow is a claim of the document with its badge's style, its texts
+// in the page's language where the data has them.
 type claimRow struct {
 	document.Claim
 	Class string
+	// Claimed, Actual and Evidence in the page's language; TextLang is "en"
+	// when a Chinese page falls back to the English text.
+	Claimed, Actual, Evidence, TextLang string
+	// EvidenceParts is Evidence cut into prose and verbatim parts.
+	EvidenceParts []evidencePart
+}
+
+// evidencePart is a run of a claim's evidence: prose in the page's
+// language, or a verbatim reference (Ref: a repository path, file, section
+// or API name as published) or quotation (Quote: the source's own words),
+// which stay as written.
+type evidencePart struct {
+	Text       string
+	Ref, Quote bool
+}
+
+// evidenceParts cuts a translated evidence text into its Chinese prose and
+// the Latin-script runs it cites verbatim (references and quotations), so a
+// page shows the citations as written and the reader's language around
+// them. An English text is one prose part.
+func evidenceParts(s string, translated bool) []evidencePart {
+	if !translated {
+		return []evidencePart{{Text: s}}
+	}
+	var out []evidencePart
+	var cur strings.Builder
+	ref := false
+	flush := func() {
+		if cur.Len() == 0 {
+			return
+		}
+		t := cur.String()
+		trimmed := strings.TrimSpace(t)
+		switch {
+		case ref && strings.HasPrefix(trimmed, `"`) && strings.HasSuffix(trimmed, `"`) && len(trimmed) > 1:
+			out = append(out, evidencePart{Text: strings.Trim(trimmed, `"`), Quote: true}) // <q> draws the marks
+		case ref && strings.IndexFunc(t, unicode.IsLetter) >= 0:
+			out = append(out, evidencePart{Text: t, Ref: true})
+		case len(out) > 0 && !out[len(out)-1].Ref && !out[len(out)-1].Quote:
+			out[len(out)-1].Text += t // prose runs (with figures, §) stay one part
+		default:
+			out = append(out, evidencePart{Text: t})
+		}
+		cur.Reset()
+	}
+	inQuote := false
+	for _, r := range s {
+		latin := r < 0x2000 && r != '§' // ASCII and Latin punctuation; CJK and full-width marks are prose
+		if r == '"' {
+			inQuote = !inQuote
+		}
+		if inQuote || r == '"' {
+			latin = true
+		}
+		if latin != ref && !(r == ' ' && ref) {
+			flush()
+			ref = latin
+		}
+		cur.WriteRune(r)
+	}
+	flush()
+	return out
 }
 
 type claimsPage struct {
@@ -67,7 +133,16 @@ func (s *Server) pageClaims(w http.ResponseWriter, r *http.Request) {
 	}
 	doc := document.BuildClaims(list)
 	for _, c := range doc.Claims {
-		page.Claims = append(page.Claims, claimRow{Claim: c, Class: verdictBadge[c.Verdict]})
+		row := claimRow{Claim: c, Class: verdictBadge[c.Verdict], Claimed: c.Claimed, Actual: c.Actual, Evidence: c.Evidence}
+		zh := p.Lang() == i18n.ZH && c.ClaimedZH != "" && c.ActualZH != "" && c.EvidenceZH != ""
+		switch {
+		case zh:
+			row.Claimed, row.Actual, row.Evidence = c.ClaimedZH, c.ActualZH, c.EvidenceZH
+		case p.Lang() == i18n.ZH:
+			row.TextLang = "en" // no translation recorded: the English text, marked as such
+		}
+		row.EvidenceParts = evidenceParts(row.Evidence, zh)
+		page.Claims = append(page.Claims, row)
 	}
 	n := doc.ByVerdict
 	page.Summary = p.T("web.claims.summary", len(list), n["wrong"], n["partly-correct"], n["correct"], len(list)-n["wrong"]-n["partly-correct"]-n["correct"])
