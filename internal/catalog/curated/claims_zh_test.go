@@ -17,7 +17,9 @@ func TestClaimsHaveChineseTexts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	han := func(s string) bool { return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0 }
+	han := func(s string) bool {
+		return strings.IndexFunc(s, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0
+	}
 	cite := regexp.MustCompile(`https?://\S+|[\w./-]+@[0-9a-f]{7,}`)
 	claims := ds.Catalog.Claims()
 	if len(claims) == 0 {
