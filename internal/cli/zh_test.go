@@ -77,6 +77,7 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	add("gpuscout update --provider")
 	add("gpuscout cost --offer ID -o json")
 	add("gpuscout catalog claims -o markdown")
+	add("business") // the support plan named by --support, as the provider names it
 	// A published result's suite is a source name (NVIDIA
 	// DeepLearningExamples, NGC pytorch), quoted as published.
 	pts, _, err := perf.LoadEmbedded(perf.Lookup(c))
@@ -113,6 +114,7 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 		{"providers"},
 		{"catalog", "stats"},
 		{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand"},
+		{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront", "--months", "6", "--utilization", "0.5", "--storage-gb", "500", "--support", "business"},
 		{"tco", "--months", "36", "--offer", "aws/p5.48xlarge/us-east-1/on-demand", "--onprem", "H100"},
 		{"spot", "--offer", "aws/g4dn.xlarge/us-east-1/spot", "--work-hours", "24"},
 		{"estimate", "--workload", "transformer-train", "--params", "7e9", "--tokens", "1e11", "--offer", "aws/p5.48xlarge/us-east-1/on-demand"},

@@ -54,6 +54,8 @@ type CostRequest struct {
 	Offer    *catalog.Offer
 	Usage    pricing.Usage
 	Currency string
+	// Lang of the notes' text (English when empty).
+	Lang i18n.Lang
 }
 
 // AnswerCost prices the request: the bill, the utilisation break-even of a
@@ -72,7 +74,7 @@ func AnswerCost(e *pricing.Engine, t *fx.Table, req CostRequest) (Cost, error) {
 	if ok {
 		bep = &be
 	}
-	return BuildCost(b, bep, req.Currency, t)
+	return BuildCost(b, bep, req.Currency, t, i18n.NewPrinter(req.Lang))
 }
 
 // EstimateRequest is a benchmark or a sized job on a GPU or an offer.
@@ -196,7 +198,7 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 		if err != nil {
 			return Estimate{}, nil, err
 		}
-		d, err := BuildCost(b, nil, req.Currency, t)
+		d, err := BuildCost(b, nil, req.Currency, t, i18n.NewPrinter(req.Lang))
 		if err != nil {
 			return Estimate{}, nil, err
 		}

@@ -59,6 +59,17 @@ func (p *Printer) List(l List) string {
 	return p.T("list.and", strings.Join(items[:len(items)-1], p.T("list.sep")), items[len(items)-1])
 }
 
+// Semi is a message argument whose items are separated by semicolons
+// ("a; b"; "a；b").
+type Semi []any
+
+// Text is a message that shows s as it is: data or another component's
+// text that has no translation.
+func Text(s string) Msg { return M("text", s) }
+
+// Semi renders a Semi.
+func (p *Printer) Semi(s Semi) string { return strings.Join(p.items(s), p.T("list.semi")) }
+
 // Seq renders a Seq.
 func (p *Printer) Seq(s Seq) string { return strings.Join(p.items(s), p.T("list.sep")) }
 

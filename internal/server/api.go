@@ -594,7 +594,7 @@ func (s *Server) apiTCO(r *http.Request, d *Data) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return document.BuildTCO(res, d.FX)
+	return document.BuildTCO(res, d.FX, i18n.NewPrinter(requestLang(r))) // notes in the requested language, as the advisor's reasons
 }
 
 // recommend runs the advisor on a job description (YAML or JSON, the format

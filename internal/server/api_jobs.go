@@ -134,6 +134,7 @@ func (s *Server) apiCost(r *http.Request, d *Data) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	req.Lang = requestLang(r) // notes in the requested language, as the advisor's reasons
 	doc, err := document.AnswerCost(d.Pricing, d.FX, req)
 	return doc, jobError(err)
 }
