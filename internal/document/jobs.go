@@ -30,6 +30,9 @@ type InputError struct {
 	Field string
 	Hint  string
 	Err   error
+	// Msg and HintMsg are Err and Hint as messages, when they are ours
+	// (zero for an error passed through from elsewhere).
+	Msg, HintMsg i18n.Msg
 }
 
 func (e *InputError) Error() string { return e.Err.Error() }
@@ -37,6 +40,18 @@ func (e *InputError) Unwrap() error { return e.Err }
 
 func inputErr(field, hint, format string, args ...any) error {
 	return &InputError{Field: field, Hint: hint, Err: fmt.Errorf(format, args...)}
+}
+
+// inputMsg is an InputError whose message (key, args) and hint (a key, or
+// "") are messages, so a page can show them in its language.
+func inputMsg(field, hint, key string, args ...any) error {
+	m := i18n.M(key, args...)
+	e := &InputError{Field: field, Err: errors.New(m.String()), Msg: m}
+	if hint != "" {
+		e.HintMsg = i18n.M(hint)
+		e.Hint = e.HintMsg.String()
+	}
+	return e
 }
 
 // ResolveOffer finds an offer by ID; an unknown ID is an InputError on
@@ -109,11 +124,11 @@ type EstimateRequest struct {
 func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.Table, req EstimateRequest) (Estimate, *perf.Estimate, error) {
 	switch {
 	case req.Benchmark == "" && req.Workload == "":
-		return Estimate{}, nil, inputErr("benchmark", "pick one with gpuscout perf benchmarks, or size a job with --workload.", "--benchmark or --workload is required")
+		return Estimate{}, nil, inputMsg("benchmark", "doc.hint.bench", "doc.err.bench_or_workload")
 	case req.Benchmark != "" && req.Workload != "":
-		return Estimate{}, nil, inputErr("workload", "", "--benchmark and --workload exclude each other")
+		return Estimate{}, nil, inputMsg("workload", "", "doc.err.bench_and_workload")
 	case req.GPU != "" && req.Offer != "":
-		return Estimate{}, nil, inputErr("offer", "", "--gpu and --offer exclude each other")
+		return Estimate{}, nil, inputMsg("offer", "", "doc.err.gpu_and_offer")
 	}
 	if req.Count < 1 || req.Instances < 1 || req.Nodes < 0 {
 		field := "count"
@@ -123,7 +138,7 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 				field = "nodes"
 			}
 		}
-		return Estimate{}, nil, inputErr(field, "", "--count and --instances must be at least 1, --nodes at least 0")
+		return Estimate{}, nil, inputMsg(field, "", "doc.err.counts")
 	}
 	q := perf.Query{Benchmark: req.Benchmark, Count: req.Count, Nodes: req.Nodes}
 	if req.Precision != "" {
@@ -142,7 +157,7 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 		}
 		it := off.Instance
 		if !it.GPUCount.Equal(it.GPUCount.Truncate(0)) {
-			return Estimate{}, nil, inputErr("offer", "", "%s has a fraction of a GPU; estimates need whole GPUs", it.ID())
+			return Estimate{}, nil, inputMsg("offer", "", "doc.err.fraction", it.ID())
 		}
 		per := int(it.GPUCount.IntPart())
 		q.GPU, q.Count, q.Nodes, q.GPUsPerNode = it.GPUID, per*req.Instances, req.Instances, per
@@ -157,11 +172,11 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 			for _, g := range gs {
 				ids = append(ids, g.ID)
 			}
-			return Estimate{}, nil, inputErr("gpu", "name one variant.", "--gpu %s matches %s", req.GPU, strings.Join(ids, ", "))
+			return Estimate{}, nil, inputMsg("gpu", "doc.hint.variant", "doc.err.gpu_ambiguous", req.GPU, strings.Join(ids, ", "))
 		}
 		q.GPU = gs[0].ID
 	default:
-		return Estimate{}, nil, inputErr("gpu", "", "--gpu or --offer is required")
+		return Estimate{}, nil, inputMsg("gpu", "", "doc.err.gpu_required")
 	}
 	var est *perf.Estimate
 	var err error
@@ -177,7 +192,7 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 		est, err = m.Estimate(q)
 		if err == nil && req.Samples > 0 {
 			if est.Throughput <= 0 {
-				return Estimate{}, nil, inputErr("samples", "", "--samples applies to throughput benchmarks; %s is a time-to-train benchmark", req.Benchmark)
+				return Estimate{}, nil, inputMsg("samples", "", "doc.err.samples", req.Benchmark)
 			}
 			f := est.High / est.Throughput
 			est.Minutes = req.Samples / est.Throughput / 60

@@ -37,6 +37,9 @@ type apiError struct {
 	// is in the page's language.
 	Detail      string `json:"-"`
 	DetailLocal bool   `json:"-"`
+	// Msg and HintMsg are Message and Hint as messages when the engine
+	// gave them so (a page shows them in its language).
+	Msg, HintMsg i18n.Msg `json:"-"`
 }
 
 func (e *apiError) Error() string {

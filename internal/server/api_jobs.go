@@ -54,7 +54,9 @@ func jobError(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &ie):
-		return badRequest(ie.Field, ie.Hint, "%v", ie.Err)
+		ae := badRequest(ie.Field, ie.Hint, "%v", ie.Err)
+		ae.Msg, ae.HintMsg = ie.Msg, ie.HintMsg
+		return ae
 	case errors.As(err, &fe):
 		return badRequest(fe.Field, "", "%s", fe.Msg)
 	}

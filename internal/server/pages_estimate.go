@@ -199,8 +199,8 @@ func minutesText(p *i18n.Printer, min float64) string {
 }
 
 // localError is a form's input error in the page's language: the field's
-// label and what is wrong, with the engine's own words (English) kept as
-// the detail. labels is the message-key prefix of the form's field labels.
+// label and what is wrong, with the engine's own words as the detail (in
+// the page's language when the engine gave a message, else in English). labels is the message-key prefix of the form's field labels.
 func localError(p *i18n.Printer, ae *apiError, labels string) *apiError {
 	out := *ae
 	if p.Lang() == i18n.EN {
@@ -214,6 +214,12 @@ func localError(p *i18n.Printer, ae *apiError, labels string) *apiError {
 	out.Detail = ae.Message
 	if ae.Hint != "" {
 		out.Detail += " " + ae.Hint
+	}
+	if ae.Msg.Key != "" { // ours: in the page's language
+		out.Detail, out.DetailLocal = p.M(ae.Msg), true
+		if ae.HintMsg.Key != "" {
+			out.Detail += p.M(ae.HintMsg)
+		}
 	}
 	out.Hint = ""
 	return &out
