@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"html"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -37,5 +39,39 @@ func TestEngineSentencesInChinese(t *testing.T) {
 	if !strings.Contains(bad, `<span class="muted" data-error-detail>(--gpu H100 匹配到 `) || !strings.Contains(bad, "请指定其中一个型号。") {
 		i := strings.Index(bad, "data-error-detail")
 		t.Errorf("the estimate form's error detail is not in Chinese: %.300s", bad[max(0, i-100):])
+	}
+}
+
+// TestRightsizeReportInChinese posts a DCGM log with malformed lines to
+// the Chinese right-size form: the report's bad-line reasons, actions,
+// reasons, figures, caveats and notes show no English word outside the
+// allowlist, and nothing in the report is marked as English.
+func TestRightsizeReportInChinese(t *testing.T) {
+	srv := newServer(t)
+	data, err := os.ReadFile("../rightsize/testdata/steady-8xa100-malformed.prom.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := rsPost(t, srv, "zh", map[string]string{"offer": "aws/p4d.24xlarge/us-east-1/on-demand", "currency": "CNY"}, "gpu.prom.gz", data)
+	body := rec.Body.String()
+	if rec.Code != 200 || !strings.Contains(body, "data-bad-lines") || !strings.Contains(body, `data-rec="1"`) {
+		t.Fatalf("status %d, no bad lines or recommendation:\n%.2000s", rec.Code, body)
+	}
+	main := body[strings.Index(body, "<main"):]
+	main = main[:strings.Index(main, "</main>")]
+	for _, want := range []string{"超出 0–100 %", "改为 aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront", "盈亏平衡利用率"} {
+		if !strings.Contains(html.UnescapeString(main), want) {
+			t.Errorf("the report does not say %q", want)
+		}
+	}
+	if strings.Contains(main, `lang="en"`) {
+		t.Errorf("part of the report is marked as English")
+	}
+	text := html.UnescapeString(regexp.MustCompile(`(?s)<(script|style|code|textarea)[^>]*>.*?</(script|style|code|textarea)>|<[^>]+>`).ReplaceAllString(main, " "))
+	text = regexp.MustCompile(`"[^"\n]*"`).ReplaceAllString(text, `""`) // a bad line's quoted text is the user's data
+	names := catalogNames(t)
+	names["gzip"], names["prom"] = true, true // the uploaded file's name and compression
+	if w := englishWords(text, names); len(w) > 0 {
+		t.Errorf("the Chinese report shows English: %v", w)
 	}
 }
