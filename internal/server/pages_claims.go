@@ -1,6 +1,7 @@
 package server
 
 import (
+	"html/template"
 	"net/http"
 	"strings"
 	"unicode"
@@ -28,8 +29,9 @@ type claimRow struct {
 	// Claimed, Actual and Evidence in the page's language; TextLang is "en"
 	// when a Chinese page falls back to the English text.
 	Claimed, Actual, Evidence, TextLang string
-	// EvidenceParts is Evidence cut into prose and verbatim parts.
-	EvidenceParts []evidencePart
+	// EvidenceHTML is Evidence with its verbatim parts marked (built from
+	// escaped text only).
+	EvidenceHTML template.HTML
 }
 
 // evidencePart is a run of a claim's evidence: prose in the page's
@@ -45,33 +47,60 @@ type evidencePart struct {
 // the Latin-script runs it cites verbatim (references and quotations), so a
 // page shows the citations as written and the reader's language around
 // them. An English text is one prose part.
+// evidenceHTML renders evidence parts: prose as text, a reference in a
+// span and a quotation in <q>, both kept out of translation. Every piece
+// of text is escaped.
+func evidenceHTML(parts []evidencePart) template.HTML {
+	var b strings.Builder
+	for _, p := range parts {
+		switch {
+		case p.Quote:
+			b.WriteString(`<q translate="no">`)
+			b.WriteString(template.HTMLEscapeString(p.Text))
+			b.WriteString(`</q>`)
+		case p.Ref:
+			b.WriteString(`<span class="ref" translate="no">`)
+			b.WriteString(template.HTMLEscapeString(p.Text))
+			b.WriteString(`</span>`)
+		default:
+			b.WriteString(template.HTMLEscapeString(p.Text))
+		}
+	}
+	return template.HTML(b.String()) //nolint:gosec // built from escaped text and fixed tags only
+}
+
 func evidenceParts(s string, translated bool) []evidencePart {
 	if !translated {
 		return []evidencePart{{Text: s}}
 	}
-	var out []evidencePart
-	var cur strings.Builder
-	ref := false
-	flush := func() {
-		if cur.Len() == 0 {
+	// Parts are substrings of s (no copies): a run starts at start and is
+	// Latin (a reference or quotation) when ref is set.
+	out := make([]evidencePart, 0, 16)
+	proseEnd := -1 // where the last part, when prose, ends in s (to extend it)
+	start, ref, inQuote := 0, false, false
+	flush := func(end int) {
+		if end <= start {
 			return
 		}
-		t := cur.String()
+		t := s[start:end]
 		trimmed := strings.TrimSpace(t)
 		switch {
-		case ref && strings.HasPrefix(trimmed, `"`) && strings.HasSuffix(trimmed, `"`) && len(trimmed) > 1:
-			out = append(out, evidencePart{Text: strings.Trim(trimmed, `"`), Quote: true}) // <q> draws the marks
+		case ref && len(trimmed) > 1 && trimmed[0] == '"' && trimmed[len(trimmed)-1] == '"':
+			out = append(out, evidencePart{Text: trimmed[1 : len(trimmed)-1], Quote: true}) // <q> draws the marks
 		case ref && strings.IndexFunc(t, unicode.IsLetter) >= 0:
 			out = append(out, evidencePart{Text: t, Ref: true})
-		case len(out) > 0 && !out[len(out)-1].Ref && !out[len(out)-1].Quote:
-			out[len(out)-1].Text += t // prose runs (with figures, §) stay one part
+		case proseEnd == start:
+			last := &out[len(out)-1]
+			last.Text = s[start-len(last.Text) : end] // prose runs (with figures, §) stay one part
 		default:
 			out = append(out, evidencePart{Text: t})
 		}
-		cur.Reset()
+		if last := out[len(out)-1]; !last.Ref && !last.Quote {
+			proseEnd = end
+		}
+		start = end
 	}
-	inQuote := false
-	for _, r := range s {
+	for i, r := range s {
 		latin := r < 0x2000 && r != '§' // ASCII and Latin punctuation; CJK and full-width marks are prose
 		if r == '"' {
 			inQuote = !inQuote
@@ -80,12 +109,11 @@ func evidenceParts(s string, translated bool) []evidencePart {
 			latin = true
 		}
 		if latin != ref && !(r == ' ' && ref) {
-			flush()
+			flush(i)
 			ref = latin
 		}
-		cur.WriteRune(r)
 	}
-	flush()
+	flush(len(s))
 	return out
 }
 
@@ -141,7 +169,7 @@ func (s *Server) pageClaims(w http.ResponseWriter, r *http.Request) {
 		case p.Lang() == i18n.ZH:
 			row.TextLang = "en" // no translation recorded: the English text, marked as such
 		}
-		row.EvidenceParts = evidenceParts(row.Evidence, zh)
+		row.EvidenceHTML = evidenceHTML(evidenceParts(row.Evidence, zh))
 		page.Claims = append(page.Claims, row)
 	}
 	n := doc.ByVerdict
