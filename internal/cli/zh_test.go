@@ -173,3 +173,34 @@ func TestRightsizeChineseLabels(t *testing.T) {
 }
 
 var quoted = regexp.MustCompile(`"[^"\n]*"`)
+
+// TestJSONSentencesFollowLang: -o json keeps the engine's sentences in
+// English by default and writes them in Chinese with --lang zh, as the
+// advisor's reasons and the API (?lang=zh) do.
+func TestJSONSentencesFollowLang(t *testing.T) {
+	est := []string{"estimate", "--benchmark", "bert-large-pretrain-seq128-throughput", "--gpu", "A10", "--count", "16", "-o", "json"}
+	rs := []string{"rightsize", "--catalog", rsCatalog, "--metrics", rsData + "two-of-eight-l40s.csv", "--offer", "aws/g6e.48xlarge/us-east-1/on-demand", "-o", "json"}
+	for _, tc := range []struct {
+		embedded bool // the embedded catalog (rightsize names its own)
+		args     []string
+		en, zh   string
+	}{
+		{true, est, "per-GPU throughput from specs", "单卡吞吐由规格推算"},
+		{false, rs, "did substantial work", "承担了实际负载"},
+	} {
+		en, errOut, code := exec(t, tc.embedded, map[string]string{"LANG": "en_US.UTF-8"}, tc.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut)
+		}
+		zh, errOut, code := exec(t, tc.embedded, nil, append(tc.args, "--lang", "zh")...)
+		if code != 0 {
+			t.Fatalf("%v --lang zh: exit %d: %s", tc.args, code, errOut)
+		}
+		if !strings.Contains(en, tc.en) || strings.Contains(en, tc.zh) {
+			t.Errorf("%s -o json: want English %q", tc.args[0], tc.en)
+		}
+		if !strings.Contains(zh, tc.zh) || strings.Contains(zh, tc.en) {
+			t.Errorf("%s -o json --lang zh: want Chinese %q", tc.args[0], tc.zh)
+		}
+	}
+}
