@@ -165,7 +165,7 @@ func (a *app) writeEstimate(doc document.Estimate, est *perf.Estimate) error {
 				fmt.Fprintln(w, "  "+p.T("cli.est.more", len(basis)-6))
 				break
 			}
-			fmt.Fprintf(w, "  %s %d× %s: %s %s (%s)\n", b.Benchmark, b.Count, b.Accelerator, b.Value, b.Unit, b.Suite)
+			fmt.Fprintf(w, "  %s %d× %s: %s %s (%s)\n", b.Benchmark, b.Count, b.Accelerator, b.Value, p.Or("perf.unit."+b.Unit, b.Unit), b.Suite)
 		}
 	}
 	if len(doc.Assumptions) > 0 {

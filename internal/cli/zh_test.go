@@ -121,6 +121,10 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 		{"estimate", "--workload", "llm-inference", "--params", "70e9", "--tokens", "1e9", "--gpu", "H100-SXM-80GB", "--count", "8"},
 		{"estimate", "--benchmark", "bert-large-pretrain-seq128-throughput", "--gpu", "A10", "--count", "16"},
 		{"catalog", "claims"},
+		{"estimate", "--workload", "cnn-train", "--images", "1.28e6", "--epochs", "90", "--gflops-per-image", "8", "--gpu", "A100-SXM4-80GB", "--count", "8"},
+		{"estimate", "--workload", "flops", "--flops", "1e18", "--gpu", "A100-SXM4-80GB", "--count", "4"},
+		{"estimate", "--workload", "llm-inference", "--params", "70e9", "--tokens", "1e9", "--precision", "int4", "--offer", "aws/g6e.48xlarge/us-east-1/on-demand"},
+		{"estimate", "--benchmark", "mlperf-train-bert", "--gpu", "H100-SXM-80GB", "--count", "64"},
 	}
 	for _, args := range commands {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

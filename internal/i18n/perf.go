@@ -61,6 +61,7 @@ var perfMessages = map[Lang]map[string]string{
 		"perf.as.shape_mixtral":       "Mixtral 8x7B: 12.9 B of 46.7 B parameters active per token; request lengths assumed as Llama-2-70B's (the result files do not state them)",
 		"perf.as.shape_vllm":          "vLLM run: TP8, 128 in / 2048 out; at most 256 concurrent sequences (vLLM's default max_num_seqs; assumption)",
 		"perf.as.shape_generic":       "model layout assumed Llama-3-like: %d layers, 8 KV heads of 128 (grouped-query attention)",
+		"perf.unit.minutes":           "minutes",
 	},
 	ZH: {
 		"perf.as.peak_fallback":       "%s 没有公开的 %s 峰值，改用其 %s 峰值",
@@ -112,12 +113,13 @@ var perfMessages = map[Lang]map[string]string{
 		"perf.as.int4":                "INT4 权重（每参数 0.5 字节）在矩阵乘法时反量化为 FP16；KV 缓存为 FP8",
 		"perf.as.roofline_band":       "80%% 区间 ×/÷ %.2f：屋顶线模型在 LLM 推理服务结果上的留一交叉验证误差",
 		"perf.as.idle_gpus":           "%[2]d 张 GPU 中有 %[1]d 张闲置：凑不成一个完整的模型副本",
-		"perf.as.cnn_scaled":          "ResNet-50 训练吞吐按每张图像 %.1f / %.3g GFLOPs 换算",
+		"perf.as.cnn_scaled":          "ResNet-50 训练吞吐按每张图像 %.1f / %.3g GFLOP 换算",
 		"perf.as.hpc":                 "持续达到稠密 %[2]s 峰值（每卡 %.1[3]f TFLOPS）的 %.0[1]f%%（假设）",
 		"perf.as.no_fp64":             "目录的规格中没有 FP64：暂时无法估计双精度作业",
 		"perf.as.shape_llama2":        "Llama-2-70B：每个请求 293 个输出 token（MLPerf 日志：每秒 80.15 个样本时每秒 23,514.8 个 token）；平均输入假设与输出相同（结果文件未给出）",
 		"perf.as.shape_mixtral":       "Mixtral 8x7B：每个 token 激活 46.7 B 参数中的 12.9 B；请求长度假设与 Llama-2-70B 相同（结果文件未给出）",
 		"perf.as.shape_vllm":          "vLLM 测试：TP8，输入 128 / 输出 2048；最多 256 个并发序列（vLLM 默认的 max_num_seqs；假设）",
 		"perf.as.shape_generic":       "模型结构假设与 Llama 3 相似：%d 层，8 个 128 维的 KV 头（分组查询注意力）",
+		"perf.unit.minutes":           "分钟",
 	},
 }

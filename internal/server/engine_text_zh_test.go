@@ -25,6 +25,10 @@ func TestEngineSentencesInChinese(t *testing.T) {
 			t.Errorf("the assumptions do not say %q: %s", want, list[1])
 		}
 	}
+	tt := get(t, srv, "/estimate?job=bench:mlperf-train-bert&gpu=H100-SXM-80GB&count=64&lang=zh").Body.String()
+	if i := strings.Index(tt, "data-basis"); i < 0 || strings.Contains(tt[i:], " minutes<") || !strings.Contains(tt[i:], "分钟") {
+		t.Errorf("a time-to-train result's unit is not in Chinese on /estimate?lang=zh")
+	}
 	inst := get(t, srv, "/instances/aws/p4d.24xlarge?lang=zh").Body.String()
 	if !strings.Contains(inst, "节点内全归约") {
 		t.Errorf("the instance page's estimate tooltips are not in Chinese")

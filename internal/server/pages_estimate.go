@@ -128,7 +128,10 @@ func (s *Server) pageEstimate(w http.ResponseWriter, r *http.Request) {
 	page.APIURL = "/api/v1/estimate?" + api.Encode()
 	page.Doc = &doc
 	page.Rows = estimateRows(p, doc, est)
-	page.Basis = doc.Basis
+	page.Basis = append([]document.BasisPoint(nil), doc.Basis...)
+	for i := range page.Basis {
+		page.Basis[i].Unit = msgOr(p, "perf.unit."+page.Basis[i].Unit, page.Basis[i].Unit) // "minutes" in words
+	}
 	sort.SliceStable(page.Basis, func(i, j int) bool { return page.Basis[i].Accelerator < page.Basis[j].Accelerator })
 	s.render(w, r, http.StatusOK, "estimate", v)
 }
