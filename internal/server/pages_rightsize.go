@@ -69,7 +69,10 @@ func (s *Server) pageRightsize(w http.ResponseWriter, r *http.Request) {
 	fail := func(status int, field, key string, detail error, args ...any) {
 		v.Error = &apiError{Status: status, Code: "bad_request", Field: field, Message: p.T(key, args...)}
 		var nd *rightsize.NoDataError
+		nf, isNF := notFoundMsg(detail)
 		switch {
+		case isNF:
+			v.Error.Detail, v.Error.DetailLocal = p.M(nf), true // ours: in the page's language
 		case errors.As(detail, &nd):
 			shown := *nd
 			if shown.File == "pasted" {
