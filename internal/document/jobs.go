@@ -185,7 +185,18 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 			GFLOPs: req.GFLOPsPerImage, FLOPs: req.FLOPs, Precision: q.Precision,
 			InputTokens: req.InputTokens, OutputTokens: req.OutputTokens, ActiveParams: req.ActiveParams, MaxBatch: req.MaxBatch}
 		if err := j.Validate(); err != nil {
-			return Estimate{}, nil, &InputError{Field: jobField(j), Hint: "see gpuscout estimate --help for the size flags of each workload.", Err: err}
+			e := &InputError{Field: jobField(j), Hint: "see gpuscout estimate --help for the size flags of each workload.", Err: err,
+				HintMsg: i18n.M("doc.hint.size")}
+			switch j.Kind { // perf.Job.Validate's sentences, as messages
+			case perf.TransformerTrain, perf.LLMInference, perf.CNNTraining, perf.FLOPJob:
+				e.Msg = i18n.M("doc.err.size", string(j.Kind), e.Field)
+			default:
+				e.Msg = i18n.M("doc.err.kind", string(j.Kind))
+			}
+			if e.Msg.String() != err.Error() {
+				e.Msg = i18n.Msg{} // the engine said something else: keep its words
+			}
+			return Estimate{}, nil, e
 		}
 		est, err = m.EstimateJob(j, q)
 	} else {

@@ -38,6 +38,10 @@ func TestEngineSentencesInChinese(t *testing.T) {
 	if !strings.Contains(zh, "单卡吞吐由规格推算") || !strings.Contains(en, "per-GPU throughput from specs") {
 		t.Errorf("API assumptions: zh %.300s\nen %.300s", zh, en)
 	}
+	missing := get(t, srv, "/estimate?job=transformer-train&params=7e9&gpu=H100-SXM-80GB&lang=zh").Body.String()
+	if !strings.Contains(missing, `data-error-detail>(transformer-train 作业：--tokens 必须是正数`) {
+		t.Errorf("a missing job size is not explained in Chinese")
+	}
 	// A form error of ours shows its detail in Chinese, not marked as English.
 	bad := get(t, srv, "/estimate?job=transformer-train&params=7e9&tokens=1e11&gpu=H100&lang=zh").Body.String()
 	if !strings.Contains(bad, `<span class="muted" data-error-detail>(--gpu H100 匹配到 `) || !strings.Contains(bad, "请指定其中一个型号。") {
