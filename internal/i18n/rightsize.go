@@ -92,6 +92,7 @@ var rightsizeMessages = map[Lang]map[string]string{
 		"rs.unit.gpus":        "GPUs",
 		"rs.unit.pct_one":     "% of one GPU",
 		"rs.unit.x_current":   "× current",
+		"rs.unit.h":           "h",
 
 		"rs.bad.long":               "line longer than %d bytes",
 		"rs.bad.no_metric":          "not a metric sample (no metric name)",
@@ -216,6 +217,7 @@ var rightsizeMessages = map[Lang]map[string]string{
 		"rs.unit.gpus":        "块 GPU",
 		"rs.unit.pct_one":     "%（相对单块 GPU）",
 		"rs.unit.x_current":   "倍（相对当前）",
+		"rs.unit.h":           "小时",
 
 		"rs.bad.long":               "行长超过 %d 字节",
 		"rs.bad.no_metric":          "不是指标样本（没有指标名）",

@@ -618,7 +618,7 @@ func (c *adviceCtx) billingModels() ([]Recommendation, []pricing.BreakEven, erro
 		r := Recommendation{Kind: KindStop, Action: i18n.M("rs.act.stop"), Instances: c.inst,
 			Monthly: decimal.Zero, CurrentMonthly: c.current, Saving: c.current, Scope: "same instance",
 			Reason: []i18n.Msg{i18n.M("rs.why.stop", IdleBelow, st.SpanHours)},
-			Figures: []Figure{{"rs.fig.hours", round2(st.SpanHours), "h"}, {"rs.fig.busy_hours", 0, "h"},
+			Figures: []Figure{{"rs.fig.hours", round2(st.SpanHours), "rs.unit.h"}, {"rs.fig.busy_hours", 0, "rs.unit.h"},
 				{"rs.fig.current", c.current.Round(2).InexactFloat64(), c.a.Currency}}}
 		return []Recommendation{r}, nil, nil
 	}
@@ -703,7 +703,7 @@ func (c *adviceCtx) billingModels() ([]Recommendation, []pricing.BreakEven, erro
 			Saving: cur.Sub(m), Scope: "same instance"}
 	}
 	dutyFigures := []Figure{
-		{"rs.fig.hours", round2(st.SpanHours), "h"},
+		{"rs.fig.hours", round2(st.SpanHours), "rs.unit.h"},
 		{"rs.fig.busy_share", round2(st.BusyShare * 100), "%"},
 		{"rs.fig.busy_hours", round2(busy * 100), "%"},
 	}
