@@ -201,6 +201,10 @@ type Claim struct {
 	Actual   string
 	Evidence string
 	AsOf     string
+	// ClaimedZH, ActualZH and EvidenceZH translate Claimed, Actual and
+	// Evidence for Chinese readers (evidence keeps its URLs and paths);
+	// empty where no translation is recorded.
+	ClaimedZH, ActualZH, EvidenceZH string
 }
 
 // Claim verdicts.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/spf13/cobra"
 )
@@ -224,14 +225,18 @@ verdict (correct, wrong, partly-correct, unverifiable, outdated) and the evidenc
 			p := a.printer
 			g := &output.Grid{Headers: []string{p.T("col.id"), p.T("col.subject"), p.T("col.claimed"), p.T("col.verdict"), p.T("col.actual")}}
 			if a.out != output.Table {
-				g.Headers = append(g.Headers, p.T("col.seed"), "QUOTE", p.T("col.evidence"))
+				g.Headers = append(g.Headers, p.T("col.seed"), p.T("cli.claims.col.quote"), p.T("col.evidence"))
 			}
 			counts := map[string]int{}
 			for _, c := range list {
 				counts[c.Verdict]++
-				row := []string{c.ID, c.Subject, cell(c.Claimed, 40), enumLabel(p, "cli.verdict.", c.Verdict), cell(c.Actual, 60)}
+				claimed, actual, evidence := c.Claimed, c.Actual, c.Evidence
+				if p.Lang() == i18n.ZH && c.ClaimedZH != "" && c.ActualZH != "" && c.EvidenceZH != "" {
+					claimed, actual, evidence = c.ClaimedZH, c.ActualZH, c.EvidenceZH // the data's own translation
+				}
+				row := []string{c.ID, c.Subject, cell(claimed, 40), enumLabel(p, "cli.verdict.", c.Verdict), cell(actual, 60)}
 				if a.out != output.Table {
-					row = []string{c.ID, c.Subject, c.Claimed, c.Verdict, c.Actual, c.Seed, c.Quote, c.Evidence}
+					row = []string{c.ID, c.Subject, claimed, c.Verdict, actual, c.Seed, c.Quote, evidence}
 				}
 				g.Add(row...)
 			}
@@ -242,7 +247,7 @@ verdict (correct, wrong, partly-correct, unverifiable, outdated) and the evidenc
 				other := len(list) - counts["wrong"] - counts["partly-correct"] - counts["correct"]
 				fmt.Fprintln(a.io.Out)
 				fmt.Fprintln(a.io.Out, p.T("note.claims", len(list), counts["wrong"], counts["partly-correct"], counts["correct"], other))
-				fmt.Fprintln(a.io.Out, "Full quotes and evidence: gpuscout catalog claims -o markdown (or -o json).")
+				fmt.Fprintln(a.io.Out, p.T("cli.claims.full"))
 			}
 			return nil
 		},

@@ -173,7 +173,7 @@ func (a *app) runCost(cmd *cobra.Command, o *costOptions) error {
 	if err := o.usage.apply(cmd.Flags(), &u); err != nil {
 		return err
 	}
-	doc, err := document.AnswerCost(a.engine(ds.Catalog), a.rates, document.CostRequest{Offer: off, Usage: u, Currency: a.cur})
+	doc, err := document.AnswerCost(a.engine(ds.Catalog), a.rates, document.CostRequest{Offer: off, Usage: u, Currency: a.cur, Lang: a.printer.Lang()})
 	if err != nil {
 		return inputError(err, "")
 	}
@@ -202,7 +202,7 @@ func (a *app) writeCost(doc document.Cost) error {
 		Align: []output.Align{output.Left, output.Right, output.Left, output.Right, output.Right, output.Right, output.Left},
 	}
 	for _, c := range doc.Components {
-		g.Add(componentName(p, c.Name), num(c.Quantity), c.Unit, num(c.UnitPrice.Amount)+" "+c.UnitPrice.Currency, numMoney(c.Monthly),
+		g.Add(componentName(p, c.Name), num(c.Quantity), enumLabel(p, "cli.unit.", c.Unit), num(c.UnitPrice.Amount)+" "+c.UnitPrice.Currency, numMoney(c.Monthly),
 			numMoney(c.Total), enumLabel(p, "source.", c.Source.Kind)+" "+c.Source.AsOf)
 	}
 	g.Add(p.T("cost.total"), "", "", "", "", numMoney(doc.Total), "")

@@ -114,7 +114,7 @@ func (a *app) runEstimate(o *estimateOptions) error {
 		Benchmark: o.benchmark, Workload: o.workload, GPU: o.gpu, Offer: o.offer, Count: o.count, Nodes: o.nodes, Instances: o.instances,
 		Precision: o.precision, Samples: o.samples, Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs,
 		GFLOPsPerImage: o.gflops, FLOPs: o.flops, Currency: a.cur,
-		InputTokens: o.inTok, OutputTokens: o.outTok, ActiveParams: o.active, MaxBatch: o.maxBatch})
+		InputTokens: o.inTok, OutputTokens: o.outTok, ActiveParams: o.active, MaxBatch: o.maxBatch, Lang: a.printer.Lang()})
 	if err != nil {
 		return jobInputError(err)
 	}
@@ -162,16 +162,16 @@ func (a *app) writeEstimate(doc document.Estimate, est *perf.Estimate) error {
 		sort.SliceStable(basis, func(i, j int) bool { return basis[i].Accelerator < basis[j].Accelerator })
 		for i, b := range basis {
 			if i == 6 {
-				fmt.Fprintf(w, "  … %d more (-o json)\n", len(basis)-6)
+				fmt.Fprintln(w, "  "+p.T("cli.est.more", len(basis)-6))
 				break
 			}
-			fmt.Fprintf(w, "  %s %d× %s: %s %s (%s)\n", b.Benchmark, b.Count, b.Accelerator, b.Value, b.Unit, b.Suite)
+			fmt.Fprintf(w, "  %s %d× %s: %s %s (%s)\n", b.Benchmark, b.Count, b.Accelerator, b.Value, p.Or("perf.unit."+b.Unit, b.Unit), b.Suite)
 		}
 	}
 	if len(doc.Assumptions) > 0 {
 		fmt.Fprintln(w, "\n"+p.T("est.assumptions"))
 		for _, s := range doc.Assumptions {
-			fmt.Fprintln(w, "  • "+engineNote(p, s))
+			fmt.Fprintln(w, "  • "+s)
 		}
 	}
 	return nil

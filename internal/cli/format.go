@@ -123,28 +123,3 @@ func enumLabel(p *i18n.Printer, prefix, v string) string {
 	}
 	return p.Or(prefix+v, v)
 }
-
-// engineNotes maps the pricing and spot engines' fixed English sentences to
-// message keys, so a Chinese table shows them in Chinese. Sentences built
-// with figures are not in the map and show as the engine wrote them.
-var engineNotes = map[string]string{
-	"on-premises: storage, internet transit and support beyond the maintenance share are not modelled": "cli.note.onprem_unmodelled",
-	"support on commitment payments owed after the horizon is not included":                            "cli.note.support_after_horizon",
-	"this offer also has upfront or monthly parts, which pay-per-use billing ignores":                  "cli.note.payg_ignores_parts",
-	"spot: the cost of work lost to interruptions is not included (no interruption model)":             "cli.note.spot_no_model",
-	"all wall time on spot is billed, restarts included (conservative)":                                "cli.spot.billed",
-	"FP8 training at 30% of the FP8 peak (assumption: FP8 recipes keep some layers in BF16)":           "cli.note.fp8_training",
-	"several nodes without a known RDMA network: 30% slower (assumption)":                              "cli.note.no_rdma",
-	"INT4 weights (0.5 byte/parameter) dequantised to FP16 for the matrix products; FP8 KV cache":      "cli.note.int4",
-	"inference replicas scale linearly (MLPerf systems show 97-99%)":                                   "cli.note.replicas_linear",
-	"a cluster fabric like the published runs' (NVSwitch nodes on InfiniBand)":                         "cli.note.fabric",
-}
-
-// engineNote renders an engine's sentence in the printer's language when it
-// is one of the fixed engineNotes, else as written.
-func engineNote(p *i18n.Printer, s string) string {
-	if k, ok := engineNotes[s]; ok && p.Lang() != i18n.EN {
-		return p.T(k)
-	}
-	return s
-}

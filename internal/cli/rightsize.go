@@ -127,7 +127,7 @@ func (a *app) runRightsize(o *rightsizeOptions) error {
 	if err != nil {
 		return err
 	}
-	doc := document.BuildRightsize(rep, st, adv, a.rates)
+	doc := document.BuildRightsize(rep, st, adv, a.rates, a.printer)
 	if a.out == output.JSON {
 		return output.WriteJSON(a.io.Out, doc)
 	}
@@ -171,7 +171,7 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 		Align:   []output.Align{output.Right, output.Left, output.Left, output.Right, output.Right, output.Right},
 	}
 	for i, r := range adv.Recommendations {
-		recs.Add(fmt.Sprint(i+1), enumLabel(a.printer, "cli.rs.kind.", r.Kind), r.Action, money(r.Monthly), money(r.Saving), rsShare(r.SavingShare()))
+		recs.Add(fmt.Sprint(i+1), enumLabel(a.printer, "cli.rs.kind.", r.Kind), p.M(r.Action), money(r.Monthly), money(r.Saving), rsShare(r.SavingShare()))
 	}
 	if a.out != output.Table {
 		return output.Write(w, a.out, recs, a.tty())
@@ -187,7 +187,7 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 	if rep.Gzip {
 		gz = p.T("cli.rs.gzip")
 	}
-	fmt.Fprint(w, p.T("cli.rs.metrics", file, rightsize.FormatName(rep.Format), gz,
+	fmt.Fprint(w, p.T("cli.rs.metrics", file, rightsize.FormatMsg(rep.Format), gz,
 		thousands(fmt.Sprint(rep.Samples)), len(st.GPUs), gpuWord))
 	if st.TimeKnown {
 		fmt.Fprint(w, p.T("cli.rs.span", st.Start.Format("2006-01-02 15:04"), st.End.Format("2006-01-02 15:04"),
@@ -195,13 +195,13 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 	}
 	fmt.Fprintln(w, p.T("cli.rs.skipped", thousands(fmt.Sprint(rep.Skipped)), thousands(fmt.Sprint(rep.Lines))))
 	for _, b := range rep.Bad {
-		fmt.Fprintln(w, "  "+p.T("cli.rs.line", b.Line, b.Reason))
+		fmt.Fprintln(w, "  "+p.T("cli.rs.line", b.Line, b.Msg))
 	}
 	if rep.Skipped > len(rep.Bad) {
 		fmt.Fprintln(w, "  "+p.T("cli.rs.more", rep.Skipped-len(rep.Bad)))
 	}
 	for _, n := range rep.Notes {
-		fmt.Fprintln(w, "  "+n)
+		fmt.Fprintln(w, "  "+p.M(n))
 	}
 	fmt.Fprintln(w)
 
@@ -235,7 +235,11 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 		fmt.Fprint(w, p.T("cli.rs.busy", rightsize.IdleBelow, rsShare(st.BusyShare), rsShare(st.BusyHourShare), st.BusyClockHours, st.SpanClockHours,
 			enumLabel(p, "cli.rs.pattern.", st.Pattern)))
 		if st.DailyWindow != "" {
-			fmt.Fprint(w, p.T("cli.rs.busy_window", st.DailyWindow))
+			window := i18n.List{}
+			for _, x := range st.DailyWindows {
+				window = append(window, x)
+			}
+			fmt.Fprint(w, p.T("cli.rs.busy_window", window))
 		}
 		if st.BusyRuns > 1 {
 			fmt.Fprint(w, p.T("cli.rs.busy_runs", st.BusyRuns, st.MeanBusyRunMinutes))
@@ -274,19 +278,19 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 		}
 		fmt.Fprintln(w)
 		for i, r := range adv.Recommendations {
-			fmt.Fprintf(w, "%d. %s\n", i+1, r.Reason)
+			fmt.Fprintf(w, "%d. %s\n", i+1, p.Sentences(r.Reason))
 			var figs []string
 			for _, f := range r.Figures {
-				figs = append(figs, fmt.Sprintf("%s %s %s", f.Name, rsNum(f.Value), f.Unit))
+				figs = append(figs, f.Text(p))
 			}
-			fmt.Fprintln(w, "   "+p.T("cli.rs.figures", strings.Join(figs, "; ")))
+			fmt.Fprintln(w, "   "+p.T("cli.rs.figures", strings.Join(figs, p.T("list.semi"))))
 			for _, c := range r.Caveats {
 				fmt.Fprintln(w, "   "+p.T("cli.rs.caveat", c))
 			}
 		}
 		fmt.Fprintln(w, p.T("cli.rs.not_additive"))
 	}
-	for _, b := range adv.BreakEven {
+	for _, b := range doc.BreakEven {
 		fmt.Fprintln(w, "• "+b.Text)
 	}
 	for _, n := range adv.Notes {
@@ -296,11 +300,6 @@ func (a *app) writeRightsize(doc document.Rightsize, rep *rightsize.ParseReport,
 		fmt.Fprintln(w, n)
 	}
 	return nil
-}
-
-// trimNum renders a figure without trailing zeros.
-func rsNum(v float64) string {
-	return decimal.NewFromFloat(v).Round(2).String()
 }
 
 func rsPlural(n int, word string) string {

@@ -116,7 +116,7 @@ func (a *app) runTCO(cmd *cobra.Command, o *tcoOptions) error {
 	if err != nil {
 		return inputError(err, o.usage.file)
 	}
-	doc, err := document.BuildTCO(res, a.rates)
+	doc, err := document.BuildTCO(res, a.rates, a.printer)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (a *app) writeTCO(doc document.TCO, res *pricing.TCO) error {
 	for _, r := range res.Plans {
 		for _, b := range r.Breakdowns {
 			from = append(from, b.Currency)
-			for _, n := range b.Notes {
+			for _, n := range p.Ms(b.Notes) {
 				if !seen[n] {
 					seen[n] = true
 					notes = append(notes, n)
@@ -186,7 +186,7 @@ func (a *app) writeTCO(doc document.TCO, res *pricing.TCO) error {
 		}
 	}
 	for _, n := range notes {
-		fmt.Fprintln(w, "  "+engineNote(p, n))
+		fmt.Fprintln(w, "  "+n)
 	}
 	if n := ratesNote(p, a.rates, from, doc.Currency); n != "" {
 		fmt.Fprintln(w, n)

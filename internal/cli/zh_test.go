@@ -1,12 +1,14 @@
 package cli_test
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/i18n/zhcheck"
+	"github.com/gpuscout/gpuscout/internal/perf"
 )
 
 // cliZhAllowed are the Latin-script words a Chinese CLI table may show:
@@ -74,6 +76,22 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	// Commands quoted in hints.
 	add("gpuscout update --provider")
 	add("gpuscout cost --offer ID -o json")
+	add("gpuscout catalog claims -o markdown")
+	add("business") // the support plan named by --support, as the provider names it
+	// A published result's suite is a source name (NVIDIA
+	// DeepLearningExamples, NGC pytorch), quoted as published.
+	pts, _, err := perf.LoadEmbedded(perf.Lookup(c))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pts {
+		add(p.Suite)
+	}
+	// Model and serving-software names the performance model's
+	// assumptions name.
+	add("Llama Mixtral vLLM TensorRT-LLM")
+	// Product, benchmark and API names the claims' Chinese texts keep.
+	add("Tesla Mellanox SQuAD MLPerf Inference Offline ImageNet DescribeSpotPriceHistory LightCC TACO Kit Train vGPU Linux")
 	return names
 }
 
@@ -96,9 +114,17 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 		{"providers"},
 		{"catalog", "stats"},
 		{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand"},
+		{"cost", "--offer", "aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront", "--months", "6", "--utilization", "0.5", "--storage-gb", "500", "--support", "business"},
 		{"tco", "--months", "36", "--offer", "aws/p5.48xlarge/us-east-1/on-demand", "--onprem", "H100"},
 		{"spot", "--offer", "aws/g4dn.xlarge/us-east-1/spot", "--work-hours", "24"},
 		{"estimate", "--workload", "transformer-train", "--params", "7e9", "--tokens", "1e11", "--offer", "aws/p5.48xlarge/us-east-1/on-demand"},
+		{"estimate", "--workload", "llm-inference", "--params", "70e9", "--tokens", "1e9", "--gpu", "H100-SXM-80GB", "--count", "8"},
+		{"estimate", "--benchmark", "bert-large-pretrain-seq128-throughput", "--gpu", "A10", "--count", "16"},
+		{"catalog", "claims"},
+		{"estimate", "--workload", "cnn-train", "--images", "1.28e6", "--epochs", "90", "--gflops-per-image", "8", "--gpu", "A100-SXM4-80GB", "--count", "8"},
+		{"estimate", "--workload", "flops", "--flops", "1e18", "--gpu", "A100-SXM4-80GB", "--count", "4"},
+		{"estimate", "--workload", "llm-inference", "--params", "70e9", "--tokens", "1e9", "--precision", "int4", "--offer", "aws/g6e.48xlarge/us-east-1/on-demand"},
+		{"estimate", "--benchmark", "mlperf-train-bert", "--gpu", "H100-SXM-80GB", "--count", "64"},
 	}
 	for _, args := range commands {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -110,12 +136,6 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 			if args[0] == "providers" {
 				allowed = ecoNames
 			}
-			if args[0] == "estimate" {
-				// The perf engine's assumptions are sentences built with
-				// figures (internal/perf); only its fixed ones are
-				// translated, so the check stops at their heading.
-				out, _, _ = strings.Cut(out, "\n假设：")
-			}
 			if w := cliEnglishWords(out+errOut, allowed); len(w) > 0 {
 				t.Errorf("shows English: %v\n%s%s", w, out, errOut)
 			}
@@ -123,23 +143,68 @@ func TestChineseTablesShowNoEnglish(t *testing.T) {
 	}
 }
 
-// TestRightsizeChineseLabels checks the rightsize report's own labels and
-// sentences in Chinese (the recommendations' reasons, figures and caveats
-// come from internal/rightsize in English).
+// TestRightsizeChineseLabels checks the rightsize report in Chinese, its
+// labels and the engine's sentences (recommendations, reasons, figures,
+// caveats, notes and bad-line reasons): no English word outside the
+// allowlist, and the report's own labels present.
 func TestRightsizeChineseLabels(t *testing.T) {
-	out, errOut, code := exec(t, false, nil, "rightsize", "--catalog", rsCatalog, "--metrics", rsData+"idle-nights-8xa100.csv.gz",
-		"--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--lang", "zh")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+	names := cliCatalogNames(t, false)
+	names["gzip"] = true // the compression format's name
+	for _, args := range [][]string{
+		{"--metrics", rsData + "idle-nights-8xa100.csv.gz", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand"},
+		{"--metrics", rsData + "idle-nights-8xa100.csv.gz", "--offer", "aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront"},
+		{"--metrics", rsData + "two-of-eight-l40s.csv", "--offer", "aws/g6e.48xlarge/us-east-1/on-demand"},
+		{"--metrics", rsData + "bursty-h100-noheader.csv.gz", "--offer", "aws/p5.4xlarge/us-east-1/on-demand"},
+		{"--metrics", rsData + "steady-8xa100-malformed.prom.gz", "--offer", "aws/p4d.24xlarge/us-east-1/on-demand", "--currency", "CNY"},
+	} {
+		t.Run(filepath.Base(args[1]), func(t *testing.T) {
+			out, errOut, code := exec(t, false, nil, append([]string{"rightsize", "--catalog", rsCatalog, "--lang", "zh"}, args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			for _, want := range []string{"监控数据：", "样本数", "显存峰值 GiB", "全部", "当前："} {
+				if !strings.Contains(out, want) {
+					t.Errorf("missing %q:\n%s", want, out)
+				}
+			}
+			// A bad line's quoted text is the user's own data, not ours.
+			text := quoted.ReplaceAllString(out+errOut, `""`)
+			if w := cliEnglishWords(text, names); len(w) > 0 {
+				t.Errorf("shows English: %v\n%s%s", w, out, errOut)
+			}
+		})
 	}
-	for _, want := range []string{"监控数据：", "8 块 GPU，", "样本数", "显存峰值 GiB", "全部", "模式：每日定时", "当前：", "按量付费定时开关", "数据：", "注意：", "不可相加"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q:\n%s", want, out)
+}
+
+var quoted = regexp.MustCompile(`"[^"\n]*"`)
+
+// TestJSONSentencesFollowLang: -o json keeps the engine's sentences in
+// English by default and writes them in Chinese with --lang zh, as the
+// advisor's reasons and the API (?lang=zh) do.
+func TestJSONSentencesFollowLang(t *testing.T) {
+	est := []string{"estimate", "--benchmark", "bert-large-pretrain-seq128-throughput", "--gpu", "A10", "--count", "16", "-o", "json"}
+	rs := []string{"rightsize", "--catalog", rsCatalog, "--metrics", rsData + "two-of-eight-l40s.csv", "--offer", "aws/g6e.48xlarge/us-east-1/on-demand", "-o", "json"}
+	for _, tc := range []struct {
+		embedded bool // the embedded catalog (rightsize names its own)
+		args     []string
+		en, zh   string
+	}{
+		{true, est, "per-GPU throughput from specs", "单卡吞吐由规格推算"},
+		{false, rs, "did substantial work", "承担了实际负载"},
+	} {
+		en, errOut, code := exec(t, tc.embedded, map[string]string{"LANG": "en_US.UTF-8"}, tc.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut)
 		}
-	}
-	for _, english := range []string{"Metrics:", "SAMPLES", "Busy (", "Now:", "Figures:", "Caveat:", "Savings are", "on-demand-schedule", "pattern:"} {
-		if strings.Contains(out, english) {
-			t.Errorf("shows %q:\n%s", english, out)
+		zh, errOut, code := exec(t, tc.embedded, nil, append(tc.args, "--lang", "zh")...)
+		if code != 0 {
+			t.Fatalf("%v --lang zh: exit %d: %s", tc.args, code, errOut)
+		}
+		if !strings.Contains(en, tc.en) || strings.Contains(en, tc.zh) {
+			t.Errorf("%s -o json: want English %q", tc.args[0], tc.en)
+		}
+		if !strings.Contains(zh, tc.zh) || strings.Contains(zh, tc.en) {
+			t.Errorf("%s -o json --lang zh: want Chinese %q", tc.args[0], tc.zh)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/shopspring/decimal"
 )
@@ -110,11 +111,15 @@ func (c converter) n(d decimal.Decimal) (json.Number, error) {
 	return Num(v), nil
 }
 
-// BuildCost renders a breakdown in currency. be may be nil.
-func BuildCost(b *pricing.Breakdown, be *pricing.BreakEven, currency string, t *fx.Table) (Cost, error) {
+// BuildCost renders a breakdown in currency, its notes in p's language
+// (English when p is nil). be may be nil.
+func BuildCost(b *pricing.Breakdown, be *pricing.BreakEven, currency string, t *fx.Table, p *i18n.Printer) (Cost, error) {
+	if p == nil {
+		p = i18n.NewPrinter(i18n.EN)
+	}
 	cv := converter{t: t, from: b.Currency, to: currency}
 	u := b.Usage
-	doc := Cost{Schema: SchemaCost, Currency: currency, Label: b.Label, GPUs: Num(b.GPUs), Notes: b.Notes,
+	doc := Cost{Schema: SchemaCost, Currency: currency, Label: b.Label, GPUs: Num(b.GPUs), Notes: p.Ms(b.Notes),
 		Usage: CostUsage{Instances: u.Instances, HoursPerDay: Num(u.HoursPerDay), Utilization: Num(u.Utilization),
 			UsedHoursPerMonth: Num(b.UsedHoursPerMonth), Months: u.Months, StorageGB: Num(u.StorageGB),
 			ObjectStorageGB: Num(u.ObjectStorageGB), EgressGB: Num(u.EgressGB), InterRegionGB: Num(u.InterRegionGB),
@@ -132,7 +137,7 @@ func BuildCost(b *pricing.Breakdown, be *pricing.BreakEven, currency string, t *
 	}
 	var err error
 	for _, c := range b.Components {
-		cc := CostComponent{Name: c.Name, Unit: c.Unit, Quantity: Num(c.Quantity), Source: source(c.Source), Note: c.Note,
+		cc := CostComponent{Name: c.Name, Unit: c.Unit, Quantity: Num(c.Quantity), Source: source(c.Source), Note: p.M(c.Note),
 			UnitPrice: Money{Amount: Num(c.UnitPrice.Amount), Currency: c.UnitPrice.Currency}}
 		from = append(from, c.UnitPrice.Currency)
 		if cc.Monthly, err = cv.n(c.Monthly()); err != nil {
@@ -170,7 +175,7 @@ func BuildCost(b *pricing.Breakdown, be *pricing.BreakEven, currency string, t *
 		return doc, err
 	}
 	if be != nil {
-		d := breakEvenDoc(*be)
+		d := breakEvenDoc(*be, p)
 		doc.BreakEven = &d
 	}
 	doc.FX = BuildFX(t, from, currency)
@@ -187,8 +192,12 @@ func supportLabel(u pricing.Usage) string {
 	return ""
 }
 
-func breakEvenDoc(b pricing.BreakEven) BreakEvenDoc {
-	return BreakEvenDoc{Kind: b.Kind, Plan: b.Plan, Versus: b.Versus, Value: Num(b.Value), Found: b.Found, Text: b.Text}
+func breakEvenDoc(b pricing.BreakEven, p *i18n.Printer) BreakEvenDoc {
+	text := b.Text
+	if b.Key != "" {
+		text = p.T(b.Key, b.Args...)
+	}
+	return BreakEvenDoc{Kind: b.Kind, Plan: b.Plan, Versus: b.Versus, Value: Num(b.Value), Found: b.Found, Text: text}
 }
 
 // TCOPlan is one plan of the TCO document.
@@ -222,8 +231,12 @@ type TCO struct {
 	BreakEven []BreakEvenDoc `json:"break_even"`
 }
 
-// BuildTCO renders a comparison (already in its currency).
-func BuildTCO(r *pricing.TCO, t *fx.Table) (TCO, error) {
+// BuildTCO renders a comparison (already in its currency), its notes in p's
+// language (English when p is nil).
+func BuildTCO(r *pricing.TCO, t *fx.Table, pr *i18n.Printer) (TCO, error) {
+	if pr == nil {
+		pr = i18n.NewPrinter(i18n.EN)
+	}
 	doc := TCO{Schema: SchemaTCO, Currency: r.Currency, Months: r.Months, Cheapest: r.Cheapest, RankedBy: r.RankedBy, GPUs: Num(r.GPUs), BreakEven: []BreakEvenDoc{}}
 	var from []string
 	for _, p := range r.Plans {
@@ -234,7 +247,7 @@ func BuildTCO(r *pricing.TCO, t *fx.Table) (TCO, error) {
 		}
 		for _, b := range p.Breakdowns {
 			from = append(from, b.Currency)
-			c, err := BuildCost(b, nil, r.Currency, t)
+			c, err := BuildCost(b, nil, r.Currency, t, pr)
 			if err != nil {
 				return doc, err
 			}
@@ -244,7 +257,7 @@ func BuildTCO(r *pricing.TCO, t *fx.Table) (TCO, error) {
 		doc.Plans = append(doc.Plans, tp)
 	}
 	for _, b := range r.BreakEven {
-		doc.BreakEven = append(doc.BreakEven, breakEvenDoc(b))
+		doc.BreakEven = append(doc.BreakEven, breakEvenDoc(b, pr))
 	}
 	doc.FX = BuildFX(t, from, r.Currency)
 	return doc, nil

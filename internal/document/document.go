@@ -375,6 +375,11 @@ type Claim struct {
 	Actual   string `json:"actual"`
 	Evidence string `json:"evidence"`
 	AsOf     string `json:"as_of"`
+	// The Chinese translations of claimed, actual and evidence (data,
+	// like a region's name_zh).
+	ClaimedZH  string `json:"claimed_zh,omitempty"`
+	ActualZH   string `json:"actual_zh,omitempty"`
+	EvidenceZH string `json:"evidence_zh,omitempty"`
 }
 
 // Claims is the gpuscout/claims@v1 document.
@@ -390,7 +395,8 @@ func BuildClaims(list []*catalog.Claim) Claims {
 	for _, c := range list {
 		doc.ByVerdict[c.Verdict]++
 		doc.Claims = append(doc.Claims, Claim{ID: c.ID, Seed: c.Seed, Quote: c.Quote, Subject: c.Subject, Field: c.Field,
-			Claimed: c.Claimed, Verdict: c.Verdict, Actual: c.Actual, Evidence: c.Evidence, AsOf: c.AsOf})
+			Claimed: c.Claimed, Verdict: c.Verdict, Actual: c.Actual, Evidence: c.Evidence, AsOf: c.AsOf,
+			ClaimedZH: c.ClaimedZH, ActualZH: c.ActualZH, EvidenceZH: c.EvidenceZH})
 	}
 	return doc
 }

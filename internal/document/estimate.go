@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 )
 
@@ -105,11 +106,15 @@ type Serving struct {
 	EfficiencySource  string      `json:"efficiency_source"`
 }
 
-// BuildEstimate renders an estimate; cost may be nil.
-func BuildEstimate(e *perf.Estimate, cost *Cost) Estimate {
+// BuildEstimate renders an estimate, its assumptions in p's language
+// (English when p is nil, as the advisor's reasons are); cost may be nil.
+func BuildEstimate(e *perf.Estimate, cost *Cost, p *i18n.Printer) Estimate {
+	if p == nil {
+		p = i18n.NewPrinter(i18n.EN)
+	}
 	doc := Estimate{Schema: SchemaEstimate, Benchmark: e.Benchmark, Class: string(e.Class), GPU: e.GPU, Count: e.Count, Nodes: e.Nodes,
 		Precision: string(e.Precision), Efficiency: fnum(e.Efficiency), Confidence: string(e.Confidence),
-		Basis: []BasisPoint{}, Assumptions: e.Assumptions, Cost: cost, Interval: "80% (low = P10, high = P90)", MFUSource: e.MFUSource}
+		Basis: []BasisPoint{}, Assumptions: p.Ms(e.Assumptions), Cost: cost, Interval: "80% (low = P10, high = P90)", MFUSource: e.MFUSource}
 	if e.MFU > 0 {
 		doc.MFU = fnum(e.MFU)
 	}

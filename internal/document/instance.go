@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 )
 
@@ -35,6 +36,9 @@ type InstanceEstimate struct {
 	Confidence  string      `json:"confidence"`
 	MemoryFits  *bool       `json:"memory_fits,omitempty"`
 	Assumptions []string    `json:"assumptions"`
+	// AssumptionMsgs are the assumptions as messages, for a page in any
+	// language (Assumptions is their English text).
+	AssumptionMsgs []i18n.Msg `json:"-"`
 }
 
 // InstanceDetail is the gpuscout/instance@v1 document: one instance type
@@ -102,7 +106,7 @@ func BuildInstance(it *catalog.InstanceType, rows []catalog.OfferRow, currency s
 	for _, e := range ests {
 		ie := InstanceEstimate{Benchmark: e.Benchmark, Class: string(e.Class), GPUs: e.Count, Precision: string(e.Precision),
 			Throughput: Throughput{Value: fnum(e.Throughput), Unit: e.Unit, Low: fnum(e.Low), High: fnum(e.High), PerGPU: fnum(e.PerGPU)},
-			Efficiency: fnum(e.Efficiency), Confidence: string(e.Confidence), Assumptions: e.Assumptions}
+			Efficiency: fnum(e.Efficiency), Confidence: string(e.Confidence), Assumptions: i18n.English(e.Assumptions), AssumptionMsgs: e.Assumptions}
 		if ie.Assumptions == nil {
 			ie.Assumptions = []string{}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
@@ -29,6 +30,9 @@ type InputError struct {
 	Field string
 	Hint  string
 	Err   error
+	// Msg and HintMsg are Err and Hint as messages, when they are ours
+	// (zero for an error passed through from elsewhere).
+	Msg, HintMsg i18n.Msg
 }
 
 func (e *InputError) Error() string { return e.Err.Error() }
@@ -36,6 +40,18 @@ func (e *InputError) Unwrap() error { return e.Err }
 
 func inputErr(field, hint, format string, args ...any) error {
 	return &InputError{Field: field, Hint: hint, Err: fmt.Errorf(format, args...)}
+}
+
+// inputMsg is an InputError whose message (key, args) and hint (a key, or
+// "") are messages, so a page can show them in its language.
+func inputMsg(field, hint, key string, args ...any) error {
+	m := i18n.M(key, args...)
+	e := &InputError{Field: field, Err: errors.New(m.String()), Msg: m}
+	if hint != "" {
+		e.HintMsg = i18n.M(hint)
+		e.Hint = e.HintMsg.String()
+	}
+	return e
 }
 
 // ResolveOffer finds an offer by ID; an unknown ID is an InputError on
@@ -53,6 +69,8 @@ type CostRequest struct {
 	Offer    *catalog.Offer
 	Usage    pricing.Usage
 	Currency string
+	// Lang of the notes' text (English when empty).
+	Lang i18n.Lang
 }
 
 // AnswerCost prices the request: the bill, the utilisation break-even of a
@@ -71,7 +89,7 @@ func AnswerCost(e *pricing.Engine, t *fx.Table, req CostRequest) (Cost, error) {
 	if ok {
 		bep = &be
 	}
-	return BuildCost(b, bep, req.Currency, t)
+	return BuildCost(b, bep, req.Currency, t, i18n.NewPrinter(req.Lang))
 }
 
 // EstimateRequest is a benchmark or a sized job on a GPU or an offer.
@@ -96,6 +114,8 @@ type EstimateRequest struct {
 	MaxBatch                                int
 	// Currency of the cost (with an offer).
 	Currency string
+	// Lang of the assumptions' text (English when empty).
+	Lang i18n.Lang
 }
 
 // AnswerEstimate estimates throughput and time to finish, priced through
@@ -104,11 +124,11 @@ type EstimateRequest struct {
 func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.Table, req EstimateRequest) (Estimate, *perf.Estimate, error) {
 	switch {
 	case req.Benchmark == "" && req.Workload == "":
-		return Estimate{}, nil, inputErr("benchmark", "pick one with gpuscout perf benchmarks, or size a job with --workload.", "--benchmark or --workload is required")
+		return Estimate{}, nil, inputMsg("benchmark", "doc.hint.bench", "doc.err.bench_or_workload")
 	case req.Benchmark != "" && req.Workload != "":
-		return Estimate{}, nil, inputErr("workload", "", "--benchmark and --workload exclude each other")
+		return Estimate{}, nil, inputMsg("workload", "", "doc.err.bench_and_workload")
 	case req.GPU != "" && req.Offer != "":
-		return Estimate{}, nil, inputErr("offer", "", "--gpu and --offer exclude each other")
+		return Estimate{}, nil, inputMsg("offer", "", "doc.err.gpu_and_offer")
 	}
 	if req.Count < 1 || req.Instances < 1 || req.Nodes < 0 {
 		field := "count"
@@ -118,7 +138,7 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 				field = "nodes"
 			}
 		}
-		return Estimate{}, nil, inputErr(field, "", "--count and --instances must be at least 1, --nodes at least 0")
+		return Estimate{}, nil, inputMsg(field, "", "doc.err.counts")
 	}
 	q := perf.Query{Benchmark: req.Benchmark, Count: req.Count, Nodes: req.Nodes}
 	if req.Precision != "" {
@@ -137,7 +157,7 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 		}
 		it := off.Instance
 		if !it.GPUCount.Equal(it.GPUCount.Truncate(0)) {
-			return Estimate{}, nil, inputErr("offer", "", "%s has a fraction of a GPU; estimates need whole GPUs", it.ID())
+			return Estimate{}, nil, inputMsg("offer", "", "doc.err.fraction", it.ID())
 		}
 		per := int(it.GPUCount.IntPart())
 		q.GPU, q.Count, q.Nodes, q.GPUsPerNode = it.GPUID, per*req.Instances, req.Instances, per
@@ -152,11 +172,11 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 			for _, g := range gs {
 				ids = append(ids, g.ID)
 			}
-			return Estimate{}, nil, inputErr("gpu", "name one variant.", "--gpu %s matches %s", req.GPU, strings.Join(ids, ", "))
+			return Estimate{}, nil, inputMsg("gpu", "doc.hint.variant", "doc.err.gpu_ambiguous", req.GPU, strings.Join(ids, ", "))
 		}
 		q.GPU = gs[0].ID
 	default:
-		return Estimate{}, nil, inputErr("gpu", "", "--gpu or --offer is required")
+		return Estimate{}, nil, inputMsg("gpu", "", "doc.err.gpu_required")
 	}
 	var est *perf.Estimate
 	var err error
@@ -165,14 +185,25 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 			GFLOPs: req.GFLOPsPerImage, FLOPs: req.FLOPs, Precision: q.Precision,
 			InputTokens: req.InputTokens, OutputTokens: req.OutputTokens, ActiveParams: req.ActiveParams, MaxBatch: req.MaxBatch}
 		if err := j.Validate(); err != nil {
-			return Estimate{}, nil, &InputError{Field: jobField(j), Hint: "see gpuscout estimate --help for the size flags of each workload.", Err: err}
+			e := &InputError{Field: jobField(j), Hint: "see gpuscout estimate --help for the size flags of each workload.", Err: err,
+				HintMsg: i18n.M("doc.hint.size")}
+			switch j.Kind { // perf.Job.Validate's sentences, as messages
+			case perf.TransformerTrain, perf.LLMInference, perf.CNNTraining, perf.FLOPJob:
+				e.Msg = i18n.M("doc.err.size", string(j.Kind), e.Field)
+			default:
+				e.Msg = i18n.M("doc.err.kind", string(j.Kind))
+			}
+			if e.Msg.String() != err.Error() {
+				e.Msg = i18n.Msg{} // the engine said something else: keep its words
+			}
+			return Estimate{}, nil, e
 		}
 		est, err = m.EstimateJob(j, q)
 	} else {
 		est, err = m.Estimate(q)
 		if err == nil && req.Samples > 0 {
 			if est.Throughput <= 0 {
-				return Estimate{}, nil, inputErr("samples", "", "--samples applies to throughput benchmarks; %s is a time-to-train benchmark", req.Benchmark)
+				return Estimate{}, nil, inputMsg("samples", "", "doc.err.samples", req.Benchmark)
 			}
 			f := est.High / est.Throughput
 			est.Minutes = req.Samples / est.Throughput / 60
@@ -193,13 +224,13 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 		if err != nil {
 			return Estimate{}, nil, err
 		}
-		d, err := BuildCost(b, nil, req.Currency, t)
+		d, err := BuildCost(b, nil, req.Currency, t, i18n.NewPrinter(req.Lang))
 		if err != nil {
 			return Estimate{}, nil, err
 		}
 		cost = &d
 	}
-	doc := BuildEstimate(est, cost)
+	doc := BuildEstimate(est, cost, i18n.NewPrinter(req.Lang))
 	if off != nil {
 		doc.Offer = &CostOffer{ID: off.ID(), Provider: off.Provider, InstanceType: off.InstanceName, Region: off.RegionCode,
 			Billing: string(off.Billing), OriginalCurrency: off.Price.Currency}

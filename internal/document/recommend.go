@@ -120,7 +120,7 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 		for _, c := range p.Breakdown.Components {
 			rp.Cost.Components = append(rp.Cost.Components, CostComponent{Name: c.Name, Unit: c.Unit, Quantity: Num(c.Quantity),
 				UnitPrice: Money{Amount: Num(c.UnitPrice.Amount), Currency: c.UnitPrice.Currency}, Monthly: Num(c.Monthly()),
-				Total: Num(c.Total()), AfterHorizon: Num(c.After), Source: source(c.Source), Note: c.Note})
+				Total: Num(c.Total()), AfterHorizon: Num(c.After), Source: source(c.Source), Note: c.Note.String()})
 		}
 	}
 	return rp

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/rightsize"
 )
 
@@ -168,10 +169,14 @@ func orEmpty(s []string) []string {
 }
 
 // BuildRightsize builds the document from a parse report, its statistics
-// and the advice on them.
-func BuildRightsize(rep *rightsize.ParseReport, st *rightsize.Stats, adv *rightsize.Advice, t *fx.Table) Rightsize {
+// and the advice on them, its sentences in p's language (English when p is
+// nil), as the advisor's reasons are.
+func BuildRightsize(rep *rightsize.ParseReport, st *rightsize.Stats, adv *rightsize.Advice, t *fx.Table, p *i18n.Printer) Rightsize {
+	if p == nil {
+		p = i18n.NewPrinter(i18n.EN)
+	}
 	off := adv.Offer
-	doc := Rightsize{Schema: SchemaRightsize, Currency: adv.Currency, Notes: orEmpty(adv.Notes),
+	doc := Rightsize{Schema: SchemaRightsize, Currency: adv.Currency, Notes: orEmpty(p.Ms(adv.Notes)),
 		Recommendations: []RightsizeRecommendation{}, BreakEven: []BreakEvenDoc{}}
 	doc.FX = BuildFX(t, adv.Currencies, adv.Currency)
 	doc.Current = RightsizeCurrent{Offer: off.ID(), Provider: off.Provider, InstanceType: off.InstanceName, Region: off.RegionCode,
@@ -180,9 +185,9 @@ func BuildRightsize(rep *rightsize.ParseReport, st *rightsize.Stats, adv *rights
 
 	m := RightsizeMetrics{File: rep.File, Format: string(rep.Format), Gzip: rep.Gzip, Bytes: rep.Bytes, DataBytes: rep.DataBytes,
 		Lines: rep.Lines, Samples: rep.Samples, Skipped: rep.Skipped, Ignored: rep.Ignored, Timestamps: rep.Timestamps,
-		Columns: rep.Columns, Notes: orEmpty(rep.Notes), BadLines: []RightsizeBadLine{}}
+		Columns: rep.Columns, Notes: orEmpty(p.Ms(rep.Notes)), BadLines: []RightsizeBadLine{}}
 	for _, b := range rep.Bad {
-		m.BadLines = append(m.BadLines, RightsizeBadLine{Line: b.Line, Reason: b.Reason, Text: b.Text})
+		m.BadLines = append(m.BadLines, RightsizeBadLine{Line: b.Line, Reason: p.M(b.Msg), Text: b.Text})
 	}
 	doc.Metrics = m
 
@@ -215,21 +220,25 @@ func BuildRightsize(rep *rightsize.ParseReport, st *rightsize.Stats, adv *rights
 	doc.Stats = s
 
 	for _, r := range adv.Recommendations {
-		d := RightsizeRecommendation{Kind: r.Kind, Action: r.Action, Instances: r.Instances, BilledShare: share(r.BilledShare),
+		d := RightsizeRecommendation{Kind: r.Kind, Action: p.M(r.Action), Instances: r.Instances, BilledShare: share(r.BilledShare),
 			Monthly: Num(r.Monthly.Round(2)), CurrentMonthly: Num(r.CurrentMonthly.Round(2)), MonthlySaving: Num(r.Saving.Round(2)),
-			SavingShare: share(r.SavingShare()), Scope: r.Scope, Reason: r.Reason, Caveats: orEmpty(r.Caveats), Figures: []RightsizeFigure{}}
+			SavingShare: share(r.SavingShare()), Scope: r.Scope, Reason: p.Sentences(r.Reason), Caveats: orEmpty(p.Ms(r.Caveats)), Figures: []RightsizeFigure{}}
 		if r.Offer != nil {
 			d.Offer = r.Offer.ID()
 			g := gpuRef(r.Offer.Instance)
 			d.GPU = &g
 		}
 		for _, f := range r.Figures {
-			d.Figures = append(d.Figures, RightsizeFigure{Name: f.Name, Value: fnum(f.Value), Unit: f.Unit})
+			d.Figures = append(d.Figures, RightsizeFigure{Name: p.T(f.Name), Value: fnum(f.Value), Unit: p.Or(f.Unit, f.Unit)})
 		}
 		doc.Recommendations = append(doc.Recommendations, d)
 	}
 	for _, b := range adv.BreakEven {
-		doc.BreakEven = append(doc.BreakEven, BreakEvenDoc{Kind: b.Kind, Plan: b.Plan, Versus: b.Versus, Value: Num(b.Value), Found: b.Found, Text: b.Text})
+		text := b.Text
+		if b.Key != "" {
+			text = p.T(b.Key, b.Args...)
+		}
+		doc.BreakEven = append(doc.BreakEven, BreakEvenDoc{Kind: b.Kind, Plan: b.Plan, Versus: b.Versus, Value: Num(b.Value), Found: b.Found, Text: text})
 	}
 	return doc
 }

@@ -66,11 +66,27 @@ func (p *Printer) T(key string, args ...any) string {
 	if len(args) == 0 {
 		return msg
 	}
+	copied := false
 	for i, a := range args {
-		if b, ok := a.(BillingTerm); ok {
-			args = append([]any(nil), args...)
-			args[i] = p.Billing(b.Code, b.Family)
+		var r string
+		switch v := a.(type) {
+		case BillingTerm:
+			r = p.Billing(v.Code, v.Family)
+		case Msg:
+			r = p.M(v)
+		case List:
+			r = p.List(v)
+		case Seq:
+			r = p.Seq(v)
+		case Semi:
+			r = p.Semi(v)
+		default:
+			continue
 		}
+		if !copied {
+			args, copied = append([]any(nil), args...), true
+		}
+		args[i] = r
 	}
 	return fmt.Sprintf(msg, args...)
 }
@@ -109,7 +125,7 @@ func Keys(l Lang) []string {
 }
 
 // webTables are the web UI's message tables, one per area of the UI.
-var webTables = []map[Lang]map[string]string{webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages}
+var webTables = []map[Lang]map[string]string{webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages, pricingMessages}
 
 func lookup(l Lang, key string) (string, bool) {
 	if m, ok := messages[l][key]; ok {

@@ -60,3 +60,16 @@ func TestChineseArgumentOrder(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestMsgRendersNestedArgumentsInItsLanguage(t *testing.T) {
+	m := i18n.M("perf.as.inter", 42.5, 400.0, i18n.M("perf.as.rdma_rate", "EFA"))
+	if got, want := m.String(), "inter-node all-reduce at 42 GB/s (400 Gb/s, EFA at 85% of line rate)"; got != want {
+		t.Errorf("English: got %q, want %q", got, want)
+	}
+	if got, want := i18n.NewPrinter(i18n.ZH).M(m), "节点间全归约 42 GB/s（400 Gb/s，EFA，按线速的 85%）"; got != want {
+		t.Errorf("Chinese: got %q, want %q", got, want)
+	}
+	if got := i18n.NewPrinter(i18n.ZH).Ms(nil); got != nil {
+		t.Errorf("Ms(nil) = %v", got)
+	}
+}

@@ -3,6 +3,8 @@ package perf
 import (
 	"fmt"
 	"math"
+
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // JobKind is a generic, sized workload.
@@ -130,33 +132,33 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s has no published peak to estimate from", q.GPU)
 	}
-	mfu, mfuSource := trainMFU, "assumption: Llama 3 reports 38-43% in BF16 on H100"
+	mfu, mfuWhy := trainMFU, i18n.M("perf.as.mfu_default")
 	if m.mfu.Total > 0 {
-		mfu, mfuSource = m.mfu.For(s.Arch)
+		mfu, mfuWhy = m.mfu.For(s.Arch)
 	}
 	e := &Estimate{Benchmark: string(j.Kind), Class: LLMTrain, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p,
 		Unit: "tokens/s", Confidence: SpecsOnly}
-	if note != "" {
+	if note.Key != "" {
 		e.Assumptions = append(e.Assumptions, note)
 	}
 	if used == FP8 {
-		mfu, mfuSource = 0.3, "assumption: FP8 recipes keep some layers in BF16"
-		e.Assumptions = append(e.Assumptions, "FP8 training at 30% of the FP8 peak (assumption: FP8 recipes keep some layers in BF16)")
+		mfu, mfuWhy = 0.3, i18n.M("perf.as.mfu_fp8")
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.fp8_training"))
 	}
-	e.MFU, e.MFUSource = mfu, mfuSource
+	e.MFU, e.MFUSource = mfu, mfuWhy.String()
 	flops := 6 * j.Params * j.Tokens
 	rate := float64(q.Count) * peak * 1e12 * mfu
 	if q.Nodes > 1 && (q.Fabric.RDMA == "" || q.Fabric.RDMA == "none") && q.Fabric.Instance {
 		rate *= 0.7
-		e.Assumptions = append(e.Assumptions, "several nodes without a known RDMA network: 30% slower (assumption)")
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.no_rdma"))
 	}
 	e.Throughput = rate / (6 * j.Params)
 	e.PerGPU = e.Throughput / float64(q.Count)
 	e.Minutes = flops / rate / 60
 	e.Efficiency = mfu
 	e.Assumptions = append(e.Assumptions,
-		fmt.Sprintf("6 × %.3g parameters × %.3g tokens = %.3g FLOPs", j.Params, j.Tokens, flops),
-		fmt.Sprintf("%.0f%% model-FLOPs utilisation of the %s peak (%.0f TFLOPS per GPU; %s)", 100*mfu, used, peak, mfuSource))
+		i18n.M("perf.as.train_flops", j.Params, j.Tokens, flops),
+		i18n.M("perf.as.mfu", 100*mfu, used, peak, mfuWhy))
 	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMTrain, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
 	if e.Memory != nil && e.Memory.Group > 1 {
 		e.Memory.Note += " (sharded data parallel, e.g. FSDP or ZeRO-3)"
@@ -169,7 +171,7 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 	}
 	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
 	e.Low, e.High = e.Throughput/f, e.Throughput*f
-	e.Assumptions = append(e.Assumptions, fmt.Sprintf("80%% interval ×/÷ %.2f (the published MFUs' leave-one-publication-out error; ×/÷ 1.5 for FP8, uncalibrated)", f))
+	e.Assumptions = append(e.Assumptions, i18n.M("perf.as.mfu_band", f))
 	return e, nil
 }
 
@@ -206,7 +208,7 @@ func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
 		return nil, fmt.Errorf("llm-inference needs LLM serving calibration results")
 	}
 	if j.InputTokens <= 0 || j.OutputTokens <= 0 {
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("requests of %.0f prompt and %.0f generated tokens (the Llama-2-70B MLPerf set's 293 generated tokens; prompt assumed equal)", in, out))
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.requests", in, out))
 	}
 	e.Assumptions = append(e.Assumptions, sh.Notes...)
 	e.Roofline, e.ServingEff = &r, &eff
@@ -214,12 +216,11 @@ func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
 	e.Throughput = e.PerGPU * float64(q.Count)
 	e.Confidence = Transferred
 	e.Assumptions = append(e.Assumptions,
-		fmt.Sprintf("roofline: %d GPU(s) per model copy, %d cop(ies), up to %.0f concurrent sequences each (%.0f GB weights, %.2f GB KV cache per request)",
-			r.TP, r.Replicas, r.Batch, r.WeightsGB, r.KVPerSeqGB),
-		fmt.Sprintf("decode bound by %s; prefill by %s tensor FLOPs (%.0f TFLOPS, %.0f GB/s per GPU)", r.DecodeLimiter(), r.PeakUsed, r.PeakTFLOPS, r.BandwidthGBs),
-		fmt.Sprintf("%s efficiency: %.0f%% of peak FLOPs, %.0f%% of memory bandwidth (%s)", sh.Stack, 100*eff.Compute, 100*eff.Bandwidth, eff.Source))
+		i18n.M("perf.as.roofline_upto", r.TP, r.Replicas, r.Batch, r.WeightsGB, r.KVPerSeqGB),
+		i18n.M("perf.as.decode", r.decodeLimiterMsg(), r.PeakUsed, r.PeakTFLOPS, r.BandwidthGBs),
+		i18n.M("perf.as.stack_eff", i18n.M("perf.as.stack."+sh.Stack), 100*eff.Compute, 100*eff.Bandwidth, eff.Why))
 	if p == INT4 {
-		e.Assumptions = append(e.Assumptions, "INT4 weights (0.5 byte/parameter) dequantised to FP16 for the matrix products; FP8 KV cache")
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.int4"))
 	}
 	for _, pt := range m.points {
 		if Describe(pt.Benchmark).Class == LLMInfer && !pt.IsTime() {
@@ -234,7 +235,7 @@ func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
 	e.Low, e.High = e.Throughput/f, e.Throughput*f
 	e.Minutes = j.Tokens / e.Throughput / 60
 	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
-	e.Assumptions = append(e.Assumptions, fmt.Sprintf("80%% interval ×/÷ %.2f: the roofline's leave-one-out error on the LLM serving results", f))
+	e.Assumptions = append(e.Assumptions, i18n.M("perf.as.roofline_band", f))
 	return e, nil
 }
 
@@ -256,7 +257,7 @@ func (m *Model) cnnTrain(j Job, q Query) (*Estimate, error) {
 		e.Confidence = Transferred
 	}
 	if scale != 1 {
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("ResNet-50 training throughput scaled by %.1f / %.3g GFLOPs per image", resnet50GFLOPs, g))
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.cnn_scaled", resnet50GFLOPs, g))
 	}
 	e.Minutes = j.Images * j.Epochs / e.Throughput / 60
 	f := e.High / e.Throughput
@@ -274,15 +275,14 @@ func (m *Model) flopJob(j Job, q Query, s Spec) (*Estimate, error) {
 		return nil, fmt.Errorf("%s has no published peak to estimate from", q.GPU)
 	}
 	e := &Estimate{Benchmark: string(j.Kind), GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p, Unit: "TFLOP/s", Confidence: SpecsOnly}
-	if note != "" {
+	if note.Key != "" {
 		e.Assumptions = append(e.Assumptions, note)
 	}
 	e.Throughput = float64(q.Count) * peak * hpcEfficiency
 	e.PerGPU = e.Throughput / float64(q.Count)
 	e.Minutes = j.FLOPs / (e.Throughput * 1e12) / 60
 	e.Efficiency = hpcEfficiency
-	e.Assumptions = append(e.Assumptions, fmt.Sprintf("%.0f%% of the dense %s peak (%.1f TFLOPS per GPU) sustained (assumption)", 100*hpcEfficiency, used, peak),
-		"FP64 is not in the catalog's specifications: double-precision jobs cannot be estimated yet")
+	e.Assumptions = append(e.Assumptions, i18n.M("perf.as.hpc", 100*hpcEfficiency, used, peak), i18n.M("perf.as.no_fp64"))
 	m.band(e)
 	return e, nil
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // LLMShape describes an LLM serving workload in enough detail for a
@@ -25,7 +27,7 @@ type LLMShape struct {
 	// Stack is the serving software: "tensorrt-llm" or "vllm"; efficiency is fitted per stack.
 	Stack string
 	// Notes say where the shape's figures come from.
-	Notes []string
+	Notes []i18n.Msg
 }
 
 // active is the parameter count that does the work of one token.
@@ -88,13 +90,13 @@ var llmShapes = []struct {
 	shape LLMShape
 }{
 	{"mlperf-inf-llama2-70b", LLMShape{Params: 70e9, Layers: 80, KVHeads: 8, HeadDim: 128, InputTokens: 293, OutputTokens: 293,
-		Notes: []string{"Llama-2-70B: 293 output tokens per request (MLPerf log: 23,514.8 tokens/s at 80.15 samples/s); mean input assumed equal to the output (not in the result files)"}}},
+		Notes: []i18n.Msg{i18n.M("perf.as.shape_llama2")}}},
 	{"mlperf-inf-mixtral-8x7b", LLMShape{Params: 46.7e9, ActiveParams: 12.9e9, Layers: 32, KVHeads: 8, HeadDim: 128, InputTokens: 293, OutputTokens: 293,
-		Notes: []string{"Mixtral 8x7B: 12.9 B of 46.7 B parameters active per token; request lengths assumed as Llama-2-70B's (the result files do not state them)"}}},
+		Notes: []i18n.Msg{i18n.M("perf.as.shape_mixtral")}}},
 	{"vllm-llama3.1-70b", LLMShape{Params: 70.6e9, Layers: 80, KVHeads: 8, HeadDim: 128, InputTokens: 128, OutputTokens: 2048, TP: 8, MaxBatch: 256,
-		Notes: []string{"vLLM run: TP8, 128 in / 2048 out; at most 256 concurrent sequences (vLLM's default max_num_seqs; assumption)"}}},
+		Notes: []i18n.Msg{i18n.M("perf.as.shape_vllm")}}},
 	{"vllm-llama3.1-405b", LLMShape{Params: 405e9, Layers: 126, KVHeads: 8, HeadDim: 128, InputTokens: 128, OutputTokens: 2048, TP: 8, MaxBatch: 256,
-		Notes: []string{"vLLM run: TP8, 128 in / 2048 out; at most 256 concurrent sequences (vLLM's default max_num_seqs; assumption)"}}},
+		Notes: []i18n.Msg{i18n.M("perf.as.shape_vllm")}}},
 }
 
 // ShapeOf returns the LLM shape of a calibration benchmark, if known.
@@ -138,7 +140,7 @@ func GenericShape(params, input, output float64) LLMShape {
 		layers = 1
 	}
 	return LLMShape{Params: params, Layers: int(math.Round(layers)), KVHeads: 8, HeadDim: 128, InputTokens: input, OutputTokens: output,
-		Stack: "tensorrt-llm", Notes: []string{fmt.Sprintf("model layout assumed Llama-3-like: %d layers, 8 KV heads of 128 (grouped-query attention)", int(math.Round(layers)))}}
+		Stack: "tensorrt-llm", Notes: []i18n.Msg{i18n.M("perf.as.shape_generic", int(math.Round(layers)))}}
 }
 
 // Roofline is the bound of an LLM serving workload on one GPU model:
@@ -168,6 +170,14 @@ func (r Roofline) DecodeLimiter() string {
 		return "memory bandwidth"
 	}
 	return "tensor FLOPs"
+}
+
+// decodeLimiterMsg is DecodeLimiter as a message.
+func (r Roofline) decodeLimiterMsg() i18n.Msg {
+	if r.DecodeMemory >= r.DecodeFLOPs {
+		return i18n.M("perf.as.limiter.memory")
+	}
+	return i18n.M("perf.as.limiter.flops")
 }
 
 // usableKV is the share of GPU memory the KV cache and weights may use
@@ -236,8 +246,9 @@ func RooflineOf(sh LLMShape, s Spec, p Precision, count int) (Roofline, error) {
 type Eff struct {
 	Compute   float64
 	Bandwidth float64
-	N         int    // calibration results behind it
-	Source    string // what it was fitted on
+	N         int      // calibration results behind it
+	Source    string   // what it was fitted on, in English
+	Why       i18n.Msg // Source as a message
 }
 
 // TokensPerGPU is the predicted generated tokens/s per GPU.
@@ -324,7 +335,8 @@ func fitLLMEff(points []Point, specs map[string]Spec, skip func(i int) bool) map
 		return out
 	}
 	all := fitEff(rows, nil, 0)
-	all.Source = fmt.Sprintf("fitted on %d LLM serving results", len(rows))
+	all.Why = i18n.M("perf.as.eff_all", len(rows))
+	all.Source = all.Why.String()
 	out[""] = all
 	by := map[string][]llmRow{}
 	for _, r := range rows {
@@ -337,7 +349,8 @@ func fitLLMEff(points []Point, specs map[string]Spec, skip func(i int) bool) map
 	sort.Strings(stacks)
 	for _, s := range stacks {
 		e := fitEff(by[s], &all, effShrink)
-		e.Source = fmt.Sprintf("fitted on %d %s results", len(by[s]), s)
+		e.Why = i18n.M("perf.as.eff_stack", len(by[s]), i18n.M("perf.as.stack."+s))
+		e.Source = e.Why.String()
 		out[s] = e
 	}
 	return out
@@ -416,12 +429,11 @@ func (m *Model) llmThroughput(e *Estimate, q Query) (perGPU float64, ok bool) {
 	e.Roofline, e.ServingEff = &r, &eff
 	e.Assumptions = append(e.Assumptions, sh.Notes...)
 	e.Assumptions = append(e.Assumptions,
-		fmt.Sprintf("roofline: %d GPU(s) per model copy, %d cop(ies), %.0f concurrent sequences each (%.0f GB weights, %.2f GB KV cache per request)",
-			r.TP, r.Replicas, r.Batch, r.WeightsGB, r.KVPerSeqGB),
-		fmt.Sprintf("decode bound by %s; prefill by %s tensor FLOPs (%.0f TFLOPS, %.0f GB/s per GPU)", r.DecodeLimiter(), r.PeakUsed, r.PeakTFLOPS, r.BandwidthGBs),
-		fmt.Sprintf("%s efficiency: %.0f%% of peak FLOPs, %.0f%% of memory bandwidth (%s)", sh.Stack, 100*eff.Compute, 100*eff.Bandwidth, eff.Source))
+		i18n.M("perf.as.roofline", r.TP, r.Replicas, r.Batch, r.WeightsGB, r.KVPerSeqGB),
+		i18n.M("perf.as.decode", r.decodeLimiterMsg(), r.PeakUsed, r.PeakTFLOPS, r.BandwidthGBs),
+		i18n.M("perf.as.stack_eff", i18n.M("perf.as.stack."+sh.Stack), 100*eff.Compute, 100*eff.Bandwidth, eff.Why))
 	if r.Replicas*r.TP < q.Count {
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("%d of %d GPUs idle: they do not make a whole model copy", q.Count-r.Replicas*r.TP, q.Count))
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.idle_gpus", q.Count-r.Replicas*r.TP, q.Count))
 	}
 	return r.TokensPerGPU(eff) * float64(r.TP*r.Replicas) / float64(q.Count), true
 }

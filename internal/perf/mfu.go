@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 //go:embed mfudata/mfu.csv
@@ -134,11 +136,11 @@ func FitMFU(points []MFUPoint, skip func(i int) bool) MFUFit {
 }
 
 // For is the MFU for a GPU architecture and where it comes from.
-func (f MFUFit) For(arch string) (float64, string) {
+func (f MFUFit) For(arch string) (float64, i18n.Msg) {
 	if v, ok := f.ByArch[arch]; ok {
-		return v, fmt.Sprintf("fitted on %d published %s run(s) of %d (shrunk toward the %.0f%% mean of all)", f.N[arch], arch, f.Total, 100*f.All)
+		return v, i18n.M("perf.as.mfu_fitted", f.N[arch], arch, f.Total, 100*f.All)
 	}
-	return f.All, fmt.Sprintf("mean of %d published large-model runs (none on %s)", f.Total, arch)
+	return f.All, i18n.M("perf.as.mfu_mean", f.Total, arch)
 }
 
 // ValidateMFU predicts each published MFU from the other publications

@@ -3,6 +3,8 @@ package perf
 import (
 	"math"
 	"sort"
+
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // Confidence says how directly an estimate rests on measurements.
@@ -376,10 +378,10 @@ func (m *Model) fitBeta() {
 }
 
 // busbw is the all-reduce bandwidth for count GPUs on nodes nodes.
-func (m *Model) busbw(gpu string, count, nodes int, f Fabric) (float64, []string) {
+func (m *Model) busbw(gpu string, count, nodes int, f Fabric) (float64, []i18n.Msg) {
 	s := m.specs[gpu]
 	intra, note := intraBusBW(s, f.Link)
-	notes := []string{note}
+	notes := []i18n.Msg{note}
 	if nodes > 1 {
 		inter, n2 := interBusBW(f.NetworkGbps, f.RDMA)
 		notes = append(notes, n2)
@@ -391,7 +393,7 @@ func (m *Model) busbw(gpu string, count, nodes int, f Fabric) (float64, []string
 // efficiency is the data-parallel scaling efficiency of count GPUs for a
 // class at per-GPU throughput t1: 1 for inference (independent replicas),
 // else 1 / (1 + beta · 2(N−1)/N · t1 / busbw).
-func (m *Model) efficiency(cl Class, gpu string, count, nodes int, t1 float64, f Fabric) (float64, []string) {
+func (m *Model) efficiency(cl Class, gpu string, count, nodes int, t1 float64, f Fabric) (float64, []i18n.Msg) {
 	if count < 2 || !cl.Training() {
 		return 1, nil
 	}

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // Query asks for a benchmark on count GPUs of one model.
@@ -36,7 +38,7 @@ type Estimate struct {
 	Efficiency                       float64 // data-parallel scaling efficiency
 	Confidence                       Confidence
 	Basis                            []Point
-	Assumptions                      []string
+	Assumptions                      []i18n.Msg
 	Memory                           *MemoryCheck
 	// Roofline and ServingEff are set when an LLM serving estimate came
 	// from the roofline model (decode bound by bandwidth, prefill by FLOPs).
@@ -145,10 +147,10 @@ func (m *Model) estimate(q Query, unit string) (*Estimate, error) {
 	e := &Estimate{Benchmark: q.Benchmark, Class: b.Class, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: q.Precision, Unit: unit}
 	if _, used, note, ok := spec.PeakFor(q.Precision); !ok {
 		return nil, fmt.Errorf("%s has no published throughput figures to estimate from", q.GPU)
-	} else if note != "" {
+	} else if note.Key != "" {
 		e.Assumptions = append(e.Assumptions, note)
 	} else if q.Precision == LowBest || q.Precision == Low16 {
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("submitter-chosen precision: %s on %s", used, q.GPU))
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.submitter_precision", used, q.GPU))
 	}
 	e.Memory = m.memoryCheck(b, q, spec)
 	if b.Time {
@@ -208,13 +210,13 @@ func (m *Model) estimateThroughput(e *Estimate, q Query) (*Estimate, error) {
 		}
 		e.Confidence = conf
 		e.Basis = basis
-		if note != "" {
+		if note.Key != "" {
 			e.Assumptions = append(e.Assumptions, note)
 		}
 		arch := m.specs[q.GPU].Arch
 		ak := archKey(q.Benchmark, arch)
 		if _, ok := m.arch[ak]; !ok {
-			e.Assumptions = append(e.Assumptions, fmt.Sprintf("no %s results on any %s GPU: no architecture correction", suite(q.Benchmark), arch))
+			e.Assumptions = append(e.Assumptions, i18n.M("perf.as.no_arch", i18n.M("perf.as.suite."+suite(q.Benchmark)), arch))
 		}
 		t1 = math.Exp(c + x + m.arch[ak])
 		if conf == Transferred {
@@ -225,17 +227,17 @@ func (m *Model) estimateThroughput(e *Estimate, q Query) (*Estimate, error) {
 				dx, _ := m.x(d, q.Precision, cl)
 				near := dt1 * math.Exp(x-dx+m.arch[ak]-m.arch[archKey(q.Benchmark, m.specs[d].Arch)])
 				t1 = math.Sqrt(t1 * near)
-				e.Assumptions = append(e.Assumptions, fmt.Sprintf("geometric mean of the fit over all GPUs and of %s, the nearest measured GPU by %.0f%% peak / %.0f%% bandwidth distance, scaled by their spec ratio (×%.2f)",
+				e.Assumptions = append(e.Assumptions, i18n.M("perf.as.nearest",
 					d, 100*m.alpha[cl], 100*(1-m.alpha[cl]), near/dt1))
 			}
 		}
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("per-GPU throughput from specs: %.0f%% weight on peak %s, %.0f%% on memory bandwidth",
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.from_specs",
 			100*m.alpha[cl], q.Precision, 100*(1-m.alpha[cl])))
 	}
 	eff, notes := m.efficiency(cl, q.GPU, q.Count, q.Nodes, t1, q.Fabric)
 	e.Assumptions = append(e.Assumptions, notes...)
 	if !cl.Training() && q.Count > 1 {
-		e.Assumptions = append(e.Assumptions, "inference replicas scale linearly (MLPerf systems show 97-99%)")
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.replicas_linear"))
 	}
 	e.Efficiency = eff
 	e.PerGPU = t1 * eff
@@ -247,7 +249,7 @@ func (m *Model) estimateThroughput(e *Estimate, q Query) (*Estimate, error) {
 // intercept finds the benchmark-level term for a precision: fitted for
 // this precision, else for another precision of the same benchmark, else
 // the class average.
-func (m *Model) intercept(bench string, p Precision, cl Class) (float64, Confidence, []Point, string, bool) {
+func (m *Model) intercept(bench string, p Precision, cl Class) (float64, Confidence, []Point, i18n.Msg, bool) {
 	basis := func(pred func(Point) bool) []Point {
 		var out []Point
 		for _, q := range m.points {
@@ -258,7 +260,7 @@ func (m *Model) intercept(bench string, p Precision, cl Class) (float64, Confide
 		return out
 	}
 	if c, ok := m.c[gkey{bench, p}]; ok {
-		return c, Transferred, basis(func(q Point) bool { return q.Benchmark == bench && q.Precision == p }), "", true
+		return c, Transferred, basis(func(q Point) bool { return q.Benchmark == bench && q.Precision == p }), i18n.Msg{}, true
 	}
 	// Another precision of the benchmark: the one with the most results
 	// (the first in the data on a tie), so the answer does not depend on
@@ -281,20 +283,20 @@ func (m *Model) intercept(bench string, p Precision, cl Class) (float64, Confide
 	if best >= 0 {
 		g := m.groups[best]
 		return m.c[g], Transferred, basis(func(q Point) bool { return q.Benchmark == bench }),
-			fmt.Sprintf("%s has results only at %s; carried to %s by the peak ratio", bench, g.prec, p), true
+			i18n.M("perf.as.other_precision", bench, g.prec, p), true
 	}
 	c, ok := m.classC[cl]
 	if !ok {
-		return 0, SpecsOnly, nil, "", false
+		return 0, SpecsOnly, nil, i18n.Msg{}, false
 	}
-	note := fmt.Sprintf("no usable results for %s: %s class average", bench, cl)
+	note := i18n.M("perf.as.class_avg", bench, cl)
 	own, other := suite(bench), "mlperf"
 	if own == "mlperf" {
 		other = "framework"
 	}
 	if sc, ok := m.suiteC[string(cl)+"|"+own]; ok {
 		c = sc
-		note = fmt.Sprintf("no usable results for %s: average of the %s class's %s results", bench, cl, own)
+		note = i18n.M("perf.as.suite_avg", bench, cl, i18n.M("perf.as.suite."+own))
 	} else if sc, ok := m.suiteC[string(cl)+"|"+other]; ok && len(m.gapClasses) > 0 {
 		gap := m.suiteGap
 		if own == "mlperf" {
@@ -305,12 +307,12 @@ func (m *Model) intercept(bench string, p Precision, cl Class) (float64, Confide
 		for _, g := range m.gapClasses {
 			names = append(names, string(g))
 		}
-		note = fmt.Sprintf("no usable results for %s: the %s class's %s results carried by the %s/%s gap (×%.2f) measured on %s",
-			bench, cl, other, own, other, math.Exp(gap), strings.Join(names, ", "))
+		note = i18n.M("perf.as.suite_gap",
+			bench, cl, i18n.M("perf.as.suite."+other), i18n.M("perf.as.suite."+own), i18n.M("perf.as.suite."+other), math.Exp(gap), strings.Join(names, ", "))
 	}
 	if b := Describe(bench); llmScale(cl) > 0 && b.Params > 0 {
 		c -= math.Log(b.Params)
-		note += fmt.Sprintf(", scaled to %.0fB parameters", b.Params/1e9)
+		note = i18n.M("perf.as.scaled_params", note, b.Params/1e9)
 	}
 	var peers []Point
 	for _, q := range m.points {
@@ -354,11 +356,11 @@ func (m *Model) estimateTime(e *Estimate, q Query) (*Estimate, error) {
 		e.Minutes = median(v)
 	}
 	if f.fitted {
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("time falls as GPUs^-%.2f (fitted on the published scales: more GPUs need more samples to converge)", f.s))
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.tt_fitted", f.s))
 	} else {
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("time falls as GPUs^-%.2f (assumed: results at one scale only)", f.s))
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.tt_assumed", f.s))
 	}
-	e.Assumptions = append(e.Assumptions, "a cluster fabric like the published runs' (NVSwitch nodes on InfiniBand)")
+	e.Assumptions = append(e.Assumptions, i18n.M("perf.as.tt_fabric"))
 	e.Efficiency = math.Pow(float64(q.Count), -f.s) * float64(q.Count)
 	m.band(e)
 	if w, ok := m.Bands[TimeToTrain]; ok && e.Confidence != Measured {

@@ -1,11 +1,11 @@
 package perf
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // Spec is what the model uses of a GPU's datasheet.
@@ -47,7 +47,7 @@ func archFamily(a string) string {
 // slower format the GPU has (FP8 → FP16, INT8 → FP16, TF32 → FP32, FP16 →
 // FP32), with a note when it falls back. ok is false when the GPU has no
 // figure at all.
-func (s Spec) PeakFor(p Precision) (value float64, used Precision, note string, ok bool) {
+func (s Spec) PeakFor(p Precision) (value float64, used Precision, note i18n.Msg, ok bool) {
 	var chain []Precision
 	switch p {
 	case FP32:
@@ -73,7 +73,7 @@ func (s Spec) PeakFor(p Precision) (value float64, used Precision, note string, 
 	for i, c := range chain {
 		if v, ok := s.Peak[c]; ok {
 			if i > 0 && p != LowBest && p != Low16 {
-				note = fmt.Sprintf("%s has no published %s figure; its %s peak is used", s.ID, p, c)
+				note = i18n.M("perf.as.peak_fallback", s.ID, p, c)
 			}
 			// For "fastest supported" precisions INT8 and FP8 are the same rate
 			// where both exist; take the larger.
@@ -85,7 +85,7 @@ func (s Spec) PeakFor(p Precision) (value float64, used Precision, note string, 
 			return v, c, note, true
 		}
 	}
-	return 0, "", "", false
+	return 0, "", i18n.Msg{}, false
 }
 
 var (
@@ -103,39 +103,39 @@ var (
 // bandwidth is about 0.38–0.41 of the NVLink figure on 8×A100 (230 of 600
 // GB/s) and 8×H100 (370 of 900 GB/s) NVSwitch systems; PCIe-only systems
 // are assumed to reach 0.4 of a x16 Gen4 link's 64 GB/s.
-func intraBusBW(s Spec, link string) (float64, string) {
+func intraBusBW(s Spec, link string) (float64, i18n.Msg) {
 	const share = 0.4
 	switch {
 	case (link == catalog.LinkNVSwitch || link == catalog.LinkNVLink || link == catalog.LinkXGMI || (link == "" && s.SXM)) && s.LinkGBs > 0:
-		return share * s.LinkGBs, fmt.Sprintf("intra-node all-reduce at %.0f GB/s (0.4 × %.0f GB/s %s)", share*s.LinkGBs, s.LinkGBs, linkName(link, s))
+		return share * s.LinkGBs, i18n.M("perf.as.intra", share*s.LinkGBs, s.LinkGBs, linkName(link, s))
 	default:
-		return share * 64, "intra-node all-reduce over PCIe at 25.6 GB/s (0.4 × 64 GB/s; assumption)"
+		return share * 64, i18n.M("perf.as.intra_pcie")
 	}
 }
 
-func linkName(link string, s Spec) string {
+func linkName(link string, s Spec) i18n.Msg {
 	if link == "" {
 		if s.SXM {
-			return "NVLink/NVSwitch"
+			return i18n.M("perf.as.link.sxm")
 		}
-		return "PCIe"
+		return i18n.M("perf.as.link.pcie")
 	}
-	return link
+	return i18n.M("perf.as.link." + link)
 }
 
 // interBusBW is the all-reduce bandwidth (GB/s) across nodes from the
 // node's network: 85 % of the NIC line rate with RDMA (InfiniBand, EFA,
 // RoCE, eRDMA), 30 % over plain TCP (an assumption to calibrate).
-func interBusBW(networkGbps float64, rdma string) (float64, string) {
+func interBusBW(networkGbps float64, rdma string) (float64, i18n.Msg) {
 	if networkGbps <= 0 {
 		networkGbps, rdma = 100, ""
 	}
-	share, kind := 0.3, "TCP (no RDMA; assumption 30% of line rate)"
+	share, kind := 0.3, i18n.M("perf.as.tcp")
 	if rdma != "" && rdma != catalog.RDMANone {
-		share, kind = 0.85, strings.ToUpper(rdma)+" at 85% of line rate"
+		share, kind = 0.85, i18n.M("perf.as.rdma_rate", strings.ToUpper(rdma))
 	}
 	bw := networkGbps / 8 * share
-	return bw, fmt.Sprintf("inter-node all-reduce at %.0f GB/s (%.0f Gb/s, %s)", bw, networkGbps, kind)
+	return bw, i18n.M("perf.as.inter", bw, networkGbps, kind)
 }
 
 // log guards against zero.

@@ -3,9 +3,9 @@ package pricing
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/shopspring/decimal"
 )
 
@@ -15,20 +15,20 @@ import (
 func (e *Engine) ancillaryAll(b *Breakdown) error {
 	u := b.Usage
 	lines := []struct {
-		item, name string
-		qty        decimal.Decimal
+		item, name, key string // key: the name's message
+		qty             decimal.Decimal
 	}{
-		{catalog.ItemBlockStorage, "Block storage", u.StorageGB},
-		{catalog.ItemObjectStorage, "Object storage", u.ObjectStorageGB},
-		{catalog.ItemEgressInternet, "Internet egress", u.EgressGB},
-		{catalog.ItemTransferInterRegion, "Inter-region transfer", u.InterRegionGB},
-		{catalog.ItemLoadBalancer, "Load balancers", decimal.NewFromInt(int64(u.LoadBalancers)).Mul(hoursPerMonth)},
+		{catalog.ItemBlockStorage, "Block storage", "comp.block", u.StorageGB},
+		{catalog.ItemObjectStorage, "Object storage", "comp.object", u.ObjectStorageGB},
+		{catalog.ItemEgressInternet, "Internet egress", "comp.egress", u.EgressGB},
+		{catalog.ItemTransferInterRegion, "Inter-region transfer", "comp.transfer", u.InterRegionGB},
+		{catalog.ItemLoadBalancer, "Load balancers", "comp.lb", decimal.NewFromInt(int64(u.LoadBalancers)).Mul(hoursPerMonth)},
 	}
 	for _, l := range lines {
 		if !l.qty.IsPositive() {
 			continue
 		}
-		if err := e.ancillary(b, l.item, l.name, l.qty); err != nil {
+		if err := e.ancillary(b, l.item, l.name, i18n.M(l.key), l.qty); err != nil {
 			return err
 		}
 	}
@@ -39,16 +39,16 @@ func (e *Engine) ancillaryAll(b *Breakdown) error {
 // part of the monthly quantity inside each tier:
 //
 //	monthly = Σ over tiers of price × overlap(quantity, tier)
-func (e *Engine) ancillary(b *Breakdown, item, name string, qty decimal.Decimal) error {
+func (e *Engine) ancillary(b *Breakdown, item, name string, label i18n.Msg, qty decimal.Decimal) error {
 	o := b.Offer
 	prices := e.Prices.Ancillary(o.Provider, o.RegionCode, item)
 	if len(prices) == 0 {
-		b.Notes = append(b.Notes, fmt.Sprintf("%s: the catalog has no sourced %s price for %s; not included", name, item, o.Provider))
+		b.Notes = append(b.Notes, i18n.M("pr.note.no_price", label, item, o.Provider))
 		return nil
 	}
 	sort.Slice(prices, func(i, j int) bool { return prices[i].TierStart.LessThan(prices[j].TierStart) })
 	monthly := decimal.Zero
-	var tiers []string
+	var tiers i18n.Semi
 	for _, p := range prices {
 		part := overlap(decimal.Zero, qty, p.TierStart, p.TierEnd)
 		price, err := e.convert(p.Price.Amount, p.Price.Currency, b.Currency)
@@ -61,7 +61,7 @@ func (e *Engine) ancillary(b *Breakdown, item, name string, qty decimal.Decimal)
 			if p.TierEnd.IsPositive() {
 				end = p.TierEnd.String()
 			}
-			tiers = append(tiers, fmt.Sprintf("%s–%s %s at %s %s", p.TierStart, end, p.Unit, p.Price.Amount, p.Price.Currency))
+			tiers = append(tiers, i18n.M("pr.comp.tier", p.TierStart, end, p.Unit, p.Price.Amount, p.Price.Currency))
 		}
 	}
 	unit := prices[0].Unit
@@ -69,10 +69,14 @@ func (e *Engine) ancillary(b *Breakdown, item, name string, qty decimal.Decimal)
 		UnitPrice: catalog.Money{Amount: prices[0].Price.Amount, Currency: prices[0].Price.Currency}}
 	if len(tiers) > 0 {
 		c.UnitPrice = catalog.Money{Amount: monthly.Div(qty), Currency: b.Currency}
-		c.Note = "tiered (average shown): " + strings.Join(tiers, "; ")
+		c.Note = i18n.M("pr.comp.tiered", tiers)
 	}
 	if prices[0].Region == "*" {
-		c.Note = strings.TrimPrefix(c.Note+"; provider-wide price", "; ")
+		if c.Note.Key != "" {
+			c.Note = i18n.M("pr.comp.and", c.Note, i18n.M("pr.comp.provider_wide"))
+		} else {
+			c.Note = i18n.M("pr.comp.provider_wide")
+		}
 	}
 	b.Components = append(b.Components, c)
 	return nil
@@ -126,10 +130,10 @@ func (e *Engine) support(b *Breakdown) error {
 	c.Name = "Support (" + tiers[0].Plan + ")"
 	c.Source = tiers[0].Source
 	c.UnitPrice = catalog.Money{Amount: c.Monthly(), Currency: b.Currency}
-	c.Note = fmt.Sprintf("percent of monthly spend by tier, at least %s %s a month", tiers[0].MinimumMonthly, cur)
+	c.Note = i18n.M("pr.comp.support", tiers[0].MinimumMonthly, cur)
 	b.Components = append(b.Components, c)
 	if b.After().IsPositive() {
-		b.Notes = append(b.Notes, "support on commitment payments owed after the horizon is not included")
+		b.Notes = append(b.Notes, i18n.M("pr.note.support_after"))
 	}
 	return nil
 }

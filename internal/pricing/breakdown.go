@@ -2,6 +2,7 @@ package pricing
 
 import (
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/shopspring/decimal"
 )
 
@@ -20,7 +21,8 @@ type Component struct {
 	// commitment term that the horizon does not cover.
 	After  decimal.Decimal
 	Source catalog.Source
-	Note   string
+	// Note explains the figure (a message: render it with an i18n.Printer).
+	Note i18n.Msg
 }
 
 // Total is everything the component costs: the cash over the horizon plus
@@ -58,8 +60,9 @@ type Breakdown struct {
 	GPUs decimal.Decimal
 	// UsedHoursPerMonth each GPU runs.
 	UsedHoursPerMonth decimal.Decimal
-	// Notes are assumptions and omissions the user should know about.
-	Notes []string
+	// Notes are assumptions and omissions the user should know about, as
+	// messages (render them with an i18n.Printer).
+	Notes []i18n.Msg
 }
 
 // Months is the horizon.

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/shopspring/decimal"
 )
 
@@ -111,14 +111,14 @@ func (e *Engine) payPerUse(b *Breakdown, name string) {
 		c.Cash[m] = o.Price.Hourly.Mul(hours).Mul(inst)
 	}
 	if len(u.HourTiers) > 0 {
-		var parts []string
+		var parts i18n.Seq
 		for _, t := range u.HourTiers {
-			parts = append(parts, fmt.Sprintf("from %s h ×%s", t.From, t.Multiplier))
+			parts = append(parts, i18n.M("pr.comp.hour_tier", t.From, t.Multiplier))
 		}
-		c.Note = "tiered by cumulative running hours per instance: " + strings.Join(parts, ", ")
+		c.Note = i18n.M("pr.comp.hour_tiers", parts)
 	}
 	if !o.Price.Monthly.IsZero() || !o.Price.Upfront.IsZero() {
-		b.Notes = append(b.Notes, "this offer also has upfront or monthly parts, which pay-per-use billing ignores")
+		b.Notes = append(b.Notes, i18n.M("pr.note.payg_parts"))
 	}
 	b.Components = append(b.Components, c)
 }
@@ -161,7 +161,7 @@ func overlap(a, b, lo, hi decimal.Decimal) decimal.Decimal {
 func (e *Engine) spot(b *Breakdown) error {
 	e.payPerUse(b, "Compute (spot)")
 	if e.Spot == nil {
-		b.Notes = append(b.Notes, "spot: the cost of work lost to interruptions is not included (no interruption model)")
+		b.Notes = append(b.Notes, i18n.M("pr.note.spot_no_model"))
 		return nil
 	}
 	frac, note, err := e.Spot.Overhead(b.Offer, b.Usage)
@@ -171,7 +171,7 @@ func (e *Engine) spot(b *Breakdown) error {
 	if frac.IsPositive() {
 		base := b.Components[len(b.Components)-1]
 		c := Component{Name: "Spot interruption overhead", Unit: "instance-hour", Quantity: base.Quantity.Mul(frac),
-			UnitPrice: base.UnitPrice, Source: base.Source, Note: note, Cash: zeros(b.Usage.Months)}
+			UnitPrice: base.UnitPrice, Source: base.Source, Note: i18n.Text(note), Cash: zeros(b.Usage.Months)}
 		for m, v := range base.Cash {
 			c.Cash[m] = v.Mul(frac)
 		}
@@ -205,7 +205,7 @@ func (e *Engine) commitment(b *Breakdown) {
 		b.Components = append(b.Components, Component{Name: "Commitment, hourly (" + label + ")", Unit: "instance-hour",
 			Quantity: hoursPerMonth.Mul(inst), UnitPrice: catalog.Money{Amount: p, Currency: o.Price.Currency},
 			Cash: flat(u.Months, per), After: per.Mul(rest), Source: o.Source,
-			Note: "charged for all 730 hours of every month of the term, used or not"})
+			Note: i18n.M("pr.comp.commit_hourly")})
 	}
 	if p := o.Price.Monthly; p.IsPositive() {
 		per := p.Mul(inst)
@@ -217,18 +217,18 @@ func (e *Engine) commitment(b *Breakdown) {
 		c := Component{Name: "Commitment, upfront (" + label + ")", Unit: "instance-term",
 			Quantity: inst.Mul(decimal.NewFromInt(int64(terms))), UnitPrice: catalog.Money{Amount: p, Currency: o.Price.Currency},
 			Cash: zeros(u.Months), Source: o.Source,
-			Note: fmt.Sprintf("paid at the start of each %d-month term", termMonths)}
+			Note: i18n.M("pr.comp.upfront", termMonths)}
 		for t := 0; t < terms; t++ {
 			c.Cash[t*termMonths] = c.Cash[t*termMonths].Add(p.Mul(inst))
 		}
 		b.Components = append(b.Components, c)
 	}
 	if covered > u.Months {
-		b.Notes = append(b.Notes, fmt.Sprintf("the %d-month term runs %d months past the %d-month horizon; what it still owes is included",
+		b.Notes = append(b.Notes, i18n.M("pr.note.past_horizon",
 			termMonths, covered-u.Months, u.Months))
 	}
 	if d := u.DutyCycle(); d.LessThan(one) {
-		b.Notes = append(b.Notes, fmt.Sprintf("at %s%% of the month's hours used, each used hour of a commitment costs %s× its list rate",
+		b.Notes = append(b.Notes, i18n.M("pr.note.duty",
 			d.Mul(hundred).Round(1), one.Div(d).Round(2)))
 	}
 }
@@ -249,21 +249,21 @@ func (e *Engine) spendDiscounts(b *Breakdown) {
 	}
 	c := Component{Name: "Volume discount", Unit: "month", Quantity: one, Cash: zeros(u.Months),
 		Source: catalog.Source{Kind: catalog.SourceUser, Ref: "usage: spend_discounts"}}
-	var parts []string
+	var parts i18n.Semi
 	for i, d := range ds {
 		hi := decimal.Zero
 		if i+1 < len(ds) {
 			hi = ds[i+1].Above
 		}
-		parts = append(parts, fmt.Sprintf("spend above %s at ×%s", d.Above, d.Multiplier))
+		parts = append(parts, i18n.M("pr.comp.discount_part", d.Above, d.Multiplier))
 		for m := range compute {
 			part := overlap(decimal.Zero, compute[m], d.Above, hi)
 			c.Cash[m] = c.Cash[m].Sub(part.Mul(one.Sub(d.Multiplier)))
 		}
 	}
-	c.Note = strings.Join(parts, "; ")
+	c.Note = i18n.M("pr.comp.discount", parts)
 	if c.Total().IsZero() {
-		b.Notes = append(b.Notes, "volume discount: monthly compute spend never reaches "+ds[0].Above.String()+" "+b.Currency)
+		b.Notes = append(b.Notes, i18n.M("pr.note.discount_never", ds[0].Above, b.Currency))
 		return
 	}
 	c.UnitPrice = catalog.Money{Amount: c.Monthly(), Currency: b.Currency}

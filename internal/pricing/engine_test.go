@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/catalog/catalogtest"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/shopspring/decimal"
 )
@@ -145,7 +146,7 @@ func TestReservedPartialUpfrontShortHorizon(t *testing.T) {
 	cf := b.CashFlow()
 	eq(t, "month 1 cash", cf[0], "65700") // 61,320 + 4,380
 	eq(t, "month 2 cash", cf[1], "4380")
-	if !strings.Contains(strings.Join(b.Notes, " "), "runs 9 months past") {
+	if !strings.Contains(strings.Join(i18n.English(b.Notes), " "), "runs 9 months past") {
 		t.Errorf("notes %v do not say the term outlives the horizon", b.Notes)
 	}
 }
@@ -310,7 +311,7 @@ func TestMissingAncillaryPriceIsNotedNotInvented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Components) != 1 || !strings.Contains(strings.Join(b.Notes, " "), "no sourced block-storage price for panda") {
+	if len(b.Components) != 1 || !strings.Contains(strings.Join(i18n.English(b.Notes), " "), "no sourced block-storage price for panda") {
 		t.Errorf("components %d, notes %v", len(b.Components), b.Notes)
 	}
 }

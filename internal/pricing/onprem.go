@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/shopspring/decimal"
 )
 
@@ -164,7 +165,7 @@ func (e *Engine) OnPremCost(p OnPrem, months int) (*Breakdown, error) {
 			return nil, fmt.Errorf("electricity: %w", err)
 		}
 		add(Component{Name: "Power", Unit: "kWh", Quantity: kwh, UnitPrice: p.Electricity, Cash: flat(months, kwh.Mul(price)),
-			Source: src(catalog.OnPremElectricity), Note: fmt.Sprintf("%s kW × load %s × PUE %s × 730 h", kw, load, pue)})
+			Source: src(catalog.OnPremElectricity), Note: i18n.M("pr.comp.power", kw, load, pue)})
 	}
 	if kw.IsPositive() && p.Colocation.Amount.IsPositive() {
 		price, err := e.convert(p.Colocation.Amount, p.Colocation.Currency, cur)
@@ -186,7 +187,7 @@ func (e *Engine) OnPremCost(p OnPrem, months int) (*Breakdown, error) {
 		}
 		add(Component{Name: "Staff", Unit: "month", Quantity: one, UnitPrice: p.StaffMonthly, Cash: flat(months, price), Source: src("staff")})
 	}
-	b.Notes = append(b.Notes, "on-premises: storage, internet transit and support beyond the maintenance share are not modelled")
+	b.Notes = append(b.Notes, i18n.M("pr.note.onprem"))
 	book := BookValue(hardware, p.ResidualShare, p.DepreciationYrs, months)
 	if book.IsPositive() {
 		c := zeros(months)
@@ -194,7 +195,7 @@ func (e *Engine) OnPremCost(p OnPrem, months int) (*Breakdown, error) {
 		add(Component{Name: "Resale value at the end of the horizon", Unit: "server", Quantity: servers,
 			UnitPrice: catalog.Money{Amount: book.Div(servers).Neg(), Currency: cur}, Cash: c,
 			Source: src(catalog.OnPremResidualShare),
-			Note:   fmt.Sprintf("straight-line over %s years to %s%% of cost", p.DepreciationYrs, p.ResidualShare.Mul(hundred))})
+			Note:   i18n.M("pr.comp.depreciation", p.DepreciationYrs, p.ResidualShare.Mul(hundred))})
 	}
 	return b, nil
 }

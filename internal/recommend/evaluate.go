@@ -369,7 +369,7 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 
 func hasAssumption(e *perf.Estimate, word string) bool {
 	for _, a := range e.Assumptions {
-		if containsFold(a, word) {
+		if containsFold(a.String(), word) {
 			return true
 		}
 	}

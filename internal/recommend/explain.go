@@ -103,10 +103,10 @@ func (x *run) basis(c *cand) *Basis {
 	r := x.r
 	b := &Basis{Confidence: string(est.Confidence), Scaling: c.scaling, Precision: r.precisionLabel(est.Precision), Sources: []string{}, Assumptions: []string{}}
 	for _, a := range est.Assumptions {
-		if c.fp64 > 0 && strings.Contains(a, "FP64") {
+		if c.fp64 > 0 && strings.Contains(a.String(), "FP64") {
 			continue // the advisor sizes FP64 itself (below)
 		}
-		b.Assumptions = append(b.Assumptions, a)
+		b.Assumptions = append(b.Assumptions, x.p.M(a))
 	}
 	if c.fp64 > 0 {
 		b.Assumptions = append(b.Assumptions, fmt.Sprintf("FP64: the FP32 estimate scaled by the FP64/FP32 vector peak ratio (%.1f / %.1f TFLOPS)",

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/shopspring/decimal"
@@ -36,16 +37,19 @@ const (
 
 // Figure is one number behind a recommendation.
 type Figure struct {
+	// Name is the message key of the figure's name (rs.fig.*).
 	Name  string
 	Value float64
-	Unit  string
+	// Unit is a message key (rs.unit.*) or a literal unit (GiB, h, %, a
+	// currency code).
+	Unit string
 }
 
 // Recommendation is one priced change.
 type Recommendation struct {
 	Kind string
 	// Action says what to do in a line.
-	Action string
+	Action i18n.Msg
 	// Offer is what to move to (nil for "stop").
 	Offer     *catalog.Offer
 	Instances int
@@ -57,10 +61,17 @@ type Recommendation struct {
 	Saving         decimal.Decimal // CurrentMonthly − Monthly (cost × time for a slower GPU)
 	// Scope says how far the change moves: "same instance", "same
 	// provider and region", "other region", "other provider".
-	Scope   string
-	Reason  string
+	Scope string
+	// Reason is the sentences that explain the change.
+	Reason  []i18n.Msg
 	Figures []Figure
-	Caveats []string
+	Caveats []i18n.Msg
+}
+
+// Text is the figure in p's language: name, value (two decimals at most)
+// and unit.
+func (f Figure) Text(p *i18n.Printer) string {
+	return p.T(f.Name) + " " + decimal.NewFromFloat(f.Value).Round(2).String() + " " + p.Or(f.Unit, f.Unit)
 }
 
 // SavingShare is the saving as a share of the current bill.
@@ -86,7 +97,7 @@ type Advice struct {
 	// BreakEven are the utilisation break-evens of the commitments for the
 	// same instance and region (from the pricing engine's Compare).
 	BreakEven []pricing.BreakEven
-	Notes     []string
+	Notes     []i18n.Msg
 	// Currencies are the currencies of the offers shown (for FX notes).
 	Currencies []string
 }
@@ -136,14 +147,14 @@ func (a *Advisor) Advise(off *catalog.Offer, st *Stats, instances int) (*Advice,
 		c.inst = 1
 		if c.perInst > 0 && len(st.GPUs) > c.perInst {
 			c.inst = (len(st.GPUs) + c.perInst - 1) / c.perInst
-			adv.Notes = append(adv.Notes, fmt.Sprintf("the log shows %d GPUs and %s has %d: counted as %d instances (set --instances)",
+			adv.Notes = append(adv.Notes, i18n.M("rs.note.instances_counted",
 				len(st.GPUs), it.Name, c.perInst, c.inst))
 		}
 	}
 	adv.Instances = c.inst
 	c.total = c.perInst * c.inst
 	if c.perInst > 0 && len(st.GPUs) < c.total {
-		adv.Notes = append(adv.Notes, fmt.Sprintf("the log shows %d of the %d GPUs paid for; the other %d count as unused",
+		adv.Notes = append(adv.Notes, i18n.M("rs.note.unused",
 			len(st.GPUs), c.total, c.total-len(st.GPUs)))
 	}
 	adv.Notes = append(adv.Notes, c.checkModel()...)
@@ -162,16 +173,16 @@ func (a *Advisor) Advise(off *catalog.Offer, st *Stats, instances int) (*Advice,
 	c.current = cur
 	adv.CurrentMonthly = cur
 	if st.TimeKnown && st.SpanHours < 24 {
-		adv.Notes = append(adv.Notes, fmt.Sprintf("the log covers %.1f hours: a day or more shows the duty cycle better", st.SpanHours))
+		adv.Notes = append(adv.Notes, i18n.M("rs.note.short", st.SpanHours))
 	}
 
 	var recs []Recommendation
 	if st.Pattern == "idle" {
-		adv.Notes = append(adv.Notes, "no GPU work in the log: nothing to size")
+		adv.Notes = append(adv.Notes, i18n.M("rs.note.idle"))
 	} else {
 		if r, note := c.fewerGPUs(); r != nil {
 			recs = append(recs, *r)
-		} else if note != "" {
+		} else if note.Key != "" {
 			adv.Notes = append(adv.Notes, note)
 		}
 		gpuRecs, note, err := c.cheaperGPU()
@@ -185,7 +196,7 @@ func (a *Advisor) Advise(off *catalog.Offer, st *Stats, instances int) (*Advice,
 			}
 			recs = append(recs, r)
 		}
-		if note != "" {
+		if note.Key != "" {
 			adv.Notes = append(adv.Notes, note)
 		}
 	}
@@ -213,8 +224,8 @@ func (a *Advisor) Advise(off *catalog.Offer, st *Stats, instances int) (*Advice,
 }
 
 // checkModel compares the GPUs named in the log with the offer's GPU.
-func (c *adviceCtx) checkModel() []string {
-	var notes []string
+func (c *adviceCtx) checkModel() []i18n.Msg {
+	var notes []i18n.Msg
 	seen := map[string]bool{}
 	for _, g := range c.st.GPUs {
 		m := strings.TrimSpace(g.GPU.Model)
@@ -233,13 +244,13 @@ func (c *adviceCtx) checkModel() []string {
 			}
 		}
 		if !match {
-			notes = append(notes, fmt.Sprintf("the log's GPUs are %s but %s has %s: check --offer", m, c.it.Name, c.it.GPUID))
+			notes = append(notes, i18n.M("rs.note.wrong_gpu", m, c.it.Name, c.it.GPUID))
 		}
 	}
 	if tot := c.st.Overall.MemTotalMiB; tot > 0 {
 		nominal := c.it.GPU.MemoryGB.InexactFloat64()
 		if gib := tot / 1024; nominal > 0 && (gib > nominal*1.1 || gib < nominal*0.85) {
-			notes = append(notes, fmt.Sprintf("the log's GPUs have %.1f GiB of memory, %s has %g GB per GPU: check --offer", gib, c.it.GPUID, nominal))
+			notes = append(notes, i18n.M("rs.note.wrong_mem", gib, c.it.GPUID, nominal))
 		}
 	}
 	return notes
@@ -317,6 +328,12 @@ func gib(mib float64) float64 { return mib / 1024 }
 
 func pct(v float64) string { return fmt.Sprintf("%.0f%%", v) }
 
+// term is a billing model as a message argument: the code in English, the
+// providers' own terms in Chinese.
+func term(b catalog.Billing) i18n.BillingTerm {
+	return i18n.BillingTerm{Code: string(b), Family: b.Family()}
+}
+
 func usable(it *catalog.InstanceType) bool {
 	return it.Status == catalog.StatusCurrent || it.Status == catalog.StatusPrevious
 }
@@ -338,14 +355,14 @@ func (c *adviceCtx) neededGPUs() (k, kActive, kSum, kMem int) {
 }
 
 // fewerGPUs looks for an instance with fewer GPUs of the same model.
-func (c *adviceCtx) fewerGPUs() (*Recommendation, string) {
+func (c *adviceCtx) fewerGPUs() (*Recommendation, i18n.Msg) {
 	st := c.st
 	if !st.HasUtil || c.perInst == 0 {
-		return nil, ""
+		return nil, i18n.Msg{}
 	}
 	k, kActive, kSum, kMem := c.neededGPUs()
 	if k >= c.total {
-		return nil, ""
+		return nil, i18n.Msg{}
 	}
 	type cand struct {
 		o       *catalog.Offer
@@ -378,27 +395,27 @@ func (c *adviceCtx) fewerGPUs() (*Recommendation, string) {
 		}
 	}
 	if best == nil {
-		return nil, fmt.Sprintf("the work needs %d of the %d GPUs, but %s sells no smaller %s instance under %s in %s",
-			k, c.total, c.it.Provider, c.it.GPUID, c.off.Billing, c.off.RegionCode)
+		return nil, i18n.M("rs.note.no_smaller",
+			k, c.total, c.it.Provider, c.it.GPUID, term(c.off.Billing), c.off.RegionCode)
 	}
 	saving := c.current.Sub(best.monthly)
 	if saving.LessThanOrEqual(c.current.Mul(decimal.NewFromFloat(minSavingShare))) {
-		return nil, ""
+		return nil, i18n.Msg{}
 	}
 	bit := best.o.Instance
 	per := int(bit.GPUCount.IntPart())
 	r := &Recommendation{Kind: KindFewerGPUs, Offer: best.o, Instances: best.n, BilledShare: c.billed,
 		Monthly: best.monthly, CurrentMonthly: c.current, Saving: saving, Scope: "same provider and region"}
-	r.Action = fmt.Sprintf("Move to %s: %d× %s instead of %d", best.o.ID(), best.n*per, bit.GPUID, c.total)
+	r.Action = i18n.M("rs.act.move", best.o.ID(), best.n*per, bit.GPUID, c.total)
 	if best.n > 1 {
-		r.Action = fmt.Sprintf("Move to %d× %s: %d× %s instead of %d", best.n, best.o.ID(), best.n*per, bit.GPUID, c.total)
+		r.Action = i18n.M("rs.act.move_n", best.n, best.o.ID(), best.n*per, bit.GPUID, c.total)
 	}
-	var why []string
+	var why []i18n.Msg
 	if kActive <= kSum || kActive == k {
-		var act []string
+		var act i18n.Seq
 		for _, g := range st.GPUs {
 			if g.Active {
-				act = append(act, fmt.Sprintf("GPU %s at %s mean", g.GPU.Label(st.MultiHost), pct(g.Mean)))
+				act = append(act, i18n.M("rs.why.gpu_mean", g.GPU.Label(st.MultiHost), pct(g.Mean)))
 			}
 		}
 		idleMax := 0.0
@@ -407,49 +424,49 @@ func (c *adviceCtx) fewerGPUs() (*Recommendation, string) {
 				idleMax = max(idleMax, g.Mean)
 			}
 		}
-		why = append(why, fmt.Sprintf("Only %d of the %d GPUs did substantial work (%s); the others averaged at most %.1f%%.",
-			kActive, c.total, strings.Join(act, ", "), idleMax))
+		why = append(why, i18n.M("rs.why.only_active",
+			kActive, c.total, act, idleMax))
 	} else {
-		why = append(why, fmt.Sprintf("All %d busy GPUs were lightly used: together they peak (P95) at %s of one GPU, %d GPUs' worth at full use.",
+		why = append(why, i18n.M("rs.why.light",
 			kActive, pct(st.SummedUtilP95), kSum))
-		r.Caveats = append(r.Caveats, "packing the work onto fewer GPUs needs fewer replicas or a smaller data-parallel group; a job that needs every GPU by design (tensor or pipeline parallel) cannot shrink")
+		r.Caveats = append(r.Caveats, i18n.M("rs.cav.packing"))
 	}
 	if kMem == k && kMem > min(kActive, kSum) {
-		why = append(why, fmt.Sprintf("Memory sets the floor: the GPUs' peaks add up to %.1f GiB, which needs %d GPUs with %.0f%% headroom.",
+		why = append(why, i18n.M("rs.why.mem_floor",
 			gib(st.MemPeakSumMiB), kMem, (c.headroom-1)*100))
 	}
-	why = append(why, fmt.Sprintf("%s has %d× %s and costs %s a month against %s now.", bit.Name, per, bit.GPUID, c.money(best.monthly), c.money(c.current)))
-	r.Reason = strings.Join(why, " ")
+	why = append(why, i18n.M("rs.why.has_costs", bit.Name, per, bit.GPUID, c.money(best.monthly), c.money(c.current)))
+	r.Reason = why
 	if bit.Family != c.it.Family {
-		r.Caveats = append(r.Caveats, fmt.Sprintf("a different instance family (%s): check CPU, memory and network", bit.Family))
+		r.Caveats = append(r.Caveats, i18n.M("rs.cav.family", bit.Family))
 	}
 	if best.n > 1 {
-		r.Caveats = append(r.Caveats, fmt.Sprintf("spans %d instances: the job must run across nodes", best.n))
+		r.Caveats = append(r.Caveats, i18n.M("rs.cav.spans", best.n))
 	}
 	r.Figures = []Figure{
-		{"GPUs paid for", float64(c.total), "GPUs"},
-		{"GPUs doing substantial work", float64(kActive), "GPUs"},
-		{"summed utilisation P95", round2(st.SummedUtilP95), "% of one GPU"},
-		{"summed peak memory", round2(gib(st.MemPeakSumMiB)), "GiB"},
-		{"GPUs needed", float64(k), "GPUs"},
-		{"GPUs after the change", float64(best.n * per), "GPUs"},
-		{"current monthly cost", c.current.Round(2).InexactFloat64(), c.a.Currency},
-		{"new monthly cost", best.monthly.Round(2).InexactFloat64(), c.a.Currency},
+		{"rs.fig.gpus_paid", float64(c.total), "rs.unit.gpus"},
+		{"rs.fig.gpus_working", float64(kActive), "rs.unit.gpus"},
+		{"rs.fig.summed_p95", round2(st.SummedUtilP95), "rs.unit.pct_one"},
+		{"rs.fig.summed_mem", round2(gib(st.MemPeakSumMiB)), "GiB"},
+		{"rs.fig.gpus_needed", float64(k), "rs.unit.gpus"},
+		{"rs.fig.gpus_after", float64(best.n * per), "rs.unit.gpus"},
+		{"rs.fig.current", c.current.Round(2).InexactFloat64(), c.a.Currency},
+		{"rs.fig.new", best.monthly.Round(2).InexactFloat64(), c.a.Currency},
 	}
-	return r, ""
+	return r, i18n.Msg{}
 }
 
 // cheaperGPU looks for offers with another GPU model that has enough
 // memory and costs less, even after the slower compute is paid for.
-func (c *adviceCtx) cheaperGPU() ([]Recommendation, string, error) {
+func (c *adviceCtx) cheaperGPU() ([]Recommendation, i18n.Msg, error) {
 	st := c.st
 	switch {
 	case !st.HasMemory:
-		return nil, "the log has no memory readings: no cheaper-GPU check", nil
+		return nil, i18n.M("rs.note.no_mem"), nil
 	case !st.HasUtil:
-		return nil, "the log has no utilisation readings: no cheaper-GPU check", nil
+		return nil, i18n.M("rs.note.no_util"), nil
 	case !c.it.GPU.FP16TFLOPS.IsPositive():
-		return nil, fmt.Sprintf("the catalog has no FP16 throughput for %s: no cheaper-GPU check", c.it.GPUID), nil
+		return nil, i18n.M("rs.note.no_fp16", c.it.GPUID), nil
 	}
 	k, _, _, _ := c.neededGPUs()
 	peak, peakGPU := 0.0, ""
@@ -528,54 +545,54 @@ func (c *adviceCtx) cheaperGPU() ([]Recommendation, string, error) {
 		per := int(it.GPUCount.IntPart())
 		r := Recommendation{Kind: KindCheaperGPU, Offer: x.o, Instances: x.n, BilledShare: c.billed, Monthly: x.adjusted,
 			CurrentMonthly: c.current, Saving: c.current.Sub(x.adjusted), Scope: x.scope}
-		r.Action = fmt.Sprintf("Move to %s: %d× %s (%s GB each)", x.o.ID(), x.n*per, it.GPUID, it.GPU.MemoryGB)
+		r.Action = i18n.M("rs.act.gpu", x.o.ID(), x.n*per, it.GPUID, it.GPU.MemoryGB)
 		if x.n > 1 {
-			r.Action = fmt.Sprintf("Move to %d× %s: %d× %s (%s GB each)", x.n, x.o.ID(), x.n*per, it.GPUID, it.GPU.MemoryGB)
+			r.Action = i18n.M("rs.act.gpu_n", x.n, x.o.ID(), x.n*per, it.GPUID, it.GPU.MemoryGB)
 		}
-		why := []string{fmt.Sprintf("The most memory one GPU used was %.1f GiB (GPU %s); with %.0f%% headroom a GPU needs %.1f GiB, and the %s has %s GB (%.1f GiB usable).",
+		why := []i18n.Msg{i18n.M("rs.why.mem",
 			gib(peak), peakGPU, (c.headroom-1)*100, need, it.GPUID, it.GPU.MemoryGB, usableGiB(it.GPU, it))}
-		fp := fmt.Sprintf("%s vs %s dense FP16 TFLOPS", it.GPU.FP16TFLOPS, c.it.GPU.FP16TFLOPS)
-		load := fmt.Sprintf("the observed load (P95 %s of one %s, summed) would run at about %s of the new GPUs", pct(demand), c.it.GPUID, pct(x.newUtil))
+		fp := i18n.M("rs.why.fp", it.GPU.FP16TFLOPS, c.it.GPU.FP16TFLOPS)
+		load := i18n.M("rs.why.load", pct(demand), c.it.GPUID, pct(x.newUtil))
 		switch {
 		case x.factor <= 1 && x.ratio >= 1:
-			why = append(why, fmt.Sprintf("It is no slower at FP16 (%s).", fp))
+			why = append(why, i18n.M("rs.why.no_slower", fp))
 		case x.factor <= 1:
-			why = append(why, fmt.Sprintf("It is %.1f× slower at FP16 (%s), but %s, so the work should not take longer.", 1/x.ratio, fp, load))
+			why = append(why, i18n.M("rs.why.slower_ok", 1/x.ratio, fp, load))
 		case x.ratio >= 1:
-			why = append(why, fmt.Sprintf("It is no slower at FP16 (%s), but %s, above the %.0f%% a resized fleet should run at: allowing %.2f× as long (cost × time) it costs %s a month against %s now.",
+			why = append(why, i18n.M("rs.why.no_slower_busy",
 				fp, load, targetUtil, x.factor, c.money(x.adjusted), c.money(c.current)))
 		default:
-			why = append(why, fmt.Sprintf("It is %.1f× slower at FP16 (%s): %s, so the work would take about %.1f× as long; counting that (cost × time) it still costs %s a month against %s now.",
+			why = append(why, i18n.M("rs.why.slower",
 				1/x.ratio, fp, load, x.factor, c.money(x.adjusted), c.money(c.current)))
 		}
 		if x.factor <= 1 {
-			why = append(why, fmt.Sprintf("It costs %s a month against %s now.", c.money(x.monthly), c.money(c.current)))
+			why = append(why, i18n.M("rs.why.costs", c.money(x.monthly), c.money(c.current)))
 		}
-		r.Reason = strings.Join(why, " ")
-		r.Caveats = append(r.Caveats, "peak FP16 throughput is a rough guide: memory bandwidth, FP8/TF32 support and interconnect matter too — benchmark before moving")
+		r.Reason = why
+		r.Caveats = append(r.Caveats, i18n.M("rs.cav.fp16"))
 		switch x.scope {
 		case "other region":
-			r.Caveats = append(r.Caveats, fmt.Sprintf("in another region (%s): data transfer and residency", x.o.RegionCode))
+			r.Caveats = append(r.Caveats, i18n.M("rs.cav.region", x.o.RegionCode))
 		case "other provider":
-			r.Caveats = append(r.Caveats, fmt.Sprintf("at another provider (%s, %s): data transfer, residency and tooling", x.o.Provider, x.o.RegionCode))
+			r.Caveats = append(r.Caveats, i18n.M("rs.cav.provider", x.o.Provider, x.o.RegionCode))
 		}
 		if x.n > 1 {
-			r.Caveats = append(r.Caveats, fmt.Sprintf("spans %d instances: the job must run across nodes", x.n))
+			r.Caveats = append(r.Caveats, i18n.M("rs.cav.spans", x.n))
 		}
 		r.Figures = []Figure{
-			{"peak memory per GPU", round2(gib(peak)), "GiB"},
-			{"memory needed per GPU", round2(need), "GiB"},
-			{"usable memory per new GPU", round2(usableGiB(it.GPU, it)), "GiB"},
-			{"FP16 speed of the new GPU", round2(x.ratio), "× current"},
-			{"estimated utilisation on the new GPUs", round2(x.newUtil), "%"},
-			{"time factor", round2(x.factor), "×"},
-			{"new monthly cost", x.monthly.Round(2).InexactFloat64(), c.a.Currency},
-			{"new monthly cost × time factor", x.adjusted.Round(2).InexactFloat64(), c.a.Currency},
-			{"current monthly cost", c.current.Round(2).InexactFloat64(), c.a.Currency},
+			{"rs.fig.peak_mem", round2(gib(peak)), "GiB"},
+			{"rs.fig.mem_needed", round2(need), "GiB"},
+			{"rs.fig.usable_new", round2(usableGiB(it.GPU, it)), "GiB"},
+			{"rs.fig.fp16_speed", round2(x.ratio), "rs.unit.x_current"},
+			{"rs.fig.new_util", round2(x.newUtil), "%"},
+			{"rs.fig.time_factor", round2(x.factor), "×"},
+			{"rs.fig.new", x.monthly.Round(2).InexactFloat64(), c.a.Currency},
+			{"rs.fig.new_x_time", x.adjusted.Round(2).InexactFloat64(), c.a.Currency},
+			{"rs.fig.current", c.current.Round(2).InexactFloat64(), c.a.Currency},
 		}
 		recs = append(recs, r)
 	}
-	return recs, "", nil
+	return recs, i18n.Msg{}, nil
 }
 
 // billing compares the billing models of the same instance in the same
@@ -588,7 +605,7 @@ func (c *adviceCtx) billing() ([]Recommendation, []pricing.BreakEven, error) {
 	recs, bes, err := c.billingModels()
 	if !st.TimeKnown {
 		for i := range recs {
-			recs[i].Caveats = append(recs[i].Caveats, fmt.Sprintf("the log has no timestamps: its hours assume a sample every %gs (--interval)", st.IntervalSeconds))
+			recs[i].Caveats = append(recs[i].Caveats, i18n.M("rs.cav.no_times", st.IntervalSeconds))
 		}
 	}
 	return recs, bes, err
@@ -598,11 +615,11 @@ func (c *adviceCtx) billingModels() ([]Recommendation, []pricing.BreakEven, erro
 	st := c.st
 	busy := round4(st.BusyHourShare)
 	if st.BusyClockHours == 0 {
-		r := Recommendation{Kind: KindStop, Action: "Stop or release the instance", Instances: c.inst,
+		r := Recommendation{Kind: KindStop, Action: i18n.M("rs.act.stop"), Instances: c.inst,
 			Monthly: decimal.Zero, CurrentMonthly: c.current, Saving: c.current, Scope: "same instance",
-			Reason: fmt.Sprintf("No GPU reached %.0f%% utilisation in the %.0f hours logged: nothing ran. Release the instance, or find out why it idles.", IdleBelow, st.SpanHours),
-			Figures: []Figure{{"hours logged", round2(st.SpanHours), "h"}, {"busy clock hours", 0, "h"},
-				{"current monthly cost", c.current.Round(2).InexactFloat64(), c.a.Currency}}}
+			Reason: []i18n.Msg{i18n.M("rs.why.stop", IdleBelow, st.SpanHours)},
+			Figures: []Figure{{"rs.fig.hours", round2(st.SpanHours), "rs.unit.h"}, {"rs.fig.busy_hours", 0, "rs.unit.h"},
+				{"rs.fig.current", c.current.Round(2).InexactFloat64(), c.a.Currency}}}
 		return []Recommendation{r}, nil, nil
 	}
 	type plan struct {
@@ -686,61 +703,65 @@ func (c *adviceCtx) billingModels() ([]Recommendation, []pricing.BreakEven, erro
 			Saving: cur.Sub(m), Scope: "same instance"}
 	}
 	dutyFigures := []Figure{
-		{"hours logged", round2(st.SpanHours), "h"},
-		{"busy share of the time", round2(st.BusyShare * 100), "%"},
-		{"busy clock hours", round2(busy * 100), "%"},
+		{"rs.fig.hours", round2(st.SpanHours), "rs.unit.h"},
+		{"rs.fig.busy_share", round2(st.BusyShare * 100), "%"},
+		{"rs.fig.busy_hours", round2(busy * 100), "%"},
 	}
 	switch {
 	case commit != nil && (od == nil || monthly[commit.name].LessThan(monthly[od.name])) && worth(monthly[commit.name]):
 		be := beOf[commit.name]
 		r := base(KindCommitment, commit, 1)
-		r.Action = fmt.Sprintf("Switch to %s", commit.o.ID())
-		r.Reason = fmt.Sprintf("The GPUs were busy in %s of clock hours (%s of the time), above the %s utilisation at which %s beats on-demand; it costs %s a month against %s now.",
-			pct(busy*100), pct(st.BusyShare*100), pct(be.Value.InexactFloat64()*100), commit.o.Billing, c.money(r.Monthly), c.money(cur))
-		r.Caveats = append(r.Caveats, fmt.Sprintf("%s is paid for every hour of its term, used or not: the log covers %.1f days — make sure the load lasts the term", commit.o.Billing, st.SpanHours/24))
+		r.Action = i18n.M("rs.act.switch", commit.o.ID())
+		r.Reason = []i18n.Msg{i18n.M("rs.why.commit",
+			pct(busy*100), pct(st.BusyShare*100), pct(be.Value.InexactFloat64()*100), term(commit.o.Billing), c.money(r.Monthly), c.money(cur))}
+		r.Caveats = append(r.Caveats, i18n.M("rs.cav.commit", term(commit.o.Billing), st.SpanHours/24))
 		if commit.o.Price.Upfront.IsPositive() {
-			r.Caveats = append(r.Caveats, "part of the price is paid upfront")
+			r.Caveats = append(r.Caveats, i18n.M("rs.cav.upfront"))
 		}
-		r.Figures = append(dutyFigures, Figure{"break-even utilisation", round2(be.Value.InexactFloat64() * 100), "%"},
-			Figure{"current monthly cost", cur.Round(2).InexactFloat64(), c.a.Currency},
-			Figure{"new monthly cost", r.Monthly.Round(2).InexactFloat64(), c.a.Currency})
+		r.Figures = append(dutyFigures, Figure{"rs.fig.break_even", round2(be.Value.InexactFloat64() * 100), "%"},
+			Figure{"rs.fig.current", cur.Round(2).InexactFloat64(), c.a.Currency},
+			Figure{"rs.fig.new", r.Monthly.Round(2).InexactFloat64(), c.a.Currency})
 		recs = append(recs, r)
 	case od != nil && worth(monthly[od.name]):
 		r := base(KindSchedule, od, busy)
-		r.Action = fmt.Sprintf("Run %s only when busy", od.o.ID())
-		var why []string
-		var how string
+		r.Action = i18n.M("rs.act.when_busy", od.o.ID())
+		var why []i18n.Msg
+		var how i18n.Msg
 		switch st.Pattern {
 		case "daily":
-			r.Action = fmt.Sprintf("Run %s on a schedule, %s", od.o.ID(), st.DailyWindow)
-			why = append(why, fmt.Sprintf("The GPUs were busy only %s (the log's clock), in %s of clock hours, and idle otherwise.",
-				st.DailyWindow, pct(busy*100)))
-			how = "stop the instance outside that window (a schedule or an autoscaler)"
+			window := i18n.List{}
+			for _, w := range st.DailyWindows {
+				window = append(window, w)
+			}
+			r.Action = i18n.M("rs.act.schedule", od.o.ID(), window)
+			why = append(why, i18n.M("rs.why.daily",
+				window, pct(busy*100)))
+			how = i18n.M("rs.how.daily")
 		case "bursty":
-			why = append(why, fmt.Sprintf("The GPUs were busy in %d short bursts (%.0f minutes on average), in %s of clock hours.",
+			why = append(why, i18n.M("rs.why.bursty",
 				st.BusyRuns, st.MeanBusyRunMinutes, pct(busy*100)))
-			how = "start instances for the bursts and stop them in between (a job queue or an autoscaler)"
+			how = i18n.M("rs.how.bursty")
 		default:
-			why = append(why, fmt.Sprintf("The GPUs were busy in only %s of clock hours (%s of the time).", pct(busy*100), pct(st.BusyShare*100)))
-			how = "stop the instance when idle"
+			why = append(why, i18n.M("rs.why.low", pct(busy*100), pct(st.BusyShare*100)))
+			how = i18n.M("rs.how.idle")
 		}
 		if be, ok := beOf["current"]; ok && c.off.Billing.IsCommitment() {
-			why = append(why, fmt.Sprintf("That is below the %s utilisation above which %s pays: switch to on-demand and %s.",
-				pct(be.Value.InexactFloat64()*100), c.off.Billing, how))
+			why = append(why, i18n.M("rs.why.below_be",
+				pct(be.Value.InexactFloat64()*100), term(c.off.Billing), how))
 		} else {
-			why = append(why, fmt.Sprintf("Pay on-demand for the hours used: %s.", how))
+			why = append(why, i18n.M("rs.why.payg", how))
 		}
-		why = append(why, fmt.Sprintf("That costs %s a month against %s now.", c.money(r.Monthly), c.money(cur)))
+		why = append(why, i18n.M("rs.why.costs2", c.money(r.Monthly), c.money(cur)))
 		if bestRejected != nil {
 			be := beOf[bestRejected.name]
-			why = append(why, fmt.Sprintf("Not a commitment: %s would need the GPUs busy above %s of the time.",
-				bestRejected.o.Billing, pct(be.Value.InexactFloat64()*100)))
-			r.Figures = append(r.Figures, Figure{"lowest commitment break-even", round2(be.Value.InexactFloat64() * 100), "%"})
+			why = append(why, i18n.M("rs.why.not_commit",
+				term(bestRejected.o.Billing), pct(be.Value.InexactFloat64()*100)))
+			r.Figures = append(r.Figures, Figure{"rs.fig.lowest_be", round2(be.Value.InexactFloat64() * 100), "%"})
 		}
-		r.Reason = strings.Join(why, " ")
-		r.Caveats = append(r.Caveats, "stopping loses instance-local disks and takes minutes to start again; with hourly starts, a clock hour with any busy minute is counted as paid")
-		r.Figures = append(append(dutyFigures, r.Figures...), Figure{"current monthly cost", cur.Round(2).InexactFloat64(), c.a.Currency},
-			Figure{"new monthly cost", r.Monthly.Round(2).InexactFloat64(), c.a.Currency})
+		r.Reason = why
+		r.Caveats = append(r.Caveats, i18n.M("rs.cav.stop"))
+		r.Figures = append(append(dutyFigures, r.Figures...), Figure{"rs.fig.current", cur.Round(2).InexactFloat64(), c.a.Currency},
+			Figure{"rs.fig.new", r.Monthly.Round(2).InexactFloat64(), c.a.Currency})
 		recs = append(recs, r)
 	}
 	bursty := st.Pattern == "bursty" || (busy < 0.5 && st.Pattern != "daily")
@@ -752,12 +773,12 @@ func (c *adviceCtx) billingModels() ([]Recommendation, []pricing.BreakEven, erro
 		}
 		if m.LessThan(floor.Mul(decimal.NewFromFloat(1 - minSavingShare))) {
 			r := base(KindSpot, sp, busy)
-			r.Action = fmt.Sprintf("Run interruptible work on %s", sp.o.ID())
-			r.Reason = fmt.Sprintf("The GPUs were busy in %s of clock hours. Work that can be interrupted and resumed (batch jobs, training with checkpoints) can run those hours on spot for %s a month against %s now, interruption overhead included.",
-				pct(busy*100), c.money(m), c.money(cur))
-			r.Caveats = append(r.Caveats, "spot capacity can be reclaimed at short notice: not for latency-bound serving")
-			r.Figures = append(dutyFigures, Figure{"current monthly cost", cur.Round(2).InexactFloat64(), c.a.Currency},
-				Figure{"new monthly cost", m.Round(2).InexactFloat64(), c.a.Currency})
+			r.Action = i18n.M("rs.act.spot", sp.o.ID())
+			r.Reason = []i18n.Msg{i18n.M("rs.why.spot",
+				pct(busy*100), c.money(m), c.money(cur))}
+			r.Caveats = append(r.Caveats, i18n.M("rs.cav.spot"))
+			r.Figures = append(dutyFigures, Figure{"rs.fig.current", cur.Round(2).InexactFloat64(), c.a.Currency},
+				Figure{"rs.fig.new", m.Round(2).InexactFloat64(), c.a.Currency})
 			recs = append(recs, r)
 		}
 	}

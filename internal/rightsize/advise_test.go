@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/rightsize"
 	"github.com/gpuscout/gpuscout/internal/rightsize/synth"
@@ -173,10 +174,10 @@ func TestSteadyTrainingRecommendsACommitment(t *testing.T) {
 	if r.Kind != rightsize.KindCommitment || r.Offer.Billing != catalog.Reserved3yNo {
 		t.Fatalf("got %v, want the 3-year reservation", kinds(adv))
 	}
-	money(t, r.Monthly, "18082.10")         // 24.77 × 730
-	money(t, r.Saving, "22097.10")          // 40179.20 − 18082.10
-	if !strings.Contains(r.Reason, "45%") { // break-even 24.77 / 55.04
-		t.Errorf("reason should name the break-even: %s", r.Reason)
+	money(t, r.Monthly, "18082.10")              // 24.77 × 730
+	money(t, r.Saving, "22097.10")               // 40179.20 − 18082.10
+	if !strings.Contains(reasonText(r), "45%") { // break-even 24.77 / 55.04
+		t.Errorf("reason should name the break-even: %s", reasonText(r))
 	}
 	if len(adv.BreakEven) != 2 {
 		t.Errorf("break-evens %v, want both reservations", adv.BreakEven)
@@ -196,8 +197,8 @@ func TestTwoOfEightGPUsRecommendsATwoGPUInstance(t *testing.T) {
 	money(t, r.CurrentMonthly, "21454.70") // 29.39 × 730
 	money(t, r.Monthly, "5365.50")         // 7.35 × 730
 	money(t, r.Saving, "16089.20")
-	if !strings.Contains(r.Reason, "Only 2 of the 8 GPUs") {
-		t.Errorf("reason: %s", r.Reason)
+	if !strings.Contains(reasonText(r), "Only 2 of the 8 GPUs") {
+		t.Errorf("reason: %s", reasonText(r))
 	}
 	// 30 GiB per GPU fits an L40S (45 GiB usable), faster at FP16: acme's
 	// 4-GPU L40S costs more than its 2-GPU A100 (not shown), bolt's 2-GPU
@@ -224,8 +225,8 @@ func TestIdleNightsRecommendsOnDemandNotAReservation(t *testing.T) {
 	}
 	money(t, s[0].Monthly, "15067.20") // 55.04 × 730 × 0.375
 	money(t, s[0].Saving, "25112.00")
-	if !strings.Contains(s[0].Action, "09:00–18:00") || !strings.Contains(s[0].Reason, "Not a commitment: reserved-3y-no-upfront would need") {
-		t.Errorf("action %q reason %q", s[0].Action, s[0].Reason)
+	if !strings.Contains(s[0].Action.String(), "09:00–18:00") || !strings.Contains(reasonText(s[0]), "Not a commitment: reserved-3y-no-upfront would need") {
+		t.Errorf("action %q reason %q", s[0].Action.String(), reasonText(s[0]))
 	}
 
 	// The same log on a 3-year reservation: move to on-demand for the hours used.
@@ -244,8 +245,8 @@ func TestIdleNightsRecommendsOnDemandNotAReservation(t *testing.T) {
 	}
 	money(t, s[0].CurrentMonthly, "18082.10")
 	money(t, s[0].Saving, "3014.90")
-	if !strings.Contains(s[0].Reason, "below the 45% utilisation above which reserved-3y-no-upfront pays") {
-		t.Errorf("reason: %s", s[0].Reason)
+	if !strings.Contains(reasonText(s[0]), "below the 45% utilisation above which reserved-3y-no-upfront pays") {
+		t.Errorf("reason: %s", reasonText(s[0]))
 	}
 }
 
@@ -269,8 +270,8 @@ func TestBurstyInferenceRecommendsSpotScheduleAndASmallerGPU(t *testing.T) {
 		if mem := r.Offer.Instance.GPU.MemoryGB.IntPart(); mem != 24 && mem != 48 {
 			t.Errorf("%s has %d GB; want a 24 or 48 GB GPU", r.Offer.ID(), mem)
 		}
-		if r.Saving.Sign() <= 0 || !strings.Contains(r.Reason, "slower at FP16") {
-			t.Errorf("%s: saving %s, reason %s", r.Offer.ID(), r.Saving, r.Reason)
+		if r.Saving.Sign() <= 0 || !strings.Contains(reasonText(r), "slower at FP16") {
+			t.Errorf("%s: saving %s, reason %s", r.Offer.ID(), r.Saving, reasonText(r))
 		}
 	}
 }
@@ -286,8 +287,8 @@ func TestMemoryBoundKeepsTheMemory(t *testing.T) {
 	}
 	// 70 GiB in use: the A100's compute is a third of the H100's, but at
 	// 10–25 % utilisation the work still fits without taking longer.
-	if !strings.Contains(gpus[0].Reason, "should not take longer") {
-		t.Errorf("reason: %s", gpus[0].Reason)
+	if !strings.Contains(reasonText(gpus[0]), "should not take longer") {
+		t.Errorf("reason: %s", reasonText(gpus[0]))
 	}
 	money(t, gpus[0].Monthly, "3701.10") // 5.07 × 730
 	if len(find(adv, rightsize.KindCommitment)) != 1 {
@@ -314,7 +315,7 @@ func TestIdleLogRecommendsStopping(t *testing.T) {
 		t.Fatalf("pattern %s, %v", st.Pattern, kinds(adv))
 	}
 	money(t, adv.Recommendations[0].Saving, "285272.32") // 55.04 × 730 × 7.1 CNY
-	if !strings.Contains(strings.Join(adv.Notes, "\n"), "the log shows 2 of the 8 GPUs") {
+	if !strings.Contains(strings.Join(i18n.English(adv.Notes), "\n"), "the log shows 2 of the 8 GPUs") {
 		t.Errorf("notes: %v", adv.Notes)
 	}
 }
@@ -332,10 +333,10 @@ func TestWrongOfferIsNoted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(strings.Join(adv.Notes, "\n"), "the log's GPUs are NVIDIA A100-SXM4-40GB but h100-8g has H100-SXM-80GB") {
+	if !strings.Contains(strings.Join(i18n.English(adv.Notes), "\n"), "the log's GPUs are NVIDIA A100-SXM4-40GB but h100-8g has H100-SXM-80GB") {
 		t.Errorf("notes: %v", adv.Notes)
 	}
-	if !strings.Contains(strings.Join(adv.Notes, "\n"), "the log's GPUs have 40.0 GiB of memory") {
+	if !strings.Contains(strings.Join(i18n.English(adv.Notes), "\n"), "the log's GPUs have 40.0 GiB of memory") {
 		t.Errorf("notes: %v", adv.Notes)
 	}
 }
@@ -359,8 +360,13 @@ func TestNoTimestampsUsesTheInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := find(adv, rightsize.KindSchedule)
-	if len(s) != 1 || !strings.Contains(strings.Join(s[0].Caveats, "\n"), "a sample every 600s (--interval)") {
+	if len(s) != 1 || !strings.Contains(strings.Join(i18n.English(s[0].Caveats), "\n"), "a sample every 600s (--interval)") {
 		t.Fatalf("%v %v", kinds(adv), s)
 	}
 	money(t, s[0].Monthly, "15067.20")
+}
+
+// reasonText is a recommendation's reason in English.
+func reasonText(r rightsize.Recommendation) string {
+	return i18n.NewPrinter(i18n.EN).Sentences(r.Reason)
 }

@@ -81,7 +81,7 @@ func parseLabels(line []byte, l *dcgmLabels, scratch *[]byte) ([]byte, string) {
 			i++
 		}
 		if i >= len(line) {
-			return nil, "unterminated label set"
+			return nil, "rs.bad.unterminated"
 		}
 		if line[i] == '}' {
 			return line[i+1:], ""
@@ -95,14 +95,14 @@ func parseLabels(line []byte, l *dcgmLabels, scratch *[]byte) ([]byte, string) {
 			i++
 		}
 		if len(name) == 0 || i >= len(line) || line[i] != '=' {
-			return nil, "label without a value"
+			return nil, "rs.bad.label_no_value"
 		}
 		i++
 		for i < len(line) && line[i] == ' ' {
 			i++
 		}
 		if i >= len(line) || line[i] != '"' {
-			return nil, "label value not quoted"
+			return nil, "rs.bad.label_unquoted"
 		}
 		i++
 		vstart := i
@@ -115,7 +115,7 @@ func parseLabels(line []byte, l *dcgmLabels, scratch *[]byte) ([]byte, string) {
 			i++
 		}
 		if i >= len(line) {
-			return nil, "unterminated label value"
+			return nil, "rs.bad.unterminated_value"
 		}
 		val := line[vstart:i]
 		i++
@@ -123,7 +123,7 @@ func parseLabels(line []byte, l *dcgmLabels, scratch *[]byte) ([]byte, string) {
 			i++
 		}
 		if i >= len(line) || (line[i] != ',' && line[i] != '}') {
-			return nil, "label set not closed with }"
+			return nil, "rs.bad.not_closed"
 		}
 		if escaped {
 			// unescape into scratch; labels we keep are rarely escaped
@@ -209,7 +209,7 @@ func parseDCGM(lr *lineReader, rep *ParseReport, fn func(*Sample)) error {
 			break
 		}
 		if long {
-			rep.bad(lr.n, nil, "line longer than %d bytes", MaxLineBytes)
+			rep.bad(lr.n, nil, "rs.bad.long", MaxLineBytes)
 			continue
 		}
 		line = trimSpace(line)
@@ -219,7 +219,7 @@ func parseDCGM(lr *lineReader, rep *ParseReport, fn func(*Sample)) error {
 		}
 		n := metricNameLen(line)
 		if n == 0 {
-			rep.bad(lr.n, line, "not a metric sample (no metric name)")
+			rep.bad(lr.n, line, "rs.bad.no_metric")
 			continue
 		}
 		name, rest := line[:n], line[n:]
@@ -228,12 +228,12 @@ func parseDCGM(lr *lineReader, rep *ParseReport, fn func(*Sample)) error {
 			var why string
 			rest, why = parseLabels(rest, &labels, &scratch)
 			if why != "" {
-				rep.bad(lr.n, line, "%s", why)
+				rep.bad(lr.n, line, why)
 				continue
 			}
 		}
 		if len(rest) == 0 || (rest[0] != ' ' && rest[0] != '\t') {
-			rep.bad(lr.n, line, "no value after the metric name")
+			rep.bad(lr.n, line, "rs.bad.no_value")
 			continue
 		}
 		rest = trimSpace(rest)
@@ -248,7 +248,7 @@ func parseDCGM(lr *lineReader, rep *ParseReport, fn func(*Sample)) error {
 		}
 		v, ok := parseFloat(valTok)
 		if !ok {
-			rep.bad(lr.n, line, "%s: value %q is not a finite number", name, truncate(valTok, 30))
+			rep.bad(lr.n, line, "rs.bad.not_finite", name, truncate(valTok, 30))
 			continue
 		}
 		var ts int64
@@ -256,7 +256,7 @@ func parseDCGM(lr *lineReader, rep *ParseReport, fn func(*Sample)) error {
 		if len(tsTok) > 0 {
 			t, ok := parseSignedInt(tsTok)
 			if !ok {
-				rep.bad(lr.n, line, "timestamp %q is not an integer (milliseconds)", truncate(tsTok, 30))
+				rep.bad(lr.n, line, "rs.bad.ts_int", truncate(tsTok, 30))
 				continue
 			}
 			ts, tsKnown = t, true
@@ -264,22 +264,22 @@ func parseDCGM(lr *lineReader, rep *ParseReport, fn func(*Sample)) error {
 		switch field {
 		case dGPUUtil, dMemCopy:
 			if v < 0 || v > 100 {
-				rep.bad(lr.n, line, "%s: %v is outside 0–100 %%", name, v)
+				rep.bad(lr.n, line, "rs.bad.pct_range", name, v)
 				continue
 			}
 		case dGREngine:
 			if v < 0 || v > 1 {
-				rep.bad(lr.n, line, "%s: %v is outside the 0–1 ratio", name, v)
+				rep.bad(lr.n, line, "rs.bad.ratio", name, v)
 				continue
 			}
 		default:
 			if v < 0 {
-				rep.bad(lr.n, line, "%s: negative memory", name)
+				rep.bad(lr.n, line, "rs.bad.neg_mem", name)
 				continue
 			}
 		}
 		if labels.gpu == nil && labels.uuid == nil {
-			rep.bad(lr.n, line, "%s: no gpu or UUID label", name)
+			rep.bad(lr.n, line, "rs.bad.no_gpu", name)
 			continue
 		}
 		key = key[:0]

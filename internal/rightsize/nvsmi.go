@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // CSV column roles.
@@ -221,7 +223,7 @@ func parseNVSMI(lr *lineReader, rep *ParseReport, cols []string, fn func(*Sample
 			break
 		}
 		if long {
-			rep.bad(lr.n, nil, "line longer than %d bytes", MaxLineBytes)
+			rep.bad(lr.n, nil, "rs.bad.long", MaxLineBytes)
 			continue
 		}
 		line = trimSpace(line)
@@ -236,7 +238,7 @@ func parseNVSMI(lr *lineReader, rep *ParseReport, cols []string, fn func(*Sample
 			}
 			l, err := newLayout(names)
 			if err != nil {
-				rep.bad(lr.n, line, "header: %v", err)
+				rep.bad(lr.n, line, "rs.bad.header", err.Error())
 				continue
 			}
 			if len(cols) == 0 {
@@ -266,7 +268,7 @@ func parseNVSMI(lr *lineReader, rep *ParseReport, cols []string, fn func(*Sample
 			}
 		}
 		if len(fields) != len(layout.roles) {
-			rep.bad(lr.n, line, "%d %s where the columns are %d (%s)", len(fields), plural(len(fields), "field"), len(layout.roles), strings.Join(layout.names, ", "))
+			rep.bad(lr.n, line, fieldsKey(len(fields)), len(fields), len(layout.roles), strings.Join(layout.names, ", "))
 			continue
 		}
 		s = Sample{}
@@ -281,7 +283,7 @@ func parseNVSMI(lr *lineReader, rep *ParseReport, cols []string, fn func(*Sample
 			case colTimestamp:
 				t, ok := tsc.parse(v)
 				if !ok {
-					rep.bad(lr.n, line, "timestamp: cannot read %q", truncate(v, 40))
+					rep.bad(lr.n, line, "rs.bad.ts", truncate(v, 40))
 					bad = true
 				}
 				s.TimeMs, s.Has = t, s.Has|HasTime
@@ -303,14 +305,14 @@ func parseNVSMI(lr *lineReader, rep *ParseReport, cols []string, fn func(*Sample
 				}
 				f, ok := unitValue(v)
 				if !ok {
-					rep.bad(lr.n, line, "%s: %q is not a number", layout.names[i], truncate(v, 40))
+					rep.bad(lr.n, line, "rs.bad.nan", layout.names[i], truncate(v, 40))
 					bad = true
 					break
 				}
 				switch r {
 				case colUtil, colMemUtil:
 					if f < 0 || f > 100 {
-						rep.bad(lr.n, line, "%s: %s is outside 0–100 %%", layout.names[i], truncate(v, 40))
+						rep.bad(lr.n, line, "rs.bad.pct_range_s", layout.names[i], truncate(v, 40))
 						bad = true
 					}
 					if r == colUtil {
@@ -320,19 +322,19 @@ func parseNVSMI(lr *lineReader, rep *ParseReport, cols []string, fn func(*Sample
 					}
 				case colMemUsed:
 					if f < 0 {
-						rep.bad(lr.n, line, "memory.used: negative")
+						rep.bad(lr.n, line, "rs.bad.used_neg")
 						bad = true
 					}
 					s.MemUsedMiB, s.Has = f, s.Has|HasMemUsed
 				case colMemTotal:
 					if f <= 0 {
-						rep.bad(lr.n, line, "memory.total: must be positive")
+						rep.bad(lr.n, line, "rs.bad.total_pos")
 						bad = true
 					}
 					s.MemTotalMiB, s.Has = f, s.Has|HasMemTotal
 				case colMemFree:
 					if f < 0 {
-						rep.bad(lr.n, line, "memory.free: negative")
+						rep.bad(lr.n, line, "rs.bad.free_neg")
 						bad = true
 					}
 					memFree, hasFree = f, true
@@ -349,14 +351,14 @@ func parseNVSMI(lr *lineReader, rep *ParseReport, cols []string, fn func(*Sample
 			s.MemTotalMiB, s.Has = s.MemUsedMiB+memFree, s.Has|HasMemTotal
 		}
 		if s.Has&(HasUtil|HasMemUsed) == 0 {
-			rep.bad(lr.n, line, "no utilization.gpu or memory.used value")
+			rep.bad(lr.n, line, "rs.bad.no_values")
 			continue
 		}
 		idx := int64(-1)
 		if len(index) > 0 {
 			n, ok := parseInt(index)
 			if !ok {
-				rep.bad(lr.n, line, "index: %q is not a GPU index", truncate(index, 20))
+				rep.bad(lr.n, line, "rs.bad.index", truncate(index, 20))
 				continue
 			}
 			idx = n
@@ -386,16 +388,17 @@ func parseNVSMI(lr *lineReader, rep *ParseReport, cols []string, fn func(*Sample
 	}
 	rep.Timestamps = sawTime
 	if layout != nil && !layout.has[colIndex] && !layout.has[colUUID] && !layout.has[colBus] && rep.Samples > 0 {
-		rep.Notes = append(rep.Notes, "the CSV has no index, uuid or pci.bus_id column: every row is counted as the same GPU")
+		rep.Notes = append(rep.Notes, i18n.M("rs.note.no_index"))
 	}
 	return nil
 }
 
-func plural(n int, word string) string {
+// fieldsKey is the bad-line message for a row of n fields.
+func fieldsKey(n int) string {
 	if n == 1 {
-		return word
+		return "rs.bad.fields1"
 	}
-	return word + "s"
+	return "rs.bad.fields"
 }
 
 // tsCache speeds up timestamps that share their minute with the previous

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // Format is a metrics log format.
@@ -83,7 +85,9 @@ func (g GPUInfo) Label(multiHost bool) string {
 
 // BadLine is a line that could not be read.
 type BadLine struct {
-	Line   int
+	Line int
+	// Msg says what is wrong, in any language; Reason is it in English.
+	Msg    i18n.Msg
 	Reason string
 	Text   string // the start of the line
 }
@@ -109,13 +113,21 @@ type ParseReport struct {
 	Timestamps bool
 	// Columns are the CSV columns used (nvidia-smi).
 	Columns []string
-	Notes   []string
+	Notes   []i18n.Msg
 }
 
-func (r *ParseReport) bad(line int, text []byte, format string, args ...any) {
+// bad counts a malformed line; the first few keep what is wrong (a
+// message key, rs.bad.*, and its arguments) and the line's start.
+func (r *ParseReport) bad(line int, text []byte, key string, args ...any) {
 	r.Skipped++
 	if len(r.Bad) < maxBadReport {
-		r.Bad = append(r.Bad, BadLine{Line: line, Reason: fmt.Sprintf(format, args...), Text: truncate(text, 80)})
+		for i, a := range args {
+			if b, ok := a.([]byte); ok {
+				args[i] = string(b) // the parser reuses its buffers
+			}
+		}
+		m := i18n.M(key, args...)
+		r.Bad = append(r.Bad, BadLine{Line: line, Msg: m, Reason: m.String(), Text: truncate(text, 80)})
 	}
 }
 
@@ -125,21 +137,25 @@ type NoDataError struct {
 	Format Format
 	Lines  int
 	First  *BadLine
-	Detail string
+	// Detail says why, when no line was read at all (rs.nodata.*).
+	Detail i18n.Msg
 }
 
-func (e *NoDataError) Error() string {
+func (e *NoDataError) Error() string { return e.Text(i18n.NewPrinter(i18n.EN)) }
+
+// Text is the error in p's language.
+func (e *NoDataError) Text(p *i18n.Printer) string {
 	name := e.File
 	if name == "" {
 		name = "metrics"
 	}
 	switch {
 	case e.First != nil:
-		return fmt.Sprintf("%s: no GPU samples could be read (%s, %d lines); first bad line %d: %s", name, formatName(e.Format), e.Lines, e.First.Line, e.First.Reason)
-	case e.Detail != "":
-		return fmt.Sprintf("%s: no GPU samples could be read: %s", name, e.Detail)
+		return p.T("rs.nodata.first", name, FormatMsg(e.Format), e.Lines, e.First.Line, e.First.Msg)
+	case e.Detail.Key != "":
+		return p.T("rs.nodata.detail", name, e.Detail)
 	}
-	return fmt.Sprintf("%s: no GPU samples could be read (%s, %d lines)", name, formatName(e.Format), e.Lines)
+	return p.T("rs.nodata.lines", name, FormatMsg(e.Format), e.Lines)
 }
 
 func formatName(f Format) string {
@@ -154,6 +170,15 @@ func formatName(f Format) string {
 
 // FormatName is the human name of a format.
 func FormatName(f Format) string { return formatName(f) }
+
+// FormatMsg is the format's name as a message (rs.format.*).
+func FormatMsg(f Format) i18n.Msg {
+	switch f {
+	case FormatNVSMI, FormatDCGM:
+		return i18n.M("rs.format." + string(f))
+	}
+	return i18n.M("rs.format.unknown")
+}
 
 // Options tune a parse.
 type Options struct {
@@ -201,10 +226,10 @@ func Parse(r io.Reader, name string, opt Options, fn func(*Sample)) (*ParseRepor
 		format = detect(head)
 		if format == FormatAuto {
 			if len(bytes.TrimSpace(head)) == 0 {
-				return rep, &NoDataError{File: name, Detail: "the file is empty"}
+				return rep, &NoDataError{File: name, Detail: i18n.M("rs.nodata.empty")}
 			}
 			line, _, _ := bytes.Cut(head, []byte("\n"))
-			return rep, &NoDataError{File: name, Detail: fmt.Sprintf("not nvidia-smi CSV nor DCGM exporter metrics (line 1: %q); pass --format", truncate(line, 60))}
+			return rep, &NoDataError{File: name, Detail: i18n.M("rs.nodata.unknown", truncate(line, 60))}
 		}
 	}
 	rep.Format = format
@@ -228,14 +253,14 @@ func Parse(r io.Reader, name string, opt Options, fn func(*Sample)) (*ParseRepor
 		}
 		// A truncated or damaged file (a gzip cut short, a log still being
 		// written): keep what was read.
-		rep.Notes = append(rep.Notes, fmt.Sprintf("reading stopped after line %d: %v; the %d samples before it are used", lr.n, err, rep.Samples))
+		rep.Notes = append(rep.Notes, i18n.M("rs.note.stopped", lr.n, err.Error(), rep.Samples))
 	}
 	if rep.Samples == 0 {
 		e := &NoDataError{File: name, Format: format, Lines: rep.Lines}
 		if len(rep.Bad) > 0 {
 			e.First = &rep.Bad[0]
 		} else if format == FormatDCGM {
-			e.Detail = "no DCGM_FI_DEV_GPU_UTIL, DCGM_FI_PROF_GR_ENGINE_ACTIVE or DCGM_FI_DEV_FB_USED samples"
+			e.Detail = i18n.M("rs.nodata.no_dcgm")
 		}
 		return rep, e
 	}

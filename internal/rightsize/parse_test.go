@@ -358,7 +358,7 @@ func TestTruncatedGzipKeepsWhatWasRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Samples < 1000 || rep.Samples >= 2304 || st.ActiveGPUs != 2 || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "reading stopped after line") {
+	if rep.Samples < 1000 || rep.Samples >= 2304 || st.ActiveGPUs != 2 || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0].String(), "reading stopped after line") {
 		t.Errorf("samples %d, notes %v", rep.Samples, rep.Notes)
 	}
 }

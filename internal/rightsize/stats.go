@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"time"
+
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // Thresholds of the analysis.
@@ -335,6 +337,8 @@ type Stats struct {
 	Pattern string
 	// DailyWindow is the busy window of a daily pattern, "09:00–18:00".
 	DailyWindow string
+	// DailyWindows are DailyWindow's ranges, for a sentence in any language.
+	DailyWindows []string
 	// ActiveGPUs counts the GPUs doing substantial work.
 	ActiveGPUs int
 	// SummedUtilP95 and SummedUtilMean are the utilisation of all GPUs
@@ -585,7 +589,7 @@ func classify(st *Stats) {
 		return
 	}
 	if w, ok := dailyWindow(st); ok {
-		st.Pattern, st.DailyWindow = "daily", w
+		st.Pattern, st.DailyWindow, st.DailyWindows = "daily", joinAnd(w), w
 		return
 	}
 	if st.BusyShare < 0.5 && st.MeanBusyRunMinutes < 120 {
@@ -597,16 +601,16 @@ func classify(st *Stats) {
 
 // dailyWindow finds a daily pattern: over at least two days, some hours of
 // the day busy most of the time and the others nearly never.
-func dailyWindow(st *Stats) (string, bool) {
+func dailyWindow(st *Stats) ([]string, bool) {
 	if st.HourProfile == nil || st.SpanHours < 48 {
-		return "", false
+		return nil, false
 	}
 	var busyH []int
 	var inSum, outSum float64
 	var nIn, nOut int
 	for h, v := range st.HourProfile {
 		if v < 0 {
-			return "", false // not every hour of the day observed
+			return nil, false // not every hour of the day observed
 		}
 		if v >= 0.5 {
 			busyH = append(busyH, h)
@@ -618,7 +622,7 @@ func dailyWindow(st *Stats) (string, bool) {
 		}
 	}
 	if nIn < 1 || nOut < 4 || inSum/float64(nIn) < 0.7 || outSum/float64(nOut) > 0.15 {
-		return "", false
+		return nil, false
 	}
 	// render the busy hours as ranges, joining across midnight
 	isBusy := func(h int) bool { return slices.Contains(busyH, (h+24)%24) }
@@ -637,7 +641,7 @@ func dailyWindow(st *Stats) (string, bool) {
 			parts = append(parts, fmt.Sprintf("%02d:00–%02d:00", h, (e+1)%24))
 		}
 	}
-	return joinAnd(parts), true
+	return parts, true
 }
 
 func joinAnd(p []string) string {
@@ -666,9 +670,9 @@ func Analyze(r io.Reader, name string, opt Options, intervalMs int64) (*Stats, *
 	if !rep.Timestamps {
 		iv := float64(intervalMs) / 1000
 		if iv <= 0 {
-			rep.Notes = append(rep.Notes, "the log has no timestamps: one sample a minute is assumed (set --interval); there is no hour-of-day profile")
+			rep.Notes = append(rep.Notes, i18n.M("rs.note.no_ts_minute"))
 		} else {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("the log has no timestamps: one sample every %gs is assumed (--interval)", iv))
+			rep.Notes = append(rep.Notes, i18n.M("rs.note.no_ts_every", iv))
 		}
 	}
 	return st, rep, nil

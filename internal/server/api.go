@@ -33,8 +33,13 @@ type apiError struct {
 	Field   string `json:"field,omitempty"`
 	Hint    string `json:"hint,omitempty"`
 	// Detail is a page's untranslated detail of Message (the engine's
-	// English words), shown marked as English.
-	Detail string `json:"-"`
+	// English words), shown marked as English unless DetailLocal says it
+	// is in the page's language.
+	Detail      string `json:"-"`
+	DetailLocal bool   `json:"-"`
+	// Msg and HintMsg are Message and Hint as messages when the engine
+	// gave them so (a page shows them in its language).
+	Msg, HintMsg i18n.Msg `json:"-"`
 }
 
 func (e *apiError) Error() string {
@@ -592,7 +597,7 @@ func (s *Server) apiTCO(r *http.Request, d *Data) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return document.BuildTCO(res, d.FX)
+	return document.BuildTCO(res, d.FX, i18n.NewPrinter(requestLang(r))) // notes in the requested language, as the advisor's reasons
 }
 
 // recommend runs the advisor on a job description (YAML or JSON, the format

@@ -11,7 +11,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/pricing/planfile"
 )
@@ -47,6 +49,28 @@ const (
 )
 
 // jobError turns the shared answers' input errors into 400s naming the field.
+// notFoundMsg is a *catalog.NotFoundError (an unknown offer, GPU ...) as
+// a message, with its suggestions, for a page in any language.
+func notFoundMsg(err error) (i18n.Msg, bool) {
+	var nf *catalog.NotFoundError
+	if !errors.As(err, &nf) {
+		return i18n.Msg{}, false
+	}
+	what := i18n.M("err.what." + strings.ReplaceAll(nf.What, " ", "_"))
+	if i18n.NewPrinter(i18n.EN).M(what) == what.Key {
+		what = i18n.Text(nf.What) // a kind of record with no message: as the catalog names it
+	}
+	m := i18n.M("err.nf", what, nf.Name)
+	if len(nf.Suggestions) > 0 {
+		s := make(i18n.Seq, len(nf.Suggestions))
+		for i, x := range nf.Suggestions {
+			s[i] = x
+		}
+		m = i18n.M("err.nf.suggest", m, s)
+	}
+	return m, true
+}
+
 func jobError(err error) error {
 	var ie *document.InputError
 	var fe *pricing.FieldError
@@ -54,7 +78,12 @@ func jobError(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &ie):
-		return badRequest(ie.Field, ie.Hint, "%v", ie.Err)
+		ae := badRequest(ie.Field, ie.Hint, "%v", ie.Err)
+		ae.Msg, ae.HintMsg = ie.Msg, ie.HintMsg
+		if m, ok := notFoundMsg(ie.Err); ok && ae.Msg.Key == "" {
+			ae.Msg = m
+		}
+		return ae
 	case errors.As(err, &fe):
 		return badRequest(fe.Field, "", "%s", fe.Msg)
 	}
@@ -134,6 +163,7 @@ func (s *Server) apiCost(r *http.Request, d *Data) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	req.Lang = requestLang(r) // notes in the requested language, as the advisor's reasons
 	doc, err := document.AnswerCost(d.Pricing, d.FX, req)
 	return doc, jobError(err)
 }
@@ -180,6 +210,7 @@ func (s *Server) apiEstimate(r *http.Request, d *Data) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	req.Lang = requestLang(r) // the assumptions' language, as the advisor's reasons
 	doc, _, err := document.AnswerEstimate(d.Catalog, d.Perf, d.Pricing, d.FX, req)
 	return doc, jobError(err)
 }

@@ -82,6 +82,11 @@ func catalogNames(t *testing.T) map[string]bool {
 	}
 	// Commands quoted in sentences (gpuscout perf validate).
 	add("gpuscout perf validate")
+	// Model and serving-software names the performance model's
+	// assumptions name.
+	add("Llama Mixtral vLLM TensorRT-LLM")
+	// Product, benchmark and API names the claims' Chinese texts keep.
+	add("Tesla Mellanox SQuAD MLPerf Inference Offline ImageNet DescribeSpotPriceHistory LightCC TACO Kit Train vGPU Linux")
 	return names
 }
 

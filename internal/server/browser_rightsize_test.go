@@ -12,7 +12,8 @@ import (
 // in a browser, submits it, and checks the report in English and Chinese
 // at 1440 px and 390 px as every page is checked: no sideways scrolling,
 // no axe-core violation, no English words on the Chinese page outside the
-// engine's sentences marked as English.
+// allowlist (the engine's actions, reasons, figures, caveats and notes
+// included).
 func TestBrowserRightsizeReport(t *testing.T) {
 	ctx, base, problems := browser(t)
 	axe := axeScript(t)

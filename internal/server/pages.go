@@ -717,7 +717,7 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		if res, err = d.tco(in); err == nil {
 			var doc document.TCO
-			if doc, err = document.BuildTCO(res, d.FX); err == nil {
+			if doc, err = document.BuildTCO(res, d.FX, v.P); err == nil {
 				page.Doc = &doc
 			}
 		}

@@ -211,7 +211,10 @@ func TestRightsizePage(t *testing.T) {
 		{"no log", "zh", map[string]string{"offer": offer}, nil, 400, "metrics", "请粘贴监控日志或选择文件"},
 		{"no offer", "en", map[string]string{"metrics": string(data)}, nil, 400, "offer", "Give the offer the log was taken on"},
 		{"unknown offer", "zh", map[string]string{"offer": "aws/nope/us-east-1/on-demand", "metrics": string(data)}, nil, 400, "offer", "目录中没有报价"},
+		{"unknown offer detail", "zh", map[string]string{"offer": "aws/p4d.24xlarge/us-east-1/on-demnd", "metrics": string(data)}, nil, 400, "offer", `<span class="muted" data-error-detail>(未知的报价 &#34;aws/p4d.24xlarge/us-east-1/on-demnd&#34;（您是不是要找 aws/p4d.24xlarge/us-east-1/on-demand`},
 		{"not a log", "zh", map[string]string{"offer": offer, "metrics": "hello\nworld\n"}, nil, 400, "metrics", "无法从粘贴的文本中读取任何 GPU 样本"},
+		// The parser's own detail is ours, so it is in Chinese too (not marked as English).
+		{"not a log detail", "zh", map[string]string{"offer": offer, "metrics": "hello\nworld\n"}, nil, 400, "metrics", `<span class="muted" data-error-detail>(粘贴的文本：没有读到任何 GPU 样本：既不是 nvidia-smi CSV，也不是 dcgm-exporter 指标`},
 		{"not a log", "en", map[string]string{"offer": offer}, []byte("hello\nworld\n"), 400, "metrics", "No GPU samples could be read from gpu.csv"},
 		{"headroom", "en", map[string]string{"offer": offer, "metrics": string(data), "headroom": "9"}, nil, 400, "headroom", "Memory headroom must be"},
 		{"too big", "zh", map[string]string{"offer": offer}, big, 413, "metrics", "上传内容超过了本服务器接受的大小"},

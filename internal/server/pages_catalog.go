@@ -327,7 +327,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 	for _, e := range doc.Estimates {
 		ev := estimateView{Benchmark: e.Benchmark, Class: e.Class, Precision: e.Precision, Value: e.Throughput.Value.String(),
 			Low: e.Throughput.Low.String(), High: e.Throughput.High.String(), PerGPU: e.Throughput.PerGPU.String(), Unit: e.Throughput.Unit,
-			Confidence: msgOr(p, "web.instance.confidence."+e.Confidence, e.Confidence), Assumptions: strings.Join(e.Assumptions, "; ")}
+			Confidence: msgOr(p, "web.instance.confidence."+e.Confidence, e.Confidence), Assumptions: strings.Join(p.Ms(e.AssumptionMsgs), p.T("list.semi"))}
 		switch {
 		case e.MemoryFits == nil:
 			ev.Fits = "–"

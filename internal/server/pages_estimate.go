@@ -111,6 +111,7 @@ func (s *Server) pageEstimate(w http.ResponseWriter, r *http.Request) {
 	var doc document.Estimate
 	var est *perf.Estimate
 	if err == nil {
+		req.Lang = p.Lang()
 		doc, est, err = document.AnswerEstimate(d.Catalog, d.Perf, d.Pricing, d.FX, req)
 		err = jobError(err)
 	}
@@ -127,7 +128,10 @@ func (s *Server) pageEstimate(w http.ResponseWriter, r *http.Request) {
 	page.APIURL = "/api/v1/estimate?" + api.Encode()
 	page.Doc = &doc
 	page.Rows = estimateRows(p, doc, est)
-	page.Basis = doc.Basis
+	page.Basis = append([]document.BasisPoint(nil), doc.Basis...)
+	for i := range page.Basis {
+		page.Basis[i].Unit = msgOr(p, "perf.unit."+page.Basis[i].Unit, page.Basis[i].Unit) // "minutes" in words
+	}
 	sort.SliceStable(page.Basis, func(i, j int) bool { return page.Basis[i].Accelerator < page.Basis[j].Accelerator })
 	s.render(w, r, http.StatusOK, "estimate", v)
 }
@@ -198,8 +202,8 @@ func minutesText(p *i18n.Printer, min float64) string {
 }
 
 // localError is a form's input error in the page's language: the field's
-// label and what is wrong, with the engine's own words (English) kept as
-// the detail. labels is the message-key prefix of the form's field labels.
+// label and what is wrong, with the engine's own words as the detail (in
+// the page's language when the engine gave a message, else in English). labels is the message-key prefix of the form's field labels.
 func localError(p *i18n.Printer, ae *apiError, labels string) *apiError {
 	out := *ae
 	if p.Lang() == i18n.EN {
@@ -213,6 +217,12 @@ func localError(p *i18n.Printer, ae *apiError, labels string) *apiError {
 	out.Detail = ae.Message
 	if ae.Hint != "" {
 		out.Detail += " " + ae.Hint
+	}
+	if ae.Msg.Key != "" { // ours: in the page's language
+		out.Detail, out.DetailLocal = p.M(ae.Msg), true
+		if ae.HintMsg.Key != "" {
+			out.Detail += p.M(ae.HintMsg)
+		}
 	}
 	out.Hint = ""
 	return &out

@@ -68,7 +68,18 @@ func (s *Server) pageRightsize(w http.ResponseWriter, r *http.Request) {
 	}
 	fail := func(status int, field, key string, detail error, args ...any) {
 		v.Error = &apiError{Status: status, Code: "bad_request", Field: field, Message: p.T(key, args...)}
-		if detail != nil {
+		var nd *rightsize.NoDataError
+		nf, isNF := notFoundMsg(detail)
+		switch {
+		case isNF:
+			v.Error.Detail, v.Error.DetailLocal = p.M(nf), true // ours: in the page's language
+		case errors.As(detail, &nd):
+			shown := *nd
+			if shown.File == "pasted" {
+				shown.File = p.T("web.rs.pasted")
+			}
+			v.Error.Detail, v.Error.DetailLocal = shown.Text(p), true // ours: in the page's language
+		case detail != nil:
 			v.Error.Detail = detail.Error()
 		}
 		render(status)
@@ -155,7 +166,7 @@ func (s *Server) pageRightsize(w http.ResponseWriter, r *http.Request) {
 		fail(http.StatusBadRequest, "offer", "web.rs.err.advise", err, off.ID())
 		return
 	}
-	doc := document.BuildRightsize(rep, st, adv, d.FX)
+	doc := document.BuildRightsize(rep, st, adv, d.FX, p)
 	page.fill(p, &doc, rep, st, adv)
 	render(http.StatusOK)
 }
@@ -191,7 +202,7 @@ func (page *rightsizePage) fill(p *i18n.Printer, doc *document.Rightsize, rep *r
 	if rep.Gzip {
 		gz = " (gzip)"
 	}
-	page.Read = p.T("web.rs.read", file, rightsize.FormatName(rep.Format)+gz, rep.Samples, len(st.GPUs))
+	page.Read = p.T("web.rs.read", file, p.M(rightsize.FormatMsg(rep.Format))+gz, rep.Samples, len(st.GPUs))
 	if st.TimeKnown {
 		page.Read += " " + p.T("web.rs.span", st.Start.Format("2006-01-02 15:04"), st.End.Format("2006-01-02 15:04"), st.SpanHours, st.IntervalSeconds)
 	}
@@ -230,11 +241,11 @@ func (page *rightsizePage) fill(p *i18n.Printer, doc *document.Rightsize, rep *r
 	for i, rec := range adv.Recommendations {
 		var figs []string
 		for _, f := range rec.Figures {
-			figs = append(figs, fmt.Sprintf("%s %s %s", f.Name, rsNum(f.Value), f.Unit))
+			figs = append(figs, f.Text(p))
 		}
-		page.Recs = append(page.Recs, rsRec{N: i + 1, Kind: msgOr(p, "web.rs.kind."+rec.Kind, rec.Kind), Action: rec.Action,
+		page.Recs = append(page.Recs, rsRec{N: i + 1, Kind: msgOr(p, "web.rs.kind."+rec.Kind, rec.Kind), Action: p.M(rec.Action),
 			Monthly: money(rec.Monthly), Saving: money(rec.Saving), Share: fmt.Sprintf("%.1f%%", rec.SavingShare()*100),
-			Reason: rec.Reason, Figures: strings.Join(figs, "; "), Caveats: rec.Caveats})
+			Reason: p.Sentences(rec.Reason), Figures: strings.Join(figs, p.T("list.semi")), Caveats: p.Ms(rec.Caveats)})
 	}
 	for _, b := range adv.BreakEven {
 		if b.Key != "" {
@@ -243,7 +254,7 @@ func (page *rightsizePage) fill(p *i18n.Printer, doc *document.Rightsize, rep *r
 			page.BreakEven = append(page.BreakEven, b.Text)
 		}
 	}
-	page.Notes = append(page.Notes, adv.Notes...)
+	page.Notes = append(page.Notes, p.Ms(adv.Notes)...)
 }
 
 // pct1 renders a JSON number with one decimal, as gpuscout rightsize does.
@@ -254,6 +265,3 @@ func pct1(n json.Number) string {
 	}
 	return x.Round(1).String()
 }
-
-// rsNum renders a figure without trailing zeros.
-func rsNum(v float64) string { return decimal.NewFromFloat(v).Round(2).String() }

@@ -42,7 +42,7 @@ var (
 	gpuCols       = append([]string{"id", "vendor", "family", "variant", "architecture", "memory_gb", "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "tf32_tflops", "fp16_tflops", "fp8_tflops", "int8_tops", "interconnect", "interconnect_gbs", "tdp_w", "launch_year", "aliases", "notes", "fp64_tflops", "fp64_tensor_tflops", "fp64_source"}, srcCols...)
 	instanceCols  = append([]string{"provider", "instance_type", "family", "gpu", "gpu_count", "gpu_memory_gb", "vcpu", "memory_gib", "gpu_interconnect", "gpu_interconnect_gbs", "network_gbps", "rdma", "local_storage", "status", "notes"}, srcCols...)
 	offerCols     = append([]string{"provider", "instance_type", "region", "billing", "hourly", "upfront", "monthly", "currency", "notes"}, srcCols...)
-	claimCols     = []string{"id", "seed", "quote", "subject", "field", "claimed", "verdict", "actual", "evidence", "as_of"}
+	claimCols     = []string{"id", "seed", "quote", "subject", "field", "claimed", "verdict", "actual", "evidence", "as_of", "claimed_zh", "actual_zh", "evidence_zh"}
 	fxCols        = []string{"currency", "per_usd", "as_of", "source_ref"}
 	ancillaryCols = append([]string{"provider", "region", "item", "tier_start", "tier_end", "unit", "price", "currency", "notes"}, srcCols...)
 	supportCols   = append([]string{"provider", "plan", "tier_start", "tier_end", "percent", "minimum_monthly", "currency", "notes"}, srcCols...)
@@ -154,7 +154,8 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 			each = func(r row) {
 				v := &catalog.Claim{ID: r.need("id"), Seed: r.str("seed"), Quote: r.str("quote"), Subject: r.str("subject"),
 					Field: r.str("field"), Claimed: r.str("claimed"), Verdict: r.str("verdict"), Actual: r.str("actual"),
-					Evidence: r.str("evidence"), AsOf: r.str("as_of")}
+					Evidence: r.str("evidence"), AsOf: r.str("as_of"),
+					ClaimedZH: r.str("claimed_zh"), ActualZH: r.str("actual_zh"), EvidenceZH: r.str("evidence_zh")}
 				r.date("as_of")
 				d.Claims = append(d.Claims, v)
 				d.Positions[v] = r.pos()
