@@ -70,6 +70,6 @@ func ValidatedBands() map[Confidence]float64 {
 		Transferred:  0.141,
 		SpecsOnly:    0.547,
 		LLMRoofline:  0.286,
-		MFUBand:      0.233,
+		MFUBand:      0.136,
 	}
 }
