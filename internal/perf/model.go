@@ -54,9 +54,9 @@ type Model struct {
 	groups     []gkey // index → group
 	cArr       []float64
 	archArr    []float64
-	archs      []string       // index → architecture key
-	llmEff     map[string]Eff // LLM serving efficiency per stack ("" = all)
-	mfu        MFUFit         // published large-model training MFU
+	archs      []string // index → architecture key
+	llm        llmFit   // LLM serving efficiencies per stack ("" = all) and terms
+	mfu        MFUFit   // published large-model training MFU
 	// Bands is the uncertainty of each confidence level: the 80th
 	// percentile of |log(predicted/actual)| in leave-one-out validation.
 	Bands map[Confidence]float64
