@@ -437,7 +437,10 @@ func (m *Model) fitTimeToTrain() {
 			continue
 		}
 		if distinct(xs) >= 2 {
-			f.s = -slope(xs, ys)
+			// Time cannot fall faster than the GPU count rises with the work
+			// fixed: results from different software rounds (GPT-3 on 10,752
+			// H100 in v3.1, 11,616 in v4.0) would otherwise fit a slope above 1.
+			f.s = math.Min(-slope(xs, ys), 1)
 			f.fitted = true
 		}
 		k := 0.0

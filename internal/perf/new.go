@@ -66,7 +66,7 @@ func ValidatedBands() map[Confidence]float64 {
 	return map[Confidence]float64{
 		Measured:     0.115,
 		Interpolated: 0.064,
-		TimeToTrain:  0.339,
+		TimeToTrain:  0.282,
 		Transferred:  0.141,
 		SpecsOnly:    0.547,
 		LLMRoofline:  0.286,
