@@ -343,7 +343,8 @@ func (m *Model) estimateTime(e *Estimate, q Query) (*Estimate, error) {
 			e.Confidence = Measured
 		}
 	}
-	e.Minutes = math.Exp(f.k - f.s*math.Log(float64(q.Count)) - sp)
+	ly, slope := f.at(math.Log(float64(q.Count)))
+	e.Minutes = math.Exp(ly - sp)
 	if e.Confidence == Measured {
 		var v []float64
 		for _, p := range e.Basis {
@@ -353,13 +354,13 @@ func (m *Model) estimateTime(e *Estimate, q Query) (*Estimate, error) {
 		}
 		e.Minutes = median(v)
 	}
-	if f.fitted {
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("time falls as GPUs^-%.2f (fitted on the published scales: more GPUs need more samples to converge)", f.s))
+	if f.fitted() {
+		e.Assumptions = append(e.Assumptions, fmt.Sprintf("time falls as GPUs^-%.2f (fitted on the published scales: more GPUs need more samples to converge)", slope))
 	} else {
-		e.Assumptions = append(e.Assumptions, fmt.Sprintf("time falls as GPUs^-%.2f (assumed: results at one scale only)", f.s))
+		e.Assumptions = append(e.Assumptions, fmt.Sprintf("time falls as GPUs^-%.2f (assumed: results at one scale only)", slope))
 	}
 	e.Assumptions = append(e.Assumptions, "a cluster fabric like the published runs' (NVSwitch nodes on InfiniBand)")
-	e.Efficiency = math.Pow(float64(q.Count), -f.s) * float64(q.Count)
+	e.Efficiency = math.Pow(float64(q.Count), -slope) * float64(q.Count)
 	m.band(e)
 	if w, ok := m.Bands[TimeToTrain]; ok && e.Confidence != Measured {
 		// Time-to-train carries its own, larger validation error.
