@@ -189,11 +189,7 @@ func RooflineOf(sh LLMShape, s Spec, p Precision, count int) (Roofline, error) {
 		return Roofline{}, fmt.Errorf("%s has no peak, bandwidth or memory figures", s.ID)
 	}
 	r := Roofline{PeakTFLOPS: peak, PeakUsed: used, BandwidthGBs: s.BandwidthGBs}
-	if s.TDPW > 0 && used == FP8 || s.TDPW > 0 && used == INT8 {
-		r.PowerRatio = s.TDPW / peak / refWattsPerTFLOPS
-	} else if s.TDPW > 0 {
-		r.PowerRatio = s.TDPW / (2 * peak) / refWattsPerTFLOPS // 16-bit peak: half the 8-bit rate
-	}
+	r.PowerRatio = powerRatio(s)
 	wt := sh.Params * weightBytes(p)
 	kvTok := sh.kvBytesPerToken(p)
 	kvSeq := kvTok * (sh.InputTokens + sh.OutputTokens)
@@ -262,9 +258,23 @@ type Eff struct {
 // with less power per TFLOPS, such as H100 NVL at 400 W, clock lower).
 const refWattsPerTFLOPS = 700.0 / 1978.9
 
+// powerRatio is a GPU's board power per dense 8-bit TFLOPS (twice the
+// 16-bit figure where no 8-bit one is published) relative to
+// refWattsPerTFLOPS; 0 when the power limit or peak is unknown.
+func powerRatio(s Spec) float64 {
+	p8 := math.Max(s.Peak[FP8], s.Peak[INT8])
+	if p8 <= 0 {
+		p8 = 2 * s.Peak[FP16]
+	}
+	if s.TDPW <= 0 || p8 <= 0 {
+		return 0
+	}
+	return s.TDPW / p8 / refWattsPerTFLOPS
+}
+
 // PowerFactor is the share of the compute efficiency a power-limited GPU keeps.
 func (r Roofline) PowerFactor(e Eff) float64 {
-	if r.PowerRatio <= 0 || r.PowerRatio >= 1 || e.Power == 0 {
+	if r.PowerRatio <= 0 || r.PowerRatio >= 1-1e-9 || e.Power == 0 {
 		return 1
 	}
 	return math.Pow(r.PowerRatio, e.Power)
