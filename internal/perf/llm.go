@@ -162,6 +162,10 @@ type Roofline struct {
 	PeakTFLOPS   float64
 	PeakUsed     Precision
 	BandwidthGBs float64
+	// PowerRatio is the GPU's board power per dense TFLOPS of the peak used,
+	// relative to refWattsPerTFLOPS (1 or more: power does not limit the
+	// tensor cores; 0: the power limit is unknown).
+	PowerRatio float64
 }
 
 // DecodeLimiter names the resource that bounds decoding.
@@ -195,6 +199,7 @@ func RooflineOf(sh LLMShape, s Spec, p Precision, count int) (Roofline, error) {
 		return Roofline{}, fmt.Errorf("%s has no peak, bandwidth or memory figures", s.ID)
 	}
 	r := Roofline{PeakTFLOPS: peak, PeakUsed: used, BandwidthGBs: s.BandwidthGBs}
+	r.PowerRatio = powerRatio(s)
 	wt := sh.Params * weightBytes(p)
 	kvTok := sh.kvBytesPerToken(p)
 	kvSeq := kvTok * (sh.InputTokens + sh.OutputTokens)
@@ -246,14 +251,54 @@ func RooflineOf(sh LLMShape, s Spec, p Precision, count int) (Roofline, error) {
 type Eff struct {
 	Compute   float64
 	Bandwidth float64
-	N         int      // calibration results behind it
-	Source    string   // what it was fitted on, in English
-	Why       i18n.Msg // Source as a message
+	// Power is the exponent of the power-limit term: a GPU whose board
+	// power per peak TFLOPS is below the reference reaches its compute
+	// efficiency times PowerRatio^Power (0: no power term).
+	Power float64
+	// Terms multiplies the roofline's tokens/s: the fitted workload term of
+	// the benchmark and the software-round term of the stack (0 means 1).
+	Terms  float64
+	N      int      // calibration results behind it
+	Source string   // what it was fitted on, in English
+	Why    i18n.Msg // Source as a message
+}
+
+// refWattsPerTFLOPS is the board power per dense 8-bit TFLOPS at which the
+// tensor cores are taken to hold their boost clock under a sustained
+// load: H100/H200 SXM at 700 W for 1,979 TFLOPS (an assumption; parts
+// with less power per TFLOPS, such as H100 NVL at 400 W, clock lower).
+const refWattsPerTFLOPS = 700.0 / 1978.9
+
+// powerRatio is a GPU's board power per dense 8-bit TFLOPS (twice the
+// 16-bit figure where no 8-bit one is published) relative to
+// refWattsPerTFLOPS; 0 when the power limit or peak is unknown.
+func powerRatio(s Spec) float64 {
+	p8 := math.Max(s.Peak[FP8], s.Peak[INT8])
+	if p8 <= 0 {
+		p8 = 2 * s.Peak[FP16]
+	}
+	if s.TDPW <= 0 || p8 <= 0 {
+		return 0
+	}
+	return s.TDPW / p8 / refWattsPerTFLOPS
+}
+
+// PowerFactor is the share of the compute efficiency a power-limited GPU keeps.
+func (r Roofline) PowerFactor(e Eff) float64 {
+	if r.PowerRatio <= 0 || r.PowerRatio >= 1-1e-9 || e.Power == 0 {
+		return 1
+	}
+	return math.Pow(r.PowerRatio, e.Power)
 }
 
 // TokensPerGPU is the predicted generated tokens/s per GPU.
 func (r Roofline) TokensPerGPU(e Eff) float64 {
-	return 1 / (r.Prefill/e.Compute + math.Max(r.DecodeFLOPs/e.Compute, r.DecodeMemory/e.Bandwidth))
+	c := e.Compute * r.PowerFactor(e)
+	t := 1 / (r.Prefill/c + math.Max(r.DecodeFLOPs/c, r.DecodeMemory/e.Bandwidth))
+	if e.Terms > 0 {
+		t *= e.Terms
+	}
+	return t
 }
 
 // llmRow is a calibration result prepared for the efficiency fit.
@@ -262,36 +307,69 @@ type llmRow struct {
 	stack string
 	roof  Roofline
 	y     float64 // log measured tokens/s per GPU
+	adj   float64 // log workload and software-round terms (fitted)
 }
 
-// effGrid is the efficiency grid searched (log-spaced 2 %–100 %).
-var effGrid = func() []float64 {
+// effCoarse is the first efficiency grid searched (log-spaced 2 %–100 %,
+// steps of ×1.25); the best point is then refined in steps of ×1.05
+// within one coarse step.
+var effCoarse = func() []float64 {
 	var g []float64
-	for v := math.Log(0.02); v <= 1e-9; v += math.Log(1.05) {
+	for v := math.Log(0.02); v <= 1e-9; v += math.Log(1.25) {
 		g = append(g, math.Exp(v))
 	}
 	return append(g, 1)
 }()
 
+// fine is the refined grid around v: ×1.05 steps within ×/÷ 1.25, capped at 1.
+func fine(v float64) []float64 {
+	var g []float64
+	for x := v / 1.25; x <= v*1.25*1.0001; x *= 1.05 {
+		if x <= 1 {
+			g = append(g, x)
+		}
+	}
+	return g
+}
+
+// powerGrid are the power-term exponents searched (0: no power term).
+var powerGrid = []float64{0, 0.25, 0.5, 0.75, 1, 1.25, 1.5}
+
 // fitEff fits one (compute, bandwidth) efficiency pair on rows by grid
 // search of the squared log error, shrunk toward prior with weight lambda.
+// Without a prior the power-term exponent is searched too; with one it is
+// the prior's.
 func fitEff(rows []llmRow, prior *Eff, lambda float64) Eff {
 	best, bestErr := Eff{Compute: 0.4, Bandwidth: 0.4}, math.Inf(1)
-	for _, c := range effGrid {
-		for _, b := range effGrid {
-			e := Eff{Compute: c, Bandwidth: b}
-			sse := 0.0
-			for _, r := range rows {
-				d := r.y - math.Log(r.roof.TokensPerGPU(e))
-				sse += d * d
+	powers := powerGrid
+	if prior != nil {
+		powers = []float64{prior.Power}
+	}
+	try := func(e Eff) {
+		sse := 0.0
+		for _, r := range rows {
+			d := r.y - r.adj - math.Log(r.roof.TokensPerGPU(e))
+			sse += d * d
+		}
+		if prior != nil {
+			dc, db := math.Log(e.Compute/prior.Compute), math.Log(e.Bandwidth/prior.Bandwidth)
+			sse += lambda * (dc*dc + db*db)
+		}
+		if sse < bestErr {
+			best, bestErr = e, sse
+		}
+	}
+	for _, pw := range powers {
+		for _, c := range effCoarse {
+			for _, b := range effCoarse {
+				try(Eff{Compute: c, Bandwidth: b, Power: pw})
 			}
-			if prior != nil {
-				dc, db := math.Log(c/prior.Compute), math.Log(b/prior.Bandwidth)
-				sse += lambda * (dc*dc + db*db)
-			}
-			if sse < bestErr {
-				best, bestErr = e, sse
-			}
+		}
+	}
+	coarse := best
+	for _, c := range fine(coarse.Compute) {
+		for _, b := range fine(coarse.Bandwidth) {
+			try(Eff{Compute: c, Bandwidth: b, Power: coarse.Power})
 		}
 	}
 	best.N = len(rows)
@@ -301,9 +379,85 @@ func fitEff(rows []llmRow, prior *Eff, lambda float64) Eff {
 // effShrink weighs the all-stack efficiencies against a stack's own rows.
 const effShrink = 0.5
 
-// fitLLM fits the serving efficiencies: one pair on all LLM results, and
-// one per serving stack shrunk toward it.
-func (m *Model) fitLLM() { m.llmEff = fitLLMEff(m.points, m.specs, nil) }
+// llmFit is the fitted LLM serving model: efficiencies per stack, and
+// shrunk log terms per benchmark (the workload: request lengths the result
+// files do not state) and per serving-software round (stack and benchmark
+// round: TensorRT-LLM in MLPerf v4.0 vs v4.1).
+type llmFit struct {
+	eff   map[string]Eff
+	bench map[string]float64
+	round map[string]float64
+	// rounds lists the round keys seen per "stack|benchmark" and per "stack|".
+	rounds map[string]map[string]bool
+}
+
+// llmTermShrink is the pseudo-count pulling benchmark and round terms to 0.
+const llmTermShrink = 1.0
+
+// benchKey is the workload term's key: the benchmark as run by one stack.
+func benchKey(p Point) string { return stackOf(p) + "|" + p.Benchmark }
+
+// roundKey is the software round of a result: its stack and suite version.
+func roundKey(p Point) string { return stackOf(p) + "|" + p.Suite }
+
+// adj is the fitted log term of a result's benchmark and software round.
+func (f llmFit) adj(p Point) float64 {
+	return f.bench[benchKey(p)] + f.round[roundKey(p)]
+}
+
+// latestRound is the newest software round (by name: "MLPerf Inference
+// v4.1" after "v4.0") of a stack among the fitted results, restricted to a
+// benchmark's results when bench is not empty; ok is false when none.
+func (f llmFit) latestRound(stack, bench string) (key string, ok bool) {
+	for k := range f.rounds[stack+"|"+bench] {
+		if !ok || k > key {
+			key, ok = k, true
+		}
+	}
+	return key, ok
+}
+
+// forQuery is the efficiency of a stack for a benchmark ("" for a sized
+// job) with its workload term and the term of the stack's latest round.
+func (f llmFit) forQuery(stack, bench string) (Eff, bool) {
+	e, ok := f.eff[stack]
+	if !ok {
+		if e, ok = f.eff[""]; !ok {
+			return e, false
+		}
+	}
+	lg := f.bench[stack+"|"+bench]
+	rk, rok := f.latestRound(stack, bench)
+	if !rok {
+		rk, rok = f.latestRound(stack, "")
+	}
+	if rok {
+		lg += f.round[rk]
+	}
+	e.Terms = math.Exp(lg)
+	parts := i18n.Semi{e.Why}
+	if e.Terms != 1 {
+		round := strings.TrimPrefix(rk, stack+"|")
+		if bench != "" && f.bench[stack+"|"+bench] != 0 {
+			parts = append(parts, i18n.M("perf.as.eff_terms_bench", bench, round, e.Terms))
+		} else {
+			parts = append(parts, i18n.M("perf.as.eff_terms_round", round, e.Terms))
+		}
+	}
+	if e.Power > 0 {
+		parts = append(parts, i18n.M("perf.as.eff_power", refWattsPerTFLOPS, refWattsPerTFLOPS, e.Power))
+	}
+	if len(parts) > 1 {
+		e.Why = i18n.M("perf.as.eff_parts", i18n.Semi(parts))
+		e.Source = e.Why.String()
+	}
+	return e, true
+}
+
+// fitLLM fits the serving efficiencies and terms on all LLM results.
+func (m *Model) fitLLM() {
+	m.llm = fitLLMEff(m.points, m.specs, nil)
+}
 
 // llmRows prepares the LLM serving results with a known shape; skip
 // leaves out results by index.
@@ -327,13 +481,9 @@ func llmRows(points []Point, specs map[string]Spec, skip func(i int) bool) []llm
 	return rows
 }
 
-// fitLLMEff fits the efficiencies on the LLM results not skipped.
-func fitLLMEff(points []Point, specs map[string]Spec, skip func(i int) bool) map[string]Eff {
+// fitEffs fits one efficiency pair on all rows and one per stack shrunk toward it.
+func fitEffs(rows []llmRow) map[string]Eff {
 	out := map[string]Eff{}
-	rows := llmRows(points, specs, skip)
-	if len(rows) == 0 {
-		return out
-	}
 	all := fitEff(rows, nil, 0)
 	all.Why = i18n.M("perf.as.eff_all", len(rows))
 	all.Source = all.Why.String()
@@ -356,6 +506,57 @@ func fitLLMEff(points []Point, specs map[string]Spec, skip func(i int) bool) map
 	return out
 }
 
+// fitLLMEff fits the efficiencies and terms on the LLM results not skipped,
+// alternating between the efficiencies and the shrunk mean residuals.
+func fitLLMEff(points []Point, specs map[string]Spec, skip func(i int) bool) llmFit {
+	f := llmFit{eff: map[string]Eff{}, bench: map[string]float64{}, round: map[string]float64{}, rounds: map[string]map[string]bool{}}
+	rows := llmRows(points, specs, skip)
+	if len(rows) == 0 {
+		return f
+	}
+	for _, r := range rows {
+		p := points[r.idx]
+		for _, k := range []string{r.stack + "|" + p.Benchmark, r.stack + "|"} {
+			if f.rounds[k] == nil {
+				f.rounds[k] = map[string]bool{}
+			}
+			f.rounds[k][roundKey(p)] = true
+		}
+	}
+	for it := 0; it < 3; it++ {
+		for i := range rows {
+			rows[i].adj = f.adj(points[rows[i].idx])
+		}
+		f.eff = fitEffs(rows)
+		res := make([]float64, len(rows))
+		for i, r := range rows {
+			e := f.eff[r.stack]
+			res[i] = r.y - math.Log(r.roof.TokensPerGPU(e))
+		}
+		for pass := 0; pass < 3; pass++ {
+			bs, bn := map[string]float64{}, map[string]float64{}
+			for i, r := range rows {
+				p := points[r.idx]
+				bs[benchKey(p)] += res[i] - f.round[roundKey(p)]
+				bn[benchKey(p)]++
+			}
+			for k := range bs {
+				f.bench[k] = bs[k] / (bn[k] + llmTermShrink)
+			}
+			rs, rn := map[string]float64{}, map[string]float64{}
+			for i, r := range rows {
+				p := points[r.idx]
+				rs[roundKey(p)] += res[i] - f.bench[benchKey(p)]
+				rn[roundKey(p)]++
+			}
+			for k := range rs {
+				f.round[k] = rs[k] / (rn[k] + llmTermShrink)
+			}
+		}
+	}
+	return f
+}
+
 // ValidateLLM scores the LLM roofline alone: each serving result is
 // predicted from efficiencies fitted without it and without the other
 // results of the same submitter on the same GPU and benchmark (a
@@ -364,30 +565,27 @@ func ValidateLLM(points []Point, specs map[string]Spec) []Result {
 	var out []Result
 	for _, r := range llmRows(points, specs, nil) {
 		p := points[r.idx]
-		effs := fitLLMEff(points, specs, func(i int) bool {
+		f := fitLLMEff(points, specs, func(i int) bool {
 			q := points[i]
 			return i == r.idx || (q.Submitter == p.Submitter && q.GPU == p.GPU && q.Benchmark == p.Benchmark)
 		})
-		e, ok := effs[r.stack]
+		e, ok := f.eff[r.stack]
 		if !ok {
-			if e, ok = effs[""]; !ok {
+			if e, ok = f.eff[""]; !ok {
 				continue
 			}
 		}
-		pred := r.roof.TokensPerGPU(e) * float64(r.roof.TP*r.roof.Replicas)
+		pred := r.roof.TokensPerGPU(e) * math.Exp(f.adj(p)) * float64(r.roof.TP*r.roof.Replicas)
 		out = append(out, Result{Point: p, Predicted: pred, Confidence: Transferred, Err: pred/p.Value - 1})
 	}
 	return out
 }
 
 // LLMEfficiency returns the fitted serving efficiency of a stack
-// ("tensorrt-llm", "vllm"; "" for all stacks together).
+// ("tensorrt-llm", "vllm"; "" for all stacks together), with the term of
+// the stack's latest software round: what a sized serving job gets.
 func (m *Model) LLMEfficiency(stack string) (Eff, bool) {
-	if e, ok := m.llmEff[stack]; ok {
-		return e, true
-	}
-	e, ok := m.llmEff[""]
-	return e, ok
+	return m.llm.forQuery(stack, "")
 }
 
 // llmThroughput estimates an LLM serving benchmark by the roofline and the
@@ -404,7 +602,7 @@ func (m *Model) llmThroughput(e *Estimate, q Query) (perGPU float64, ok bool) {
 	if m.specs[q.GPU].Arch == "CDNA" {
 		sh.Stack = "vllm" // AMD GPUs: TensorRT-LLM does not run there; the calibrated AMD results are vLLM's
 	}
-	eff, ok := m.LLMEfficiency(sh.Stack)
+	eff, ok := m.llm.forQuery(sh.Stack, q.Benchmark)
 	if !ok {
 		return 0, false
 	}

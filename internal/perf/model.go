@@ -56,9 +56,9 @@ type Model struct {
 	groups     []gkey // index → group
 	cArr       []float64
 	archArr    []float64
-	archs      []string       // index → architecture key
-	llmEff     map[string]Eff // LLM serving efficiency per stack ("" = all)
-	mfu        MFUFit         // published large-model training MFU
+	archs      []string // index → architecture key
+	llm        llmFit   // LLM serving efficiencies per stack ("" = all) and terms
+	mfu        MFUFit   // published large-model training MFU
 	// Bands is the uncertainty of each confidence level: the 80th
 	// percentile of |log(predicted/actual)| in leave-one-out validation.
 	Bands map[Confidence]float64
@@ -76,11 +76,39 @@ type prow struct {
 	logParams      float64 // log model parameters, 0 when unknown
 }
 
-// ttFit is a time-to-train benchmark's fit: log minutes = k − s·log N − log speed(GPU).
+// ttFit is a time-to-train benchmark's fit: log minutes = y(log N) −
+// log speed(GPU), where y is piecewise linear in log N through the
+// published scales (speed-normalised, averaged per scale). Strong-scaling
+// efficiency changes with scale (larger batches need more samples to
+// converge), so a query between two published scales is interpolated
+// between them and one outside is carried by the slope of the nearest two.
 type ttFit struct {
-	k, s   float64
-	fitted bool // s fitted from several scales (else the default)
+	xs, ys []float64 // distinct log GPU counts, ascending, and mean normalised log minutes
 	proxy  Class
+}
+
+// fitted reports whether the scaling slope comes from several published scales.
+func (f ttFit) fitted() bool { return len(f.xs) >= 2 }
+
+// at is the normalised log minutes at log GPU count x and the local
+// scaling exponent (time ∝ GPUs^-s), capped to [0, 1]: time cannot fall
+// faster than the GPU count rises with the work fixed.
+func (f ttFit) at(x float64) (y, s float64) {
+	if len(f.xs) == 1 {
+		return f.ys[0] - defaultTTSlope*(x-f.xs[0]), defaultTTSlope
+	}
+	i := 0
+	for i < len(f.xs)-2 && x > f.xs[i+1] {
+		i++
+	}
+	s = -(f.ys[i+1] - f.ys[i]) / (f.xs[i+1] - f.xs[i])
+	s = math.Max(0, math.Min(s, 1))
+	// Anchor on the nearer published scale of the pair.
+	j := i
+	if math.Abs(x-f.xs[i+1]) < math.Abs(x-f.xs[i]) {
+		j = i + 1
+	}
+	return f.ys[j] - s*(x-f.xs[j]), s
 }
 
 // defaultTTSlope is the time-to-train scaling exponent used when a
@@ -415,7 +443,8 @@ func (m *Model) perGPU(p Point) float64 {
 	return t1
 }
 
-// fitTimeToTrain fits each time-to-train benchmark.
+// fitTimeToTrain fits each time-to-train benchmark: its published scales
+// with the GPU's speed term removed, averaged per scale.
 func (m *Model) fitTimeToTrain() {
 	by := map[string][]Point{}
 	for _, p := range m.points {
@@ -425,28 +454,27 @@ func (m *Model) fitTimeToTrain() {
 	}
 	for b, pts := range by {
 		proxy := Describe(b).Class
-		f := ttFit{s: defaultTTSlope, proxy: proxy}
-		var xs, ys []float64
+		sum, n := map[float64]float64{}, map[float64]float64{}
 		for _, p := range pts {
 			sp, ok := m.speed(p.GPU, p.Precision, proxy)
 			if !ok {
 				continue
 			}
-			xs = append(xs, math.Log(float64(p.Count)))
-			ys = append(ys, math.Log(p.Value)+sp)
+			x := math.Log(float64(p.Count))
+			sum[x] += math.Log(p.Value) + sp
+			n[x]++
 		}
-		if len(xs) == 0 {
+		if len(sum) == 0 {
 			continue
 		}
-		if distinct(xs) >= 2 {
-			f.s = -slope(xs, ys)
-			f.fitted = true
+		f := ttFit{proxy: proxy}
+		for x := range sum {
+			f.xs = append(f.xs, x)
 		}
-		k := 0.0
-		for i := range xs {
-			k += ys[i] + f.s*xs[i]
+		sort.Float64s(f.xs)
+		for _, x := range f.xs {
+			f.ys = append(f.ys, sum[x]/n[x])
 		}
-		f.k = k / float64(len(xs))
 		m.tt[b] = f
 	}
 }

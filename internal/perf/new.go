@@ -66,10 +66,10 @@ func ValidatedBands() map[Confidence]float64 {
 	return map[Confidence]float64{
 		Measured:     0.115,
 		Interpolated: 0.064,
-		TimeToTrain:  0.339,
+		TimeToTrain:  0.282,
 		Transferred:  0.141,
 		SpecsOnly:    0.547,
 		LLMRoofline:  0.286,
-		MFUBand:      0.233,
+		MFUBand:      0.136,
 	}
 }

@@ -345,7 +345,8 @@ func (m *Model) estimateTime(e *Estimate, q Query) (*Estimate, error) {
 			e.Confidence = Measured
 		}
 	}
-	e.Minutes = math.Exp(f.k - f.s*math.Log(float64(q.Count)) - sp)
+	ly, slope := f.at(math.Log(float64(q.Count)))
+	e.Minutes = math.Exp(ly - sp)
 	if e.Confidence == Measured {
 		var v []float64
 		for _, p := range e.Basis {
@@ -355,13 +356,13 @@ func (m *Model) estimateTime(e *Estimate, q Query) (*Estimate, error) {
 		}
 		e.Minutes = median(v)
 	}
-	if f.fitted {
-		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.tt_fitted", f.s))
+	if f.fitted() {
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.tt_fitted", slope))
 	} else {
-		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.tt_assumed", f.s))
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.tt_assumed", slope))
 	}
 	e.Assumptions = append(e.Assumptions, i18n.M("perf.as.tt_fabric"))
-	e.Efficiency = math.Pow(float64(q.Count), -f.s) * float64(q.Count)
+	e.Efficiency = math.Pow(float64(q.Count), -slope) * float64(q.Count)
 	m.band(e)
 	if w, ok := m.Bands[TimeToTrain]; ok && e.Confidence != Measured {
 		// Time-to-train carries its own, larger validation error.

@@ -17,13 +17,14 @@ type Spec struct {
 	Peak         map[Precision]float64 // dense TFLOPS/TOPS; absent when unsupported or unpublished
 	LinkGBs      float64               // GPU-to-GPU interconnect as the vendor states it
 	SXM          bool                  // a socketed (NVSwitch-class) part
+	TDPW         float64               // board power limit (W); 0 when unknown
 }
 
 // SpecOf reads a catalog GPU.
 func SpecOf(g *catalog.GPU) Spec {
 	f := func(d interface{ InexactFloat64() float64 }) float64 { return d.InexactFloat64() }
 	s := Spec{ID: g.ID, Arch: archFamily(g.Architecture), MemoryGB: f(g.MemoryGB), BandwidthGBs: f(g.BandwidthGBs),
-		LinkGBs: f(g.InterconnectGBs), Peak: map[Precision]float64{}}
+		LinkGBs: f(g.InterconnectGBs), TDPW: f(g.TDPW), Peak: map[Precision]float64{}}
 	for p, v := range map[Precision]float64{FP32: f(g.FP32TFLOPS), TF32: f(g.TF32TFLOPS), FP16: f(g.FP16TFLOPS), FP8: f(g.FP8TFLOPS), INT8: f(g.INT8TOPS)} {
 		if v > 0 {
 			s.Peak[p] = v

@@ -70,7 +70,7 @@ func Describe(name string) Benchmark {
 	infer := strings.Contains(n, "-inf") || strings.Contains(n, "inference") || strings.HasPrefix(n, "vllm")
 	b.Time = strings.HasPrefix(n, "mlperf-train")
 	switch {
-	case strings.Contains(n, "resnet"):
+	case strings.Contains(n, "resnet") || strings.Contains(n, "unet"):
 		b.Class = pick(infer, CNNInfer, CNNTrain)
 	case strings.Contains(n, "dlrm"):
 		b.Class = pick(infer, DLRMInfer, DLRMTrain)
