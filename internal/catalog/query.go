@@ -212,6 +212,9 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 			rows[i].Marketplace = market[rows[i].Offer.Provider]
 		}
 	}
+	if len(rows) == 0 {
+		rows = nil // no match reads as before: a nil list, not an empty one
+	}
 	return rows, total, nil
 }
 

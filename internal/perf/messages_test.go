@@ -22,7 +22,7 @@ func TestAssumptionsInBothLanguages(t *testing.T) {
 	for _, s := range specs {
 		names.Add(s.Arch)
 	}
-	names.Add("PCIe NVSwitch NVLink InfiniBand Infinity Fabric xGMI vLLM Llama Mixtral MLPerf TensorRT FLOPs GFLOPs token")
+	names.Add("PCIe NVSwitch NVLink InfiniBand Infinity Fabric xGMI vLLM Llama Mixtral MLPerf Inference ROCm Apr TensorRT FLOPs GFLOPs token")
 	seen := map[string]bool{}
 	check := func(what string, e *perf.Estimate) {
 		t.Helper()
