@@ -172,7 +172,7 @@ function applyConveniences(option) {
 // most 40 % of the width, the grid sizes itself around the labels, and bar
 // value labels are dropped when there are too many bars for them not to
 // overlap.
-function fitNarrow(option, width) {
+function fitNarrow(option, width, el) {
   if (!width || width >= 640) return;
   const labelMax = Math.max(64, Math.floor(width * 0.4) - 20);
   for (const g of asArray(option.grid)) {
@@ -185,7 +185,11 @@ function fitNarrow(option, width) {
   }
   for (const ax of asArray(option.yAxis)) {
     if (ax && ax.type === "category") {
-      ax.axisLabel = Object.assign({}, ax.axisLabel, { width: labelMax, overflow: "truncate", fontSize: 10 });
+      // Every bar keeps its label (interval 0); the chart grows to give
+      // each one 16 px, whatever the font's line height (CJK fonts are taller).
+      ax.axisLabel = Object.assign({}, ax.axisLabel, { width: labelMax, overflow: "truncate", fontSize: 10, interval: 0 });
+      const need = asArray(ax.data).length * 16 + 72;
+      if (el && el.clientHeight < need) el.style.height = need + "px";
     }
   }
   for (const s of asArray(option.series)) {
@@ -220,7 +224,7 @@ function renderChart(el) {
   const titleObj = asArray(option.title)[0];
   const label = el.getAttribute("aria-label") || (titleObj && titleObj.text) || "";
   applyConveniences(option);
-  fitNarrow(option, el.clientWidth);
+  fitNarrow(option, el.clientWidth, el);
 
   let chart = el._gsChart || echarts.getInstanceByDom(el);
   if (!chart) {
