@@ -43,22 +43,9 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	names := zhcheck.Names{}
 	add := names.Add
 	c := ds.Catalog
-	for _, r := range c.Regions() {
-		add(r.Code)
-	}
-	for _, g := range c.GPUs() {
-		add(g.ID)
-		add(g.Vendor)
-		add(g.Architecture)
-	}
+	names.AddCatalog(c)
 	for _, p := range c.Providers() {
 		add(p.ID) // provider IDs appear inside offer IDs and as row keys
-		add(p.NameZH)
-		// The coverage gaps' Chinese reasons quote the providers' product,
-		// API and field names (Savings Plans, DescribePrice …).
-		for _, bm := range c.BillingModels(p.ID) {
-			add(bm.GapReasonZH)
-		}
 	}
 	// The ecosystem facts' Chinese values keep product names (SageMaker,
 	// Container Service for Kubernetes), as the web's check allows.

@@ -60,25 +60,10 @@ func catalogNames(t *testing.T) map[string]bool {
 	names := zhcheck.Names{}
 	add := names.Add
 	c := d.Catalog
-	for _, r := range c.Regions() {
-		add(r.Code)
-	}
-	for _, g := range c.GPUs() {
-		add(g.ID)
-		add(g.Vendor)
-		add(g.Architecture)
-	}
+	names.AddCatalog(c)
 	for _, f := range c.Ecosystem() {
 		add(f.Key)
 		add(f.ValueZH)
-	}
-	for _, p := range c.Providers() {
-		add(p.NameZH)
-		// The coverage gaps' Chinese reasons quote the providers' API and
-		// field names (DescribePrice, reservationTerm …).
-		for _, bm := range c.BillingModels(p.ID) {
-			add(bm.GapReasonZH)
-		}
 	}
 	// Commands quoted in sentences (gpuscout perf validate).
 	add("gpuscout perf validate")

@@ -6,6 +6,8 @@ package zhcheck
 import (
 	"regexp"
 	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
 )
 
 var (
@@ -15,6 +17,27 @@ var (
 
 // Names is a set of lower-case Latin words a Chinese text may show.
 type Names map[string]bool
+
+// AddCatalog allows the catalog's own names that both the CLI and the web
+// show in Chinese text: region codes, GPU IDs, vendors and architectures,
+// the providers' Chinese names, and the Chinese gap reasons of their
+// billing models (which quote the providers' API and field names).
+func (n Names) AddCatalog(c *catalog.Catalog) {
+	for _, r := range c.Regions() {
+		n.Add(r.Code)
+	}
+	for _, g := range c.GPUs() {
+		n.Add(g.ID)
+		n.Add(g.Vendor)
+		n.Add(g.Architecture)
+	}
+	for _, p := range c.Providers() {
+		n.Add(p.NameZH)
+		for _, bm := range c.BillingModels(p.ID) {
+			n.Add(bm.GapReasonZH)
+		}
+	}
+}
 
 // Add allows every Latin word of s (a name, a code, a quoted reference).
 func (n Names) Add(s string) {
