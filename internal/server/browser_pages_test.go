@@ -80,6 +80,22 @@ func englishWords(text string, names map[string]bool) []string {
 	return zhcheck.EnglishWords(text, zhAllowed, names)
 }
 
+// checkAxe runs axe-core (its source in axe) on the current page and
+// reports every WCAG 2.1 A/AA violation under name.
+func checkAxe(ctx context.Context, t *testing.T, name, axe string) {
+	t.Helper()
+	var violations []string
+	err := chromedp.Run(ctx,
+		chromedp.Evaluate(axe+";true", nil),
+		chromedp.Evaluate(`axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']}).then(r => r.violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`, &violations, awaitPromise),
+	)
+	if err != nil {
+		t.Errorf("%s: axe: %v", name, err)
+	} else if len(violations) > 0 {
+		t.Errorf("%s: axe violations: %v", name, violations)
+	}
+}
+
 // axeScript is axe-core from web/node_modules (npm ci in web/, which make
 // assets-check runs before the tests in CI).
 func axeScript(t *testing.T) string {
@@ -199,16 +215,7 @@ func everyPage1(t *testing.T, lang, width string) {
 					}
 				}
 				if axe != "" && size.name == "1440" {
-					var violations []string
-					err := chromedp.Run(ctx,
-						chromedp.Evaluate(axe+";true", nil),
-						chromedp.Evaluate(`axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']}).then(r => r.violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`, &violations, awaitPromise),
-					)
-					if err != nil {
-						t.Errorf("%s: axe: %v", name, err)
-					} else if len(violations) > 0 {
-						t.Errorf("%s: axe violations: %v", name, violations)
-					}
+					checkAxe(ctx, t, name, axe)
 				}
 				for _, p := range problems()[before:] {
 					if pg.name == "notfound" && strings.Contains(p, "404") {

@@ -59,16 +59,7 @@ func TestBrowserRightsizeReport(t *testing.T) {
 				}
 			}
 			if axe != "" {
-				var violations []string
-				err := chromedp.Run(ctx,
-					chromedp.Evaluate(axe+";true", nil),
-					chromedp.Evaluate(`axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}, resultTypes: ['violations']}).then(r => r.violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`, &violations, awaitPromise),
-				)
-				if err != nil {
-					t.Errorf("%s: axe: %v", name, err)
-				} else if len(violations) > 0 {
-					t.Errorf("%s: axe violations: %v", name, violations)
-				}
+				checkAxe(ctx, t, name, axe)
 			}
 			screenshot(ctx, t, name)
 		}
