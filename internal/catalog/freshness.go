@@ -78,3 +78,51 @@ func (c *Catalog) Freshness(now time.Time) (all Freshness, byProvider map[string
 	}
 	return MeasureFreshness(every, now), byProvider
 }
+
+// PublicPriceFile reports whether provider publishes a price file (or an
+// unauthenticated price API) that anyone can read. Alibaba Cloud and
+// Tencent Cloud publish none: their prices come only from signed APIs, so
+// only a user's own credentials refresh them, and their freshness is
+// reported apart.
+func PublicPriceFile(provider string) bool {
+	switch provider {
+	case "alibaba", "tencent":
+		return false
+	}
+	return true
+}
+
+// FileFreshness counts the offers of the providers that publish a public
+// price file and how many are priced within FreshMonths; Without names the
+// providers with offers that publish none.
+type FileFreshness struct {
+	Offers  int
+	Fresh   int
+	Without []string
+}
+
+// Share is the fraction (0–1) of those offers priced within FreshMonths.
+func (f FileFreshness) Share() float64 {
+	if f.Offers == 0 {
+		return 0
+	}
+	return float64(f.Fresh) / float64(f.Offers)
+}
+
+// PublicFileFreshness sums a per-provider freshness (Catalog.Freshness)
+// over the providers that publish a public price file.
+func PublicFileFreshness(by map[string]Freshness) FileFreshness {
+	var ff FileFreshness
+	for id, f := range by {
+		if !PublicPriceFile(id) {
+			if f.Offers > 0 {
+				ff.Without = append(ff.Without, id)
+			}
+			continue
+		}
+		ff.Offers += f.Offers
+		ff.Fresh += f.Fresh
+	}
+	sort.Strings(ff.Without)
+	return ff
+}

@@ -57,3 +57,26 @@ func TestCapacityBlockHours(t *testing.T) {
 		}
 	}
 }
+
+// TestPublicFileFreshness checks that the share reported for "providers
+// with a public price file" leaves out Alibaba and Tencent, whose prices
+// only signed APIs give, and names them.
+func TestPublicFileFreshness(t *testing.T) {
+	by := map[string]catalog.Freshness{
+		"aws":     {Offers: 10, Fresh: 9},
+		"azure":   {Offers: 10, Fresh: 4},
+		"alibaba": {Offers: 7},
+		"tencent": {Offers: 5, Fresh: 1},
+		"huawei":  {},
+	}
+	ff := catalog.PublicFileFreshness(by)
+	if ff.Offers != 20 || ff.Fresh != 13 || ff.Share() != 0.65 {
+		t.Errorf("offers/fresh/share = %d/%d/%v, want 20/13/0.65", ff.Offers, ff.Fresh, ff.Share())
+	}
+	if len(ff.Without) != 2 || ff.Without[0] != "alibaba" || ff.Without[1] != "tencent" {
+		t.Errorf("Without = %v, want [alibaba tencent]", ff.Without)
+	}
+	if catalog.PublicPriceFile("alibaba") || !catalog.PublicPriceFile("azure") {
+		t.Error("PublicPriceFile: alibaba publishes none, azure does")
+	}
+}

@@ -125,23 +125,28 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 				return err
 			}
-			if a.out == output.Table {
-				fmt.Fprintf(a.io.Out, "\n%s: %d · %s: %d · %s: %d · %s: %s · %s: %s\n",
-					p.T("stats.providers"), s.Providers, p.T("stats.gpus"), s.GPUs, p.T("stats.claims"), s.Claims,
-					p.T("stats.oldest"), s.OldestAsOf.Format(catalog.DateLayout), p.T("stats.newest"), s.NewestAsOf.Format(catalog.DateLayout))
-				var kinds []string
-				for k, n := range s.BySourceKind {
-					kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
-				}
-				sort.Strings(kinds)
-				fmt.Fprintf(a.io.Out, "%s: %s\n", p.T("col.source"), strings.Join(kinds, ", "))
-				fmt.Fprintln(a.io.Out, p.T("stats.freshness", catalog.FreshMonths, freshShare(all), all.Offers, medianDays(all)))
-				writeNoPriceFile(a.io.Out, p, ids, fresh)
-				if err := writeCoverage(a.io.Out, p, ds.Catalog, s, a.tty()); err != nil {
-					return err
-				}
+			if a.out != output.Table && a.out != output.Markdown {
+				return nil
 			}
-			return nil
+			// In Markdown every note is its own paragraph, so that the
+			// output pastes into a document as it reads in a terminal.
+			w := a.io.Out
+			if a.out == output.Markdown {
+				w = &paragraphs{w: a.io.Out}
+			}
+			fmt.Fprintf(w, "\n%s: %d · %s: %d · %s: %d · %s: %s · %s: %s\n",
+				p.T("stats.providers"), s.Providers, p.T("stats.gpus"), s.GPUs, p.T("stats.claims"), s.Claims,
+				p.T("stats.oldest"), s.OldestAsOf.Format(catalog.DateLayout), p.T("stats.newest"), s.NewestAsOf.Format(catalog.DateLayout))
+			var kinds []string
+			for k, n := range s.BySourceKind {
+				kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+			}
+			sort.Strings(kinds)
+			fmt.Fprintf(w, "%s: %s\n", p.T("col.source"), strings.Join(kinds, ", "))
+			fmt.Fprintln(w, p.T("stats.freshness", catalog.FreshMonths, freshShare(all), all.Offers, medianDays(all)))
+			writePublicFileFreshness(w, p, catalog.PublicFileFreshness(fresh))
+			writeNoPriceFile(w, p, ids, fresh)
+			return writeCoverage(w, a.out, p, ds.Catalog, s, a.tty())
 		},
 	}
 }

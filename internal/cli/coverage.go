@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
@@ -32,11 +33,21 @@ func coverageGrid(p *i18n.Printer, c *catalog.Catalog, s catalog.Stats) *output.
 
 // writeCoverage prints the billing-model matrix and the spot coverage
 // under the stats table.
-func writeCoverage(w io.Writer, p *i18n.Printer, c *catalog.Catalog, s catalog.Stats, tty bool) error {
+func writeCoverage(w io.Writer, f output.Format, p *i18n.Printer, c *catalog.Catalog, s catalog.Stats, tty bool) error {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, p.T("stats.matrix"))
-	if err := output.Write(w, output.Table, coverageGrid(p, c, s), tty); err != nil {
+	tw := w
+	pw, md := w.(*paragraphs)
+	if md {
+		// A Markdown table is written as is, after its caption
+		// paragraph, and ends with a blank line.
+		tw = pw.w
+	}
+	if err := output.Write(tw, f, coverageGrid(p, c, s), tty); err != nil {
 		return err
+	}
+	if md {
+		fmt.Fprintln(tw)
 	}
 	fmt.Fprintln(w, p.T("stats.gaps_legend", s.Gaps))
 	sp := s.Spot
@@ -80,4 +91,31 @@ func writeOfferGaps(w io.Writer, p *i18n.Printer, c *catalog.Catalog, res *prici
 			}
 		}
 	}
+}
+
+// paragraphs writes each line it is given as a Markdown paragraph: the line
+// followed by a blank line. Blank lines pass through once.
+type paragraphs struct {
+	w    io.Writer
+	last byte
+}
+
+func (p *paragraphs) Write(b []byte) (int, error) {
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if line == "" {
+			continue
+		}
+		if line == "\n" {
+			if p.last == '\n' {
+				continue
+			}
+		} else if strings.HasSuffix(line, "\n") {
+			line += "\n"
+		}
+		if _, err := io.WriteString(p.w, line); err != nil {
+			return 0, err
+		}
+		p.last = line[len(line)-1]
+	}
+	return len(b), nil
 }

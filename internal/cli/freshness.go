@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
@@ -12,7 +13,8 @@ import (
 )
 
 // credentialRefresh maps each provider that publishes no public price file
-// to the command that refreshes its prices with the user's own credentials.
+// (catalog.PublicPriceFile) to the command that refreshes its prices with
+// the user's own credentials.
 func credentialRefresh() map[string]string {
 	return map[string]string{
 		"alibaba": alibaba.EnvAccessKeyID + "=… " + alibaba.EnvAccessKeySecret + "=… gpuscout update --provider alibaba",
@@ -40,4 +42,18 @@ func writeNoPriceFile(w io.Writer, p *i18n.Printer, providers []string, by map[s
 			fmt.Fprintln(w, p.T("stats.no_price_file", id, cmd))
 		}
 	}
+}
+
+// writePublicFileFreshness prints the share of the public-price-file
+// providers' offers priced within catalog.FreshMonths.
+func writePublicFileFreshness(w io.Writer, p *i18n.Printer, ff catalog.FileFreshness) {
+	if ff.Offers == 0 {
+		return
+	}
+	share := fmt.Sprintf("%.1f%%", 100*ff.Share())
+	without := strings.Join(ff.Without, ", ")
+	if without == "" {
+		without = "–"
+	}
+	fmt.Fprintln(w, p.T("stats.freshness_public", share, ff.Offers, catalog.FreshMonths, without))
 }

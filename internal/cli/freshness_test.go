@@ -20,8 +20,10 @@ func TestFreshnessShown(t *testing.T) {
 		want []string
 	}{
 		{en, []string{"catalog", "stats"}, []string{"MEDIAN AGE (DAYS)", "PRICED ≤12 MO", "prices within 12 months: 55% of 20 offers; median age 315 days",
-			"tencent publishes no public price file", "gpuscout update --provider tencent"}},
-		{zh, []string{"catalog", "stats"}, []string{"价格日期中位数", "12 个月内定价占比", "共 20 条报价中占 55%", "tencent 没有公开的价格文件", "TENCENTCLOUD_SECRET_ID"}},
+			"tencent publishes no public price file", "gpuscout update --provider tencent",
+			"providers with a public price file: 91.7% of their 12 offers priced within 12 months (no public price file: tencent)"}},
+		{zh, []string{"catalog", "stats"}, []string{"价格日期中位数", "12 个月内定价占比", "共 20 条报价中占 55%", "tencent 没有公开的价格文件", "TENCENTCLOUD_SECRET_ID",
+			"有公开价格文件的厂商：其报价中 91.7%（共 12 条）在 12 个月内定价（没有公开价格文件：tencent）"}},
 		{en, []string{"version"}, []string{"prices: 55% within 12 months, median age 315 days"}},
 		{zh, []string{"version"}, []string{"价格：12 个月内的占 55%，价格日期中位数 315 天前"}},
 	} {
@@ -48,5 +50,21 @@ func TestFreshnessShown(t *testing.T) {
 	}
 	if v.FreshShare != 0.55 || v.Median != 315 || v.By["tencent"].Share != 0 {
 		t.Errorf("version JSON freshness = %+v", v)
+	}
+	// The stats JSON carries the same figure for the providers with a
+	// public price file (11 of the fixture's 12 non-Tencent offers).
+	out, _, _ = exec(t, false, en, "catalog", "stats", "-o", "json")
+	var st struct {
+		Files *struct {
+			Offers  int      `json:"offers"`
+			Fresh   int      `json:"fresh"`
+			Without []string `json:"without"`
+		} `json:"public_price_files"`
+	}
+	if err := json.Unmarshal([]byte(out), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Files == nil || st.Files.Offers != 12 || st.Files.Fresh != 11 || strings.Join(st.Files.Without, ",") != "tencent" {
+		t.Errorf("stats JSON public_price_files = %+v", st.Files)
 	}
 }

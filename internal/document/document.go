@@ -287,12 +287,28 @@ type CatalogStats struct {
 	FreshMonths   int     `json:"fresh_months,omitempty"`
 	FreshShare    float64 `json:"fresh_share"`
 	MedianAgeDays float64 `json:"median_age_days"`
+	// PublicPriceFiles is the freshness of the offers of providers that
+	// publish a public price file (every provider but those listed in
+	// Without, whose prices need the user's own credentials to refresh).
+	PublicPriceFiles *FileFreshness `json:"public_price_files,omitempty"`
+}
+
+// FileFreshness counts the offers of the providers that publish a public
+// price file and how many are priced within FreshMonths.
+type FileFreshness struct {
+	Offers     int      `json:"offers"`
+	Fresh      int      `json:"fresh"`
+	FreshShare float64  `json:"fresh_share"`
+	Without    []string `json:"without"`
 }
 
 // SetFreshness adds the catalog's price freshness (catalog.Freshness) to the
 // stats document, overall and per provider.
 func (d *CatalogStats) SetFreshness(all catalog.Freshness, by map[string]catalog.Freshness) {
 	d.FreshMonths, d.FreshShare, d.MedianAgeDays = catalog.FreshMonths, all.Share(), all.MedianAgeDays
+	if ff := catalog.PublicFileFreshness(by); ff.Offers > 0 {
+		d.PublicPriceFiles = &FileFreshness{Offers: ff.Offers, Fresh: ff.Fresh, FreshShare: ff.Share(), Without: ff.Without}
+	}
 	for id, f := range by {
 		ps, ok := d.ByProvider[id]
 		if !ok || f.Offers == 0 {

@@ -5,19 +5,21 @@ package i18n
 // no public price file.
 var freshnessMessages = map[Lang]map[string]string{
 	EN: {
-		"col.median_age":       "MEDIAN AGE (DAYS)",
-		"col.fresh_share":      "PRICED ≤12 MO",
-		"stats.freshness":      "prices within %d months: %s of %d offers; median age %d days",
-		"stats.no_price_file":  "%s publishes no public price file: its prices are dated snapshots. Refresh them with your own credentials: %s",
-		"version.freshness":    "prices: %s within %d months, median age %d days",
-		"web.footer_freshness": "%s of prices within 12 months, median age %d days.",
+		"col.median_age":         "MEDIAN AGE (DAYS)",
+		"col.fresh_share":        "PRICED ≤12 MO",
+		"stats.freshness":        "prices within %d months: %s of %d offers; median age %d days",
+		"stats.freshness_public": "providers with a public price file: %s of their %d offers priced within %d months (no public price file: %s)",
+		"stats.no_price_file":    "%s publishes no public price file: its prices are dated snapshots. Refresh them with your own credentials: %s",
+		"version.freshness":      "prices: %s within %d months, median age %d days",
+		"web.footer_freshness":   "%s of prices within 12 months, median age %d days.",
 	},
 	ZH: {
-		"col.median_age":       "价格日期中位天数",
-		"col.fresh_share":      "12 个月内定价占比",
-		"stats.freshness":      "%[1]d 个月内的价格：共 %[3]d 条报价中占 %[2]s；价格日期中位数 %[4]d 天前",
-		"stats.no_price_file":  "%s 没有公开的价格文件：其价格是注明日期的快照。请用您自己的访问凭证刷新：%s",
-		"version.freshness":    "价格：%[2]d 个月内的占 %[1]s，价格日期中位数 %[3]d 天前",
-		"web.footer_freshness": "12 个月内的价格占 %s，价格日期中位数 %d 天前。",
+		"col.median_age":         "价格日期中位天数",
+		"col.fresh_share":        "12 个月内定价占比",
+		"stats.freshness":        "%[1]d 个月内的价格：共 %[3]d 条报价中占 %[2]s；价格日期中位数 %[4]d 天前",
+		"stats.freshness_public": "有公开价格文件的厂商：其报价中 %s（共 %d 条）在 %d 个月内定价（没有公开价格文件：%s）",
+		"stats.no_price_file":    "%s 没有公开的价格文件：其价格是注明日期的快照。请用您自己的访问凭证刷新：%s",
+		"version.freshness":      "价格：%[2]d 个月内的占 %[1]s，价格日期中位数 %[3]d 天前",
+		"web.footer_freshness":   "12 个月内的价格占 %s，价格日期中位数 %d 天前。",
 	},
 }

@@ -1,0 +1,73 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog/curated"
+	"github.com/gpuscout/gpuscout/internal/cli"
+)
+
+// coverageDoc is the page whose summary is the output of catalog stats.
+const coverageDoc = "../../docs/catalog-coverage.md"
+
+var statsBlock = regexp.MustCompile(`(?s)(<!-- begin: gpuscout catalog stats -o markdown, as of (\d{4}-\d{2}-\d{2})[^>]*-->\n)(.*?)(<!-- end: gpuscout catalog stats -->)`)
+
+// TestCoverageDocIsCurrent checks that the provider × billing-model ×
+// freshness tables in docs/catalog-coverage.md are what `gpuscout catalog
+// stats -o markdown` prints on the embedded catalog, on the date the block
+// names; a catalog change that leaves the page behind fails here.
+// go test ./internal/cli -run CoverageDoc -update rewrites the block as of
+// today.
+func TestCoverageDocIsCurrent(t *testing.T) {
+	raw, err := os.ReadFile(coverageDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	m := statsBlock.FindStringSubmatchIndex(doc)
+	if m == nil {
+		t.Fatalf("%s: no block between <!-- begin: gpuscout catalog stats -o markdown, as of YYYY-MM-DD --> and <!-- end: gpuscout catalog stats -->", coverageDoc)
+	}
+	day, err := time.Parse("2006-01-02", doc[m[4]:m[5]])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		day = time.Now().UTC()
+	}
+	got := statsOn(t, day.Add(12*time.Hour))
+	if *update {
+		begin := strings.Replace(doc[m[2]:m[3]], doc[m[4]:m[5]], day.Format("2006-01-02"), 1)
+		doc = doc[:m[2]] + begin + got + doc[m[8]:]
+		if err := os.WriteFile(coverageDoc, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want := doc[m[6]:m[7]]; got != want {
+		t.Errorf("%s is behind the catalog (run go test ./internal/cli -run CoverageDoc -update)\n--- catalog stats -o markdown ---\n%s\n--- page ---\n%s", coverageDoc, got, want)
+	}
+}
+
+// statsOn runs catalog stats -o markdown on the embedded catalog on day.
+func statsOn(t *testing.T, day time.Time) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	e := cli.Env{
+		Getenv:  func(string) string { return "" },
+		Now:     func() time.Time { return day },
+		IsTTY:   func() bool { return false },
+		Catalog: curated.Embedded(),
+	}
+	args := []string{"catalog", "stats", "-o", "markdown"}
+	if code := cli.Main(context.Background(), args, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, e); code != 0 {
+		t.Fatalf("catalog stats: exit %d: %s", code, errOut.String())
+	}
+	return strings.TrimRight(out.String(), "\n") + "\n"
+}
