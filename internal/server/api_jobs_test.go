@@ -76,7 +76,7 @@ func jobCases() []jobCase {
 		{"spot with a provider prior", "/api/v1/spot?offer=gcp/a2-highgpu-1g/us-central1/spot&work_hours=12&trials=2000", 200, "mtbi_prior"},
 		{"spot missed deadline", "/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/spot&work_hours=12&deadline_hours=6&trials=2000", 200, ""},
 		{"spot without offer", "/api/v1/spot?work_hours=1", 400, "offer"},
-		{"spot no spot price", "/api/v1/spot?offer=aws/p5.48xlarge/us-east-1/on-demand&work_hours=1", 400, "offer"},
+		{"spot no spot price", "/api/v1/spot?offer=aws/p5.48xlarge/ap-northeast-2/on-demand&work_hours=1", 400, "offer"},
 		{"spot negative work", "/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/spot&work_hours=-1", 400, "work_hours"},
 		{"spot negative checkpoint", "/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/spot&work_hours=1&checkpoint_minutes=-5", 400, "checkpoint_minutes"},
 		{"spot too many trials", "/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/spot&work_hours=1&trials=200001", 400, "trials"},
@@ -383,7 +383,7 @@ func TestSpotPageRendersInBothLanguages(t *testing.T) {
 		!strings.Contains(rec.Body.String(), `value="aws/g4dn.xlarge/us-east-1/spot"`) {
 		t.Errorf("empty spot page: %d", rec.Code)
 	}
-	bad := get(t, srv, "/spot?offer=aws/p5.48xlarge/us-east-1/on-demand&work_hours=1&lang=en")
+	bad := get(t, srv, "/spot?offer=aws/p5.48xlarge/ap-northeast-2/on-demand&work_hours=1&lang=en")
 	if bad.Code != 400 || !strings.Contains(bad.Body.String(), `data-error-field="offer"`) || !strings.Contains(bad.Body.String(), "no spot price") {
 		t.Errorf("a bad question should show the error on the page: %d %s", bad.Code, trim(bad.Body.Bytes()))
 	}
