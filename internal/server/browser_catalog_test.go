@@ -25,7 +25,7 @@ func TestBrowserInstanceAndProviders(t *testing.T) {
 	if err != nil {
 		t.Fatalf("instance page: %v (problems: %v)", err, problems())
 	}
-	if prices != 18 || bars != 6 || estimates < 3 || !strings.Contains(title, "g6e.8xlarge") {
+	if prices != instanceOffers(t, "aws/g6e.8xlarge") || bars != 6 || estimates < 3 || !strings.Contains(title, "g6e.8xlarge") {
 		t.Errorf("instance page: %d prices, %d bars, %d estimates, title %q", prices, bars, estimates, title)
 	}
 	screenshot(ctx, t, "instance")
