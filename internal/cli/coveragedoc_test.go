@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"regexp"
 	"strings"
@@ -21,7 +22,9 @@ var statsBlock = regexp.MustCompile(`(?s)(<!-- begin: gpuscout catalog stats -o 
 // TestCoverageDocIsCurrent checks that the provider × billing-model ×
 // freshness tables in docs/catalog-coverage.md are what `gpuscout catalog
 // stats -o markdown` prints on the embedded catalog, on the date the block
-// names; a catalog change that leaves the page behind fails here.
+// names; a catalog change that leaves the page behind fails here, and so
+// does a catalog whose public-price-file offers are less than 85% priced
+// within 12 months on that date.
 // go test ./internal/cli -run CoverageDoc -update rewrites the block as of
 // today.
 func TestCoverageDocIsCurrent(t *testing.T) {
@@ -50,13 +53,43 @@ func TestCoverageDocIsCurrent(t *testing.T) {
 		}
 		return
 	}
+	if share := publicFileShareOn(t, day.Add(12*time.Hour)); share < minPublicFileShare {
+		t.Errorf("on %s only %.1f%% of the offers of providers with a public price file are priced within 12 months (want ≥ %.0f%%): refresh the stale prices (catalog stats lists them per provider)",
+			day.Format("2006-01-02"), 100*share, 100*minPublicFileShare)
+	}
 	if want := doc[m[6]:m[7]]; got != want {
 		t.Errorf("%s is behind the catalog (run go test ./internal/cli -run CoverageDoc -update)\n--- catalog stats -o markdown ---\n%s\n--- page ---\n%s", coverageDoc, got, want)
 	}
 }
 
+// minPublicFileShare is the least share of the public-price-file
+// providers' offers that must be priced within 12 months on the date the
+// coverage page names: a catalog that has aged below it is not released.
+const minPublicFileShare = 0.85
+
+// publicFileShareOn reads public_price_files.fresh_share from catalog stats
+// -o json on the embedded catalog on day.
+func publicFileShareOn(t *testing.T, day time.Time) float64 {
+	t.Helper()
+	var doc struct {
+		Files struct {
+			Share float64 `json:"fresh_share"`
+		} `json:"public_price_files"`
+	}
+	if err := json.Unmarshal([]byte(runStats(t, day, "-o", "json")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Files.Share
+}
+
 // statsOn runs catalog stats -o markdown on the embedded catalog on day.
 func statsOn(t *testing.T, day time.Time) string {
+	t.Helper()
+	return strings.TrimRight(runStats(t, day, "-o", "markdown"), "\n") + "\n"
+}
+
+// runStats runs catalog stats with args on the embedded catalog on day.
+func runStats(t *testing.T, day time.Time, args ...string) string {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	e := cli.Env{
@@ -65,9 +98,9 @@ func statsOn(t *testing.T, day time.Time) string {
 		IsTTY:   func() bool { return false },
 		Catalog: curated.Embedded(),
 	}
-	args := []string{"catalog", "stats", "-o", "markdown"}
+	args = append([]string{"catalog", "stats"}, args...)
 	if code := cli.Main(context.Background(), args, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, e); code != 0 {
 		t.Fatalf("catalog stats: exit %d: %s", code, errOut.String())
 	}
-	return strings.TrimRight(out.String(), "\n") + "\n"
+	return out.String()
 }
