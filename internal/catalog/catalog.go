@@ -54,6 +54,11 @@ type Catalog struct {
 // New validates d and builds the catalog. On any problem it returns a
 // *ValidationError listing all of them, each with its file, line and field.
 func New(d Data) (*Catalog, error) {
+	return build(d, nil)
+}
+
+// build is New given the IDs of d.Offers in their order (nil: computed).
+func build(d Data, offerIDs []string) (*Catalog, error) {
 	c := &Catalog{
 		providers:     d.Providers,
 		regions:       d.Regions,
@@ -75,7 +80,7 @@ func New(d Data) (*Catalog, error) {
 		offerByID:     make(map[string]*Offer, len(d.Offers)),
 		gpuNames:      make(map[string][]*GPU),
 	}
-	v := validator{pos: d.Positions}
+	v := validator{pos: d.Positions, offerIDs: offerIDs}
 	v.index(c)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}

@@ -29,6 +29,12 @@ type validator struct {
 	// onDemand holds an on-demand offer of each instance type and region
 	// that has one (offerPrices fills it, spotSiblings reads it).
 	onDemand map[[3]string]*Offer
+	// regions indexes the catalog's regions by provider and code, and
+	// lastInst remembers the instance type of the previous offer (offers
+	// come grouped by instance type): offers are checked without building
+	// a string per lookup.
+	regions  map[[2]string]*Region
+	lastInst *InstanceType
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
@@ -112,9 +118,15 @@ func (v *validator) index(c *Catalog) {
 	for _, it := range c.instances {
 		v.instance(c, it)
 	}
-	v.offerIDs = make([]string, 0, len(c.offers))
-	for _, o := range c.offers {
-		v.offer(c, o)
+	if v.offerIDs == nil {
+		v.offerIDs = offerIDs(c.offers)
+	}
+	v.regions = make(map[[2]string]*Region, len(c.regionByKey))
+	for _, r := range c.regionByKey {
+		v.regions[[2]string{r.Provider, r.Code}] = r
+	}
+	for i, o := range c.offers {
+		v.offer(c, o, v.offerIDs[i])
 	}
 	v.offerPrices(c)
 	v.spotSiblings(c)
@@ -233,18 +245,52 @@ func (v *validator) instance(c *Catalog, it *InstanceType) {
 	v.source(it, id, it.Source)
 }
 
-func (v *validator) offer(c *Catalog, o *Offer) {
-	id := o.ID()
-	v.offerIDs = append(v.offerIDs, id)
+// offerIDs returns the IDs of offers, in their order, all cut from one
+// string: one allocation, which the garbage collector need not scan,
+// instead of one per offer.
+func offerIDs(offers []*Offer) []string {
+	n := 0
+	for _, o := range offers {
+		n += len(o.Provider) + len(o.InstanceName) + len(o.RegionCode) + len(o.Billing) + 3
+	}
+	var b strings.Builder
+	b.Grow(n)
+	ends := make([]int, len(offers))
+	for i, o := range offers {
+		b.WriteString(o.Provider)
+		b.WriteByte('/')
+		b.WriteString(o.InstanceName)
+		b.WriteByte('/')
+		b.WriteString(o.RegionCode)
+		b.WriteByte('/')
+		b.WriteString(string(o.Billing))
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	ids := make([]string, len(offers))
+	start := 0
+	for i, end := range ends {
+		ids[i] = all[start:end]
+		start = end
+	}
+	return ids
+}
+
+// offer validates and indexes an offer whose ID is id.
+func (v *validator) offer(c *Catalog, o *Offer, id string) {
 	if c.providerByID[o.Provider] == nil {
 		v.add(o, id, "provider", "unknown provider %q", o.Provider)
 	}
-	it := c.instanceByID[o.Provider+"/"+o.InstanceName]
+	it := v.lastInst
+	if it == nil || it.Provider != o.Provider || it.Name != o.InstanceName {
+		it = c.instanceByID[o.Provider+"/"+o.InstanceName]
+		v.lastInst = it
+	}
 	if it == nil {
 		v.add(o, id, "instance_type", "unknown instance type %s/%s", o.Provider, o.InstanceName)
 	}
 	o.Instance = it
-	r := c.regionByKey[o.Provider+"/"+o.RegionCode]
+	r := v.regions[[2]string{o.Provider, o.RegionCode}]
 	if r == nil {
 		v.add(o, id, "region", "unknown region %q for provider %s", o.RegionCode, o.Provider)
 	}
@@ -252,10 +298,12 @@ func (v *validator) offer(c *Catalog, o *Offer) {
 	if !o.Billing.Valid() {
 		v.add(o, id, "billing", "%q is not a canonical billing code", o.Billing)
 	}
-	if c.offerByID[id] != nil {
+	// One map operation: a duplicate leaves the size unchanged (and the
+	// catalog is refused, so which of the two the map holds is moot).
+	n := len(c.offerByID)
+	c.offerByID[id] = o
+	if len(c.offerByID) == n {
 		v.add(o, id, "", "duplicate offer")
-	} else {
-		c.offerByID[id] = o
 	}
 	p := o.Price
 	v.nonNegative(o, id, "hourly", p.Hourly)

@@ -260,10 +260,14 @@ func newDecodeCache() *decodeCache {
 	return &decodeCache{dates: map[string]time.Time{}, prices: map[[2]int64]decimal.Decimal{}}
 }
 
-// offers builds a part's offers.
-func (p *partsPack) offers(pt *packPart, cache *decodeCache) ([]*catalog.Offer, error) {
+// offers builds a part's offers in store, which holds pt.n offers (nil:
+// allocated).
+func (p *partsPack) offers(pt *packPart, store []catalog.Offer, cache *decodeCache) ([]*catalog.Offer, error) {
 	r := &packReader{b: pt.body}
-	offers := make([]catalog.Offer, pt.n)
+	offers := store
+	if offers == nil {
+		offers = make([]catalog.Offer, pt.n)
+	}
 	out := make([]*catalog.Offer, pt.n)
 	for k := range offers {
 		o := &offers[k]
@@ -368,6 +372,9 @@ func unpackInstances(blob []byte, fetched time.Time) ([]*catalog.DiscoveredInsta
 	all := make([]catalog.DiscoveredInstance, n)
 	out := make([]*catalog.DiscoveredInstance, n)
 	dates := map[string]time.Time{}
+	// Figures repeat (GPU counts, memory sizes): each distinct one is
+	// built once and shared (decimals are immutable values).
+	figures := map[[2]int64]decimal.Decimal{}
 	for k := range all {
 		d := &all[k]
 		d.Provider, d.Name, d.GPUName = p.str(r), p.str(r), p.str(r)
@@ -384,7 +391,13 @@ func unpackInstances(blob []byte, fetched time.Time) ([]*catalog.DiscoveredInsta
 			if e < -1<<31 || e >= 1<<31 {
 				return nil, errPack
 			}
-			*f = decimal.New(c, int32(e))
+			fk := [2]int64{c, e}
+			v, ok := figures[fk]
+			if !ok {
+				v = decimal.New(c, int32(e))
+				figures[fk] = v
+			}
+			*f = v
 		}
 		if r.err != nil {
 			return nil, r.err

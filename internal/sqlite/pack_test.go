@@ -190,7 +190,7 @@ func FuzzReadParts(f *testing.F) {
 			pt := &p.parts[i]
 			n := 0
 			kerr := p.keys(pt, func(string, string, string) { n++ })
-			offers, oerr := p.offers(pt, newDecodeCache())
+			offers, oerr := p.offers(pt, nil, newDecodeCache())
 			if (kerr == nil) != (oerr == nil) {
 				t.Fatalf("part %d: keys says %v, offers says %v", i, kerr, oerr)
 			}

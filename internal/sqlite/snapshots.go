@@ -596,8 +596,10 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 // per instance type, in kept) and returns their offers and, when leftOut,
 // the offers of the others. Parts decoded stay in sn.parts.
 func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut bool, cache *decodeCache) ([]*catalog.Offer, []LeftOut, error) {
-	var out []*catalog.Offer
-	var left []LeftOut
+	// Decide every part first, so that the offers decoded share one
+	// array and the list of them is allocated once.
+	want := make([]bool, len(sn.parts))
+	n, decode := 0, 0
 	for i := range sn.parts {
 		pt := &sn.parts[i]
 		k := pt.key()
@@ -606,15 +608,33 @@ func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut boo
 			w = keep == nil || keep(pt.provider, pt.instance)
 			kept[k] = w
 		}
+		want[i] = w
+		if w {
+			n += len(pt.offers)
+			if pt.offers == nil {
+				n += pt.n
+				decode += pt.n
+			}
+		}
+	}
+	out := make([]*catalog.Offer, 0, n)
+	var store []catalog.Offer
+	if decode > 0 {
+		store = make([]catalog.Offer, decode)
+	}
+	var left []LeftOut
+	for i := range sn.parts {
+		pt := &sn.parts[i]
 		switch {
-		case w && pt.offers == nil:
-			offers, err := sn.pack.offers(pt.packed, cache)
+		case want[i] && pt.offers == nil:
+			offers, err := sn.pack.offers(pt.packed, store[:pt.packed.n:pt.packed.n], cache)
 			if err != nil {
 				return nil, nil, err
 			}
+			store = store[pt.packed.n:]
 			pt.offers = offers
 			out = append(out, offers...)
-		case w:
+		case want[i]:
 			out = append(out, pt.offers...)
 		case leftOut:
 			g := LeftOut{Provider: pt.provider, InstanceType: pt.instance, Offers: make([]LeftOutOffer, 0, pt.n)}
