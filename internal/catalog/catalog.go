@@ -54,11 +54,13 @@ type Catalog struct {
 // New validates d and builds the catalog. On any problem it returns a
 // *ValidationError listing all of them, each with its file, line and field.
 func New(d Data) (*Catalog, error) {
-	return build(d, nil)
+	return build(d, nil, nil)
 }
 
-// build is New given the IDs of d.Offers in their order (nil: computed).
-func build(d Data, offerIDs []string) (*Catalog, error) {
+// build is New given the IDs of d.Offers in their order and the offers by
+// ID (nil: computed). The map is used as the catalog's index when it holds
+// as many IDs as there are offers (no duplicate).
+func build(d Data, offerIDs []string, byID map[string]*Offer) (*Catalog, error) {
 	c := &Catalog{
 		providers:     d.Providers,
 		regions:       d.Regions,
@@ -81,6 +83,9 @@ func build(d Data, offerIDs []string) (*Catalog, error) {
 		gpuNames:      make(map[string][]*GPU),
 	}
 	v := validator{pos: d.Positions, offerIDs: offerIDs}
+	if byID != nil && len(byID) == len(d.Offers) {
+		c.offerByID, v.offersIndexed = byID, true
+	}
 	v.index(c)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}

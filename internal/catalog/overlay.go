@@ -72,25 +72,31 @@ type OverlayReport struct {
 // type and region are in the catalog; others are dropped with a reason.
 func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport {
 	instances, regions := coverage(d)
-	rep, _ := overlay(d, offers, bands, instances, regions)
+	rep, _, _ := overlay(d, offers, bands, instances, regions)
 	return rep
 }
 
 // overlay is Overlay given the coverage of d. It also returns the IDs of
-// d.Offers afterwards, in their order (New takes them instead of building
-// them again).
-func overlay(d *Data, offers []*Offer, bands []*InterruptionBand, instances, regions map[[2]string]bool) (OverlayReport, []string) {
+// d.Offers afterwards, in their order, and the offers by ID (New takes
+// both instead of building them again).
+func overlay(d *Data, offers []*Offer, bands []*InterruptionBand, instances, regions map[[2]string]bool) (OverlayReport, []string, map[string]*Offer) {
 	var rep OverlayReport
-	// Keyed by offer IDs cut from one string per list (see offerIDs),
-	// sized for every offer, so a big import neither allocates a string
-	// per offer nor grows the map step by step.
+	// IDs cut from one string per list (see offerIDs); the map is sized
+	// for every offer, so a big import neither allocates a string per
+	// offer nor grows the map step by step.
+	nCurated := len(d.Offers)
 	ids := append(make([]string, 0, len(d.Offers)+len(offers)), offerIDs(d.Offers)...)
 	importedIDs := offerIDs(offers)
-	byID := make(map[string]int, len(d.Offers)+len(offers))
+	byID := make(map[string]*Offer, len(d.Offers)+len(offers))
+	curatedAt := make(map[string]int, len(d.Offers))
 	d.Offers = append(make([]*Offer, 0, len(d.Offers)+len(offers)), d.Offers...)
 	for i, id := range ids {
-		byID[id] = i
+		byID[id] = d.Offers[i]
+		curatedAt[id] = i
 	}
+	// addedAt is where each added import is, built on the first import
+	// that repeats an earlier one (a read of the database never does).
+	var addedAt map[string]int
 	// Imported offers come grouped by instance type: its coverage is
 	// looked up once per run of offers of one type.
 	var lastProv, lastInst string
@@ -109,20 +115,33 @@ func overlay(d *Data, offers []*Offer, bands []*InterruptionBand, instances, reg
 			rep.Dropped = append(rep.Dropped, Problem{Record: id, Field: "region", Msg: "region not in the catalog"})
 			continue
 		}
-		if i, ok := byID[id]; ok {
-			old := d.Offers[i]
+		if old, ok := byID[id]; ok {
+			i, cur := curatedAt[id]
+			if !cur {
+				if addedAt == nil {
+					addedAt = make(map[string]int, len(d.Offers)-nCurated)
+					for k := nCurated; k < len(d.Offers); k++ {
+						addedAt[ids[k]] = k
+					}
+				}
+				i = addedAt[id]
+			}
 			if old.Price.Currency == o.Price.Currency && old.EffectiveHourly().Equal(o.EffectiveHourly()) {
 				rep.Unchanged++
 			} else {
 				rep.Conflicts = append(rep.Conflicts, Conflict{OfferID: id, Curated: old.Price, Imported: o.Price})
 			}
 			d.Offers[i] = o
+			byID[id] = o
 			rep.Replaced++
 			continue
 		}
-		byID[id] = len(d.Offers)
+		byID[id] = o
 		d.Offers = append(d.Offers, o)
 		ids = append(ids, id)
+		if addedAt != nil {
+			addedAt[id] = len(d.Offers) - 1
+		}
 		rep.Added++
 	}
 	bandAt := map[string]int{}
@@ -147,7 +166,7 @@ func overlay(d *Data, offers []*Offer, bands []*InterruptionBand, instances, reg
 		}
 		rep.Bands++
 	}
-	return rep, ids
+	return rep, ids, byID
 }
 
 // coverage returns the instance types ({provider, name}) and regions
@@ -253,10 +272,10 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 	}
 	d.Offers = append([]*Offer(nil), d.Offers...) // Overlay writes into these
 	d.Interrupt = append([]*InterruptionBand(nil), d.Interrupt...)
-	rep, ids := overlay(&d, offers, bands, instances, regions)
+	rep, ids, byID := overlay(&d, offers, bands, instances, regions)
 	rep.Rejected = rejected
 	for attempt := 0; attempt < 5; attempt++ {
-		c, err := build(d, ids)
+		c, err := build(d, ids, byID)
 		if err == nil {
 			return c, rep, nil
 		}
@@ -308,7 +327,7 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 			return nil, rep, fmt.Errorf("catalog with imports: %w", err)
 		}
 		d.Offers, d.Interrupt = keptOffers, keptBands
-		ids = nil // built again for the offers kept
+		ids, byID = nil, nil // built again for the offers kept
 	}
 	c, err := New(d)
 	if err != nil {
