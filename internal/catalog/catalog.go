@@ -114,7 +114,9 @@ func (c *Catalog) sortAll(offerIDs []string) {
 	for i := range its {
 		c.instances[i] = its[i].it
 	}
-	sort.Stable(byID{c.offers, offerIDs})
+	// A valid catalog holds each offer ID once, so an unstable sort gives
+	// the same order as a stable one, with far fewer comparisons and moves.
+	sort.Sort(byID{c.offers, offerIDs})
 }
 
 // byID sorts offers by their IDs, computed once (ID concatenates four

@@ -129,6 +129,11 @@ type packReader struct {
 }
 
 func (r *packReader) uvarint() uint64 {
+	if len(r.b) > 0 && r.b[0] < 0x80 && r.err == nil { // one byte: most string indexes
+		v := uint64(r.b[0])
+		r.b = r.b[1:]
+		return v
+	}
 	if r.err != nil {
 		return 0
 	}
@@ -142,6 +147,11 @@ func (r *packReader) uvarint() uint64 {
 }
 
 func (r *packReader) varint() int64 {
+	if len(r.b) > 0 && r.b[0] < 0x80 && r.err == nil { // one byte: exponents, zeros
+		u := uint64(r.b[0])
+		r.b = r.b[1:]
+		return int64(u>>1) ^ -int64(u&1)
+	}
 	if r.err != nil {
 		return 0
 	}
