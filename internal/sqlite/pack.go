@@ -170,6 +170,10 @@ type partsPack struct {
 	strs    []string
 	parts   []packPart
 	fetched time.Time
+	// dates are the strings parsed as as-of dates, by string index
+	// (dated says which are), each parsed once per pack.
+	dates []time.Time
+	dated []bool
 }
 
 // packPart is one instance type's offers in a pack.
@@ -232,6 +236,24 @@ func (p *partsPack) str(r *packReader) string {
 	return p.strs[i]
 }
 
+// date reads a string index and returns that string as a date (zero
+// when it is not one, as catalog.ParseDate leaves it).
+func (p *partsPack) date(r *packReader) time.Time {
+	i := r.uvarint()
+	if i >= uint64(len(p.strs)) {
+		r.err = errPack
+		return time.Time{}
+	}
+	if p.dates == nil {
+		p.dates, p.dated = make([]time.Time, len(p.strs)), make([]bool, len(p.strs))
+	}
+	if !p.dated[i] {
+		p.dates[i], _ = catalog.ParseDate(p.strs[i])
+		p.dated[i] = true
+	}
+	return p.dates[i]
+}
+
 // keys yields the region, billing code and currency of each offer of a
 // part, without building the offers.
 func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency string)) error {
@@ -259,15 +281,14 @@ func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency stri
 }
 
 // decodeCache holds the values already decoded by a read, shared by the
-// offers that repeat them (decimals are immutable values): dates by
-// their text, prices by coefficient and exponent.
+// offers that repeat them (decimals are immutable values): prices by
+// coefficient and exponent.
 type decodeCache struct {
-	dates  map[string]time.Time
 	prices map[[2]int64]decimal.Decimal
 }
 
 func newDecodeCache() *decodeCache {
-	return &decodeCache{dates: map[string]time.Time{}, prices: map[[2]int64]decimal.Decimal{}}
+	return &decodeCache{prices: map[[2]int64]decimal.Decimal{}}
 }
 
 // offers builds a part's offers in store, which holds pt.n offers (nil:
@@ -287,13 +308,7 @@ func (p *partsPack) offers(pt *packPart, store []catalog.Offer, cache *decodeCac
 		o.Price.Currency = p.str(r)
 		o.Source.Kind = catalog.SourceKind(p.str(r))
 		o.Source.Ref = p.str(r)
-		asOf := p.str(r)
-		d, ok := cache.dates[asOf]
-		if !ok {
-			d, _ = catalog.ParseDate(asOf)
-			cache.dates[asOf] = d
-		}
-		o.Source.AsOf, o.Source.FetchedAt = d, p.fetched
+		o.Source.AsOf, o.Source.FetchedAt = p.date(r), p.fetched
 		for _, f := range []*decimal.Decimal{&o.Price.Hourly, &o.Price.Upfront, &o.Price.Monthly} {
 			c, e := r.varint(), r.varint()
 			if e < -1<<31 || e >= 1<<31 {

@@ -801,7 +801,7 @@ func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstanc
 		return nil, err
 	}
 	var out []*catalog.DiscoveredInstance
-	at := map[string]int{}
+	at := map[[2]string]int{} // provider and name: no string built per instance
 	for _, sn := range snaps {
 		if !sn.packed {
 			if sn.instances, err = db.instanceRows(ctx, sn.id); err != nil {
@@ -809,11 +809,12 @@ func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstanc
 			}
 		}
 		for _, d := range sn.instances {
-			if i, ok := at[d.ID()]; ok {
+			k := [2]string{d.Provider, d.Name}
+			if i, ok := at[k]; ok {
 				out[i] = d
 				continue
 			}
-			at[d.ID()] = len(out)
+			at[k] = len(out)
 			out = append(out, d)
 		}
 	}
