@@ -122,46 +122,62 @@ func pack(offers []*catalog.Offer) (blob []byte, ok bool, err error) {
 // errPack is a damaged pack: reads fall back to the offer rows.
 var errPack = errors.New("damaged packed offers")
 
-// packReader reads varints from a pack, remembering the first error.
+// packReader reads varints from a pack (b from position i),
+// remembering the first error.
 type packReader struct {
 	b   []byte
+	i   int
 	err error
 }
 
+// rest is what is left to read.
+func (r *packReader) rest() []byte { return r.b[r.i:] }
+
+// skip passes n bytes (n <= len(r.rest())).
+func (r *packReader) skip(n uint64) { r.i += int(n) }
+
 func (r *packReader) uvarint() uint64 {
-	if len(r.b) > 0 && r.b[0] < 0x80 && r.err == nil { // one byte: most string indexes
-		v := uint64(r.b[0])
-		r.b = r.b[1:]
-		return v
+	// One byte (most string indexes) inline; after an error nothing is
+	// left, so every read takes the slow path and returns 0.
+	if r.i < len(r.b) && r.b[r.i] < 0x80 {
+		r.i++
+		return uint64(r.b[r.i-1])
 	}
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(r.b)
+	return r.uvarintSlow()
+}
+
+func (r *packReader) uvarintSlow() uint64 {
+	v, n := binary.Uvarint(r.b[r.i:])
 	if n <= 0 {
-		r.err = errPack
+		r.fail()
 		return 0
 	}
-	r.b = r.b[n:]
+	r.i += n
 	return v
 }
 
 func (r *packReader) varint() int64 {
-	if len(r.b) > 0 && r.b[0] < 0x80 && r.err == nil { // one byte: exponents, zeros
-		u := uint64(r.b[0])
-		r.b = r.b[1:]
+	if r.i < len(r.b) && r.b[r.i] < 0x80 { // one byte: exponents, zeros
+		r.i++
+		u := uint64(r.b[r.i-1])
 		return int64(u>>1) ^ -int64(u&1)
 	}
-	if r.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(r.b)
+	return r.varintSlow()
+}
+
+func (r *packReader) varintSlow() int64 {
+	v, n := binary.Varint(r.b[r.i:])
 	if n <= 0 {
-		r.err = errPack
+		r.fail()
 		return 0
 	}
-	r.b = r.b[n:]
+	r.i += n
 	return v
+}
+
+// fail records a damaged pack and stops reading.
+func (r *packReader) fail() {
+	r.err, r.b, r.i = errPack, nil, 0
 }
 
 // partsPack is a decoded packParts header: the instance types of a
@@ -193,14 +209,14 @@ func readParts(blob []byte, fetched time.Time) (*partsPack, error) {
 	p := &partsPack{strs: make([]string, 0, ns), fetched: fetched}
 	for i := uint64(0); i < ns && r.err == nil; i++ {
 		l := r.uvarint()
-		if l > uint64(len(r.b)) {
+		if l > uint64(len(r.rest())) {
 			return nil, errPack
 		}
-		p.strs = append(p.strs, string(r.b[:l]))
-		r.b = r.b[l:]
+		p.strs = append(p.strs, string(r.rest()[:l]))
+		r.skip(l)
 	}
 	np := r.uvarint()
-	if np > uint64(len(r.b)) {
+	if np > uint64(len(r.rest())) {
 		return nil, errPack
 	}
 	type head struct{ prov, inst, n, size uint64 }
@@ -215,13 +231,13 @@ func readParts(blob []byte, fetched time.Time) (*partsPack, error) {
 		total += h.size
 		heads = append(heads, h)
 	}
-	if r.err != nil || total != uint64(len(r.b)) {
+	if r.err != nil || total != uint64(len(r.rest())) {
 		return nil, errPack
 	}
 	p.parts = make([]packPart, len(heads))
 	for i, h := range heads {
-		p.parts[i] = packPart{provider: p.strs[h.prov], instance: p.strs[h.inst], n: int(h.n), body: r.b[:h.size]}
-		r.b = r.b[h.size:]
+		p.parts[i] = packPart{provider: p.strs[h.prov], instance: p.strs[h.inst], n: int(h.n), body: r.rest()[:h.size]}
+		r.skip(h.size)
 	}
 	return p, nil
 }
@@ -230,7 +246,7 @@ func readParts(blob []byte, fetched time.Time) (*partsPack, error) {
 func (p *partsPack) str(r *packReader) string {
 	i := r.uvarint()
 	if i >= uint64(len(p.strs)) {
-		r.err = errPack
+		r.fail()
 		return ""
 	}
 	return p.strs[i]
@@ -241,7 +257,7 @@ func (p *partsPack) str(r *packReader) string {
 func (p *partsPack) date(r *packReader) time.Time {
 	i := r.uvarint()
 	if i >= uint64(len(p.strs)) {
-		r.err = errPack
+		r.fail()
 		return time.Time{}
 	}
 	if p.dates == nil {
@@ -274,21 +290,38 @@ func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency stri
 		}
 		yield(region, billing, currency)
 	}
-	if len(r.b) != 0 {
+	if len(r.rest()) != 0 {
 		return errPack
 	}
 	return nil
 }
 
-// decodeCache holds the values already decoded by a read, shared by the
-// offers that repeat them (decimals are immutable values): prices by
-// coefficient and exponent.
+// decodeCache holds prices already decoded by a read, shared by the
+// offers that repeat them (decimals are immutable values): a
+// direct-mapped table by coefficient and exponent, which costs less than
+// a map lookup per price; a price whose slot holds another is built anew.
 type decodeCache struct {
-	prices map[[2]int64]decimal.Decimal
+	prices [1 << priceBits]cachedPrice
 }
 
-func newDecodeCache() *decodeCache {
-	return &decodeCache{prices: map[[2]int64]decimal.Decimal{}}
+const priceBits = 12
+
+type cachedPrice struct {
+	c, e int64
+	v    decimal.Decimal
+	set  bool
+}
+
+func newDecodeCache() *decodeCache { return &decodeCache{} }
+
+// price is the decimal c × 10^e.
+func (dc *decodeCache) price(c, e int64) decimal.Decimal {
+	slot := &dc.prices[(uint64(c)*0x9E3779B97F4A7C15^uint64(e))>>(64-priceBits)]
+	if slot.set && slot.c == c && slot.e == e {
+		return slot.v
+	}
+	*slot = cachedPrice{c: c, e: e, v: decimal.New(c, int32(e)), set: true}
+	return slot.v
 }
 
 // offers builds a part's offers in store, which holds pt.n offers (nil:
@@ -318,20 +351,14 @@ func (p *partsPack) offers(pt *packPart, store []catalog.Offer, cache *decodeCac
 				*f = decimal.Zero
 				continue
 			}
-			k := [2]int64{c, e}
-			v, ok := cache.prices[k]
-			if !ok {
-				v = decimal.New(c, int32(e))
-				cache.prices[k] = v
-			}
-			*f = v
+			*f = cache.price(c, e)
 		}
 		if r.err != nil {
 			return nil, r.err
 		}
 		out[k] = o
 	}
-	if len(r.b) != 0 {
+	if len(r.rest()) != 0 {
 		return nil, errPack
 	}
 	return out, nil
@@ -384,14 +411,14 @@ func unpackInstances(blob []byte, fetched time.Time) ([]*catalog.DiscoveredInsta
 	p := &partsPack{strs: make([]string, 0, ns)}
 	for i := uint64(0); i < ns && r.err == nil; i++ {
 		l := r.uvarint()
-		if l > uint64(len(r.b)) {
+		if l > uint64(len(r.rest())) {
 			return nil, errPack
 		}
-		p.strs = append(p.strs, string(r.b[:l]))
-		r.b = r.b[l:]
+		p.strs = append(p.strs, string(r.rest()[:l]))
+		r.skip(l)
 	}
 	n := r.uvarint()
-	if r.err != nil || n > uint64(len(r.b))/14 { // an instance takes at least 14 bytes
+	if r.err != nil || n > uint64(len(r.rest()))/14 { // an instance takes at least 14 bytes
 		return nil, errPack
 	}
 	all := make([]catalog.DiscoveredInstance, n)
@@ -429,7 +456,7 @@ func unpackInstances(blob []byte, fetched time.Time) ([]*catalog.DiscoveredInsta
 		}
 		out[k] = d
 	}
-	if len(r.b) != 0 {
+	if len(r.rest()) != 0 {
 		return nil, errPack
 	}
 	return out, nil
