@@ -137,7 +137,7 @@ func (r *packReader) rest() []byte { return r.b[r.i:] }
 func (r *packReader) skip(n uint64) { r.i += int(n) }
 
 func (r *packReader) uvarint() uint64 {
-	// One byte (most string indexes) inline; after an error nothing is
+	// One byte (most string indexes) on a short path; after an error nothing is
 	// left, so every read takes the slow path and returns 0.
 	if r.i < len(r.b) && r.b[r.i] < 0x80 {
 		r.i++
