@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"sort"
+	"strings"
 )
 
 // Data is the raw content of a catalog, before validation and indexing.
@@ -54,6 +55,13 @@ type Catalog struct {
 // New validates d and builds the catalog. On any problem it returns a
 // *ValidationError listing all of them, each with its file, line and field.
 func New(d Data) (*Catalog, error) {
+	return build(d, nil, nil)
+}
+
+// build is New given the IDs of d.Offers in their order and the offers by
+// ID (nil: computed). The map is used as the catalog's index when it holds
+// as many IDs as there are offers (no duplicate).
+func build(d Data, offerIDs []string, byID map[string]*Offer) (*Catalog, error) {
 	c := &Catalog{
 		providers:     d.Providers,
 		regions:       d.Regions,
@@ -75,7 +83,10 @@ func New(d Data) (*Catalog, error) {
 		offerByID:     make(map[string]*Offer, len(d.Offers)),
 		gpuNames:      make(map[string][]*GPU),
 	}
-	v := validator{pos: d.Positions}
+	v := validator{pos: d.Positions, offerIDs: offerIDs}
+	if byID != nil && len(byID) == len(d.Offers) {
+		c.offerByID, v.offersIndexed = byID, true
+	}
 	v.index(c)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
@@ -104,7 +115,74 @@ func (c *Catalog) sortAll(offerIDs []string) {
 	for i := range its {
 		c.instances[i] = its[i].it
 	}
-	sort.Stable(byID{c.offers, offerIDs})
+	sortOffers(c.offers, offerIDs)
+}
+
+// sortOffers sorts offers, whose IDs are ids, by ID. A valid catalog holds
+// each offer ID once, so an unstable sort gives the one order. An offer's
+// ID is its instance type's ID, a slash, then region and billing; where
+// no instance type ID holds a second slash, no such prefix of one ID is a
+// prefix of another's, so the IDs sort as their instance types'
+// prefixes, then within one type: the offers are grouped by instance type
+// (one short sort of the types) and each group is sorted on its own,
+// which compares and moves far less than one sort of every offer.
+func sortOffers(offers []*Offer, ids []string) {
+	type group struct {
+		prefix     string
+		start, end int // the group's range once grouped
+	}
+	var groups []group
+	at := map[string]int32{}
+	of := make([]int32, len(offers))
+	last, lastGroup := "", int32(-1)
+	for i, o := range offers {
+		prefix := ids[i][:len(o.Provider)+len(o.InstanceName)+2]
+		if prefix != last || lastGroup < 0 {
+			g, ok := at[prefix]
+			if !ok {
+				// Any split of a prefix into provider and name with a
+				// slash in either shows on the first offer of its group.
+				if strings.Contains(o.Provider, "/") || strings.Contains(o.InstanceName, "/") {
+					sort.Sort(byID{offers, ids})
+					return
+				}
+				g = int32(len(groups))
+				at[prefix] = g
+				groups = append(groups, group{prefix: prefix})
+			}
+			last, lastGroup = prefix, g
+		}
+		of[i] = lastGroup
+		groups[lastGroup].end++ // the count, for now
+	}
+	order := make([]int32, len(groups))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.Slice(order, func(a, b int) bool { return groups[order[a]].prefix < groups[order[b]].prefix })
+	start := 0
+	for _, g := range order {
+		n := groups[g].end
+		groups[g].start, groups[g].end = start, start
+		start += n
+	}
+	// Where each offer goes (of is reused), then the moves done in place
+	// along the permutation's cycles.
+	for i := range offers {
+		g := &groups[of[i]]
+		of[i] = int32(g.end)
+		g.end++
+	}
+	for i := range offers {
+		for j := int(of[i]); j != i; j = int(of[i]) {
+			offers[i], offers[j] = offers[j], offers[i]
+			ids[i], ids[j] = ids[j], ids[i]
+			of[i], of[j] = of[j], of[i]
+		}
+	}
+	for _, g := range groups {
+		sort.Sort(byID{offers[g.start:g.end], ids[g.start:g.end]})
+	}
 }
 
 // byID sorts offers by their IDs, computed once (ID concatenates four

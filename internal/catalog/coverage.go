@@ -218,7 +218,7 @@ func (v *validator) spotSiblings(c *Catalog) {
 		if o.Billing != Spot {
 			continue
 		}
-		if v.onDemand[[3]string{o.Provider, o.InstanceName, o.RegionCode}] == nil {
+		if v.onDemand(o) == nil {
 			v.add(o, o.ID(), "billing", "spot offer without an on-demand offer for %s in %s: import the on-demand price or drop the spot offer",
 				o.InstanceName, o.RegionCode)
 		}

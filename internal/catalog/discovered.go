@@ -110,12 +110,15 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 	if len(found) == 0 {
 		return rep
 	}
-	have := map[string]bool{}
-	uses := map[string]bool{} // provider/GPU ID of the curated types
+	// Keyed by their parts: no string built per instance type.
+	have := make(map[[2]string]bool, len(d.Instances)+len(found))
+	uses := map[[2]string]bool{} // provider and GPU ID of the curated types
 	for _, it := range d.Instances {
-		have[it.ID()] = true
-		uses[it.Provider+"/"+it.GPUID] = true
+		have[[2]string{it.Provider, it.Name}] = true
+		uses[[2]string{it.Provider, it.GPUID}] = true
 	}
+	// The instance types added, in one array.
+	added := make([]InstanceType, 0, len(found))
 	providers := map[string]bool{}
 	for _, p := range d.Providers {
 		providers[p.ID] = true
@@ -141,11 +144,12 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 	}
 	resolved := map[[3]string]resolution{}
 	for _, f := range found {
-		id := f.ID()
-		if have[id] || !providers[f.Provider] || f.Name == "" || !f.GPUCount.IsPositive() {
+		hk := [2]string{f.Provider, f.Name}
+		if have[hk] || !providers[f.Provider] || f.Name == "" || !f.GPUCount.IsPositive() {
 			continue
 		}
-		have[id] = true
+		have[hk] = true
+		id := f.ID()
 		if !f.Source.Kind.Valid() || strings.TrimSpace(f.Source.Ref) == "" || f.Source.AsOf.IsZero() || f.VCPU.IsNegative() || f.MemoryGiB.IsNegative() {
 			rep.Invalid = append(rep.Invalid, id)
 			continue
@@ -170,7 +174,7 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 			u.Instances = append(u.Instances, id)
 			continue
 		}
-		d.Instances = append(d.Instances, &InstanceType{
+		added = append(added, InstanceType{
 			Provider:    f.Provider,
 			Name:        f.Name,
 			Family:      family(f.Name),
@@ -183,6 +187,7 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 			Source:      f.Source,
 			Discovered:  true,
 		})
+		d.Instances = append(d.Instances, &added[len(added)-1])
 		rep.Added = append(rep.Added, id)
 	}
 	sort.Strings(rep.Added)
@@ -198,7 +203,7 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 // the only one the provider's curated instance types use (AWS's 40 GB
 // A100s are SXM4, in p4d). It returns nil and the candidates when the name
 // is ambiguous, nil and none when it is unknown.
-func resolveGPU(names map[string][]*GPU, f *DiscoveredInstance, uses map[string]bool) (*GPU, []string) {
+func resolveGPU(names map[string][]*GPU, f *DiscoveredInstance, uses map[[2]string]bool) (*GPU, []string) {
 	gs := names[normalize(f.GPUName)]
 	if len(gs) == 1 {
 		return gs[0], nil
@@ -230,7 +235,7 @@ func resolveGPU(names map[string][]*GPU, f *DiscoveredInstance, uses map[string]
 	}
 	var used []*GPU
 	for _, g := range match {
-		if uses[f.Provider+"/"+g.ID] {
+		if uses[[2]string{f.Provider, g.ID}] {
 			used = append(used, g)
 		}
 	}

@@ -72,45 +72,76 @@ type OverlayReport struct {
 // type and region are in the catalog; others are dropped with a reason.
 func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport {
 	instances, regions := coverage(d)
-	return overlay(d, offers, bands, instances, regions)
+	rep, _, _ := overlay(d, offers, bands, instances, regions)
+	return rep
 }
 
-// overlay is Overlay given the coverage of d.
-func overlay(d *Data, offers []*Offer, bands []*InterruptionBand, instances, regions map[string]bool) OverlayReport {
+// overlay is Overlay given the coverage of d. It also returns the IDs of
+// d.Offers afterwards, in their order, and the offers by ID (New takes
+// both instead of building them again).
+func overlay(d *Data, offers []*Offer, bands []*InterruptionBand, instances, regions map[[2]string]bool) (OverlayReport, []string, map[string]*Offer) {
 	var rep OverlayReport
-	// Keyed by the parts of offer IDs (no string built per offer), sized
-	// for every offer, so a big import does not grow the map step by step.
-	key := func(o *Offer) [4]string {
-		return [4]string{o.Provider, o.InstanceName, o.RegionCode, string(o.Billing)}
-	}
-	byID := make(map[[4]string]int, len(d.Offers)+len(offers))
+	// IDs cut from one string per list (see offerIDs); the map is sized
+	// for every offer, so a big import neither allocates a string per
+	// offer nor grows the map step by step.
+	nCurated := len(d.Offers)
+	ids := append(make([]string, 0, len(d.Offers)+len(offers)), offerIDs(d.Offers)...)
+	importedIDs := offerIDs(offers)
+	byID := make(map[string]*Offer, len(d.Offers)+len(offers))
+	curatedAt := make(map[string]int, len(d.Offers))
 	d.Offers = append(make([]*Offer, 0, len(d.Offers)+len(offers)), d.Offers...)
-	for i, o := range d.Offers {
-		byID[key(o)] = i
+	for i, id := range ids {
+		byID[id] = d.Offers[i]
+		curatedAt[id] = i
 	}
-	for _, o := range offers {
+	// addedAt is where each added import is, built on the first import
+	// that repeats an earlier one (a read of the database never does).
+	var addedAt map[string]int
+	// Imported offers come grouped by instance type: its coverage is
+	// looked up once per run of offers of one type.
+	var lastProv, lastInst string
+	lastIn := false
+	for j, o := range offers {
+		if o.Provider != lastProv || o.InstanceName != lastInst || lastProv == "" {
+			lastProv, lastInst = o.Provider, o.InstanceName
+			lastIn = instances[[2]string{o.Provider, o.InstanceName}]
+		}
+		id := importedIDs[j]
 		switch {
-		case !instances[o.Provider+"/"+o.InstanceName]:
-			rep.Dropped = append(rep.Dropped, Problem{Record: o.ID(), Field: "instance_type", Msg: "instance type not in the catalog"})
+		case !lastIn:
+			rep.Dropped = append(rep.Dropped, Problem{Record: id, Field: "instance_type", Msg: "instance type not in the catalog"})
 			continue
-		case !regions[o.Provider+"/"+o.RegionCode]:
-			rep.Dropped = append(rep.Dropped, Problem{Record: o.ID(), Field: "region", Msg: "region not in the catalog"})
+		case !regions[[2]string{o.Provider, o.RegionCode}]:
+			rep.Dropped = append(rep.Dropped, Problem{Record: id, Field: "region", Msg: "region not in the catalog"})
 			continue
 		}
-		k := key(o)
-		if i, ok := byID[k]; ok {
-			old := d.Offers[i]
+		if old, ok := byID[id]; ok {
+			i, cur := curatedAt[id]
+			if !cur {
+				if addedAt == nil {
+					addedAt = make(map[string]int, len(d.Offers)-nCurated)
+					for k := nCurated; k < len(d.Offers); k++ {
+						addedAt[ids[k]] = k
+					}
+				}
+				i = addedAt[id]
+			}
 			if old.Price.Currency == o.Price.Currency && old.EffectiveHourly().Equal(o.EffectiveHourly()) {
 				rep.Unchanged++
 			} else {
-				rep.Conflicts = append(rep.Conflicts, Conflict{OfferID: o.ID(), Curated: old.Price, Imported: o.Price})
+				rep.Conflicts = append(rep.Conflicts, Conflict{OfferID: id, Curated: old.Price, Imported: o.Price})
 			}
 			d.Offers[i] = o
+			byID[id] = o
 			rep.Replaced++
 			continue
 		}
-		byID[k] = len(d.Offers)
+		byID[id] = o
 		d.Offers = append(d.Offers, o)
+		ids = append(ids, id)
+		if addedAt != nil {
+			addedAt[id] = len(d.Offers) - 1
+		}
 		rep.Added++
 	}
 	bandAt := map[string]int{}
@@ -120,10 +151,10 @@ func overlay(d *Data, offers []*Offer, bands []*InterruptionBand, instances, reg
 	for _, b := range bands {
 		k := b.key()
 		switch {
-		case !instances[b.Provider+"/"+b.InstanceName]:
+		case !instances[[2]string{b.Provider, b.InstanceName}]:
 			rep.Dropped = append(rep.Dropped, Problem{Record: k, Field: "instance_type", Msg: "instance type not in the catalog"})
 			continue
-		case !regions[b.Provider+"/"+b.Region]:
+		case !regions[[2]string{b.Provider, b.Region}]:
 			rep.Dropped = append(rep.Dropped, Problem{Record: k, Field: "region", Msg: "region not in the catalog"})
 			continue
 		}
@@ -135,18 +166,19 @@ func overlay(d *Data, offers []*Offer, bands []*InterruptionBand, instances, reg
 		}
 		rep.Bands++
 	}
-	return rep
+	return rep, ids, byID
 }
 
-// coverage returns the instance types (provider/name) and regions
-// (provider/code) of d.
-func coverage(d *Data) (instances, regions map[string]bool) {
-	instances, regions = map[string]bool{}, map[string]bool{}
+// coverage returns the instance types ({provider, name}) and regions
+// ({provider, code}) of d, keyed by their parts so that checking an
+// offer builds no string.
+func coverage(d *Data) (instances, regions map[[2]string]bool) {
+	instances, regions = make(map[[2]string]bool, len(d.Instances)), make(map[[2]string]bool, len(d.Regions))
 	for _, it := range d.Instances {
-		instances[it.ID()] = true
+		instances[[2]string{it.Provider, it.Name}] = true
 	}
 	for _, r := range d.Regions {
-		regions[r.Key()] = true
+		regions[[2]string{r.Provider, r.Code}] = true
 	}
 	return instances, regions
 }
@@ -184,7 +216,7 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 			}
 			// Offers outside the coverage are dropped by Overlay, quietly,
 			// whatever their currency.
-			if instances[o.Provider+"/"+o.InstanceName] && regions[o.Provider+"/"+o.RegionCode] {
+			if instances[[2]string{o.Provider, o.InstanceName}] && regions[[2]string{o.Provider, o.RegionCode}] {
 				rejected = append(rejected, Rejection{Kind: KindOffer, Record: o.ID(), Reason: RejectCurrency, Detail: o.Price.Currency})
 				continue
 			}
@@ -207,15 +239,24 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 		}
 		return importedSet[x]
 	}
-	curatedOffers := map[string]*Offer{}
-	for _, o := range d.Offers {
-		curatedOffers[o.ID()] = o
-	}
-	curatedBands := map[string]*InterruptionBand{}
-	for _, b := range d.Interrupt {
-		curatedBands[b.key()] = b
-	}
 	curated := d
+	// The curated records by ID, to restore where an import is rejected;
+	// built only when validation fails.
+	var curatedOffers map[string]*Offer
+	var curatedBands map[string]*InterruptionBand
+	curatedByID := func() {
+		if curatedOffers != nil {
+			return
+		}
+		curatedOffers = make(map[string]*Offer, len(curated.Offers))
+		for _, o := range curated.Offers {
+			curatedOffers[o.ID()] = o
+		}
+		curatedBands = make(map[string]*InterruptionBand, len(curated.Interrupt))
+		for _, b := range curated.Interrupt {
+			curatedBands[b.key()] = b
+		}
+	}
 	// curatedValid says, once, whether the curated data alone is valid:
 	// then every problem of the combined data comes from the imports, and
 	// a curated record that an import contradicts (a curated spot price
@@ -231,10 +272,10 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 	}
 	d.Offers = append([]*Offer(nil), d.Offers...) // Overlay writes into these
 	d.Interrupt = append([]*InterruptionBand(nil), d.Interrupt...)
-	rep := overlay(&d, offers, bands, instances, regions)
+	rep, ids, byID := overlay(&d, offers, bands, instances, regions)
 	rep.Rejected = rejected
 	for attempt := 0; attempt < 5; attempt++ {
-		c, err := New(d)
+		c, err := build(d, ids, byID)
 		if err == nil {
 			return c, rep, nil
 		}
@@ -242,6 +283,7 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 		if !errors.As(err, &ve) {
 			return nil, rep, err
 		}
+		curatedByID()
 		bad := map[string]string{}
 		for _, p := range ve.Problems {
 			if _, seen := bad[p.Record]; !seen {
@@ -285,6 +327,7 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 			return nil, rep, fmt.Errorf("catalog with imports: %w", err)
 		}
 		d.Offers, d.Interrupt = keptOffers, keptBands
+		ids, byID = nil, nil // built again for the offers kept
 	}
 	c, err := New(d)
 	if err != nil {

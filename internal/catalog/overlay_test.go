@@ -123,3 +123,44 @@ func TestInvalidCuratedDataStillFails(t *testing.T) {
 		t.Fatal("invalid curated data accepted")
 	}
 }
+
+// TestRepeatedImportReplacesEarlier: an import that prices an offer twice
+// keeps the later price (counted as a replacement), an import of a curated
+// offer replaces it in place, the catalog's index finds each offer by ID,
+// and duplicated curated offers still fail validation with imports.
+func TestRepeatedImportReplacesEarlier(t *testing.T) {
+	offers := []*catalog.Offer{
+		imported("acme", "small1", "eu-west", catalog.OnDemand, catalog.Price{Hourly: D("1.5"), Currency: "USD"}),
+		imported("acme", "big8", "us-east", catalog.OnDemand, catalog.Price{Hourly: D("19"), Currency: "USD"}),
+		imported("acme", "small1", "eu-west", catalog.OnDemand, catalog.Price{Hourly: D("1.2"), Currency: "USD"}),
+		imported("acme", "big8", "us-east", catalog.OnDemand, catalog.Price{Hourly: D("18"), Currency: "USD"}),
+	}
+	d := catalogtest.Data()
+	nCurated := len(d.Offers)
+	c, rep, err := catalog.NewWithImports(d, offers, nil, known("USD"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Added != 1 || rep.Replaced != 3 || len(rep.Rejected) != 0 {
+		t.Errorf("added %d, replaced %d, rejected %v; want 1 added, 3 replaced, none rejected", rep.Added, rep.Replaced, rep.Rejected)
+	}
+	if len(c.Offers()) != nCurated+1 {
+		t.Errorf("%d offers, want %d", len(c.Offers()), nCurated+1)
+	}
+	for id, want := range map[string]string{"acme/small1/eu-west/on-demand": "1.2", "acme/big8/us-east/on-demand": "18", "acme/big8/us-east/spot": "8"} {
+		o, ok := c.Offer(id)
+		if !ok || o.Price.Hourly.String() != want {
+			t.Errorf("Offer(%s) = %v, %v; want hourly %s", id, o, ok, want)
+		}
+	}
+	for i, o := range c.Offers() {
+		if got, ok := c.Offer(o.ID()); !ok || got != o {
+			t.Errorf("offer %d (%s) not indexed by its ID", i, o.ID())
+		}
+	}
+	d = catalogtest.Data()
+	d.Offers = append(d.Offers, d.Offers[0])
+	if _, _, err := catalog.NewWithImports(d, offers, nil, known("USD")); err == nil || !strings.Contains(err.Error(), "duplicate offer") {
+		t.Errorf("duplicated curated offer with imports: %v, want a duplicate offer error", err)
+	}
+}

@@ -152,24 +152,22 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 	}
 	total := 0
 	var err error
+	// The filters on the instance type are decided once per run of its
+	// offers (offers sorted by ID come grouped by instance type).
+	var lastIt *InstanceType
+	itMatch := false
 	for _, o := range c.offers {
 		it := o.Instance
-		if q.InstanceID != "" && it.ID() != q.InstanceID {
-			continue
+		if it != lastIt {
+			lastIt = it
+			itMatch = (q.InstanceID == "" || it.ID() == q.InstanceID) &&
+				(len(q.Providers) == 0 || inFold(q.Providers, o.Provider)) &&
+				(len(q.GPUs) == 0 || inFold(q.GPUs, it.GPUID)) &&
+				inFold(statuses, it.Status) &&
+				(!q.MinGPUs.IsPositive() || !it.GPUCount.LessThan(q.MinGPUs)) &&
+				(!q.MinVRAMGB.IsPositive() || !it.GPU.MemoryGB.LessThan(q.MinVRAMGB))
 		}
-		if len(q.Providers) > 0 && !inFold(q.Providers, o.Provider) {
-			continue
-		}
-		if len(q.GPUs) > 0 && !inFold(q.GPUs, it.GPUID) {
-			continue
-		}
-		if !inFold(statuses, it.Status) {
-			continue
-		}
-		if q.MinGPUs.IsPositive() && it.GPUCount.LessThan(q.MinGPUs) {
-			continue
-		}
-		if q.MinVRAMGB.IsPositive() && it.GPU.MemoryGB.LessThan(q.MinVRAMGB) {
+		if !itMatch {
 			continue
 		}
 		if len(q.Regions) > 0 && !inFold(q.Regions, o.RegionCode) {

@@ -26,9 +26,18 @@ type validator struct {
 	// offerIDs are the IDs of the catalog's offers, in their order
 	// (computed once: sorting uses them too).
 	offerIDs []string
-	// onDemand holds an on-demand offer of each instance type and region
-	// that has one (offerPrices fills it, spotSiblings reads it).
-	onDemand map[[3]string]*Offer
+	// onDemand returns the on-demand offer of an offer's instance type and
+	// region, when there is one (offerPrices sets it, spotSiblings uses it).
+	onDemand func(o *Offer) *Offer
+	// regions indexes the catalog's regions by provider and code, and
+	// lastInst remembers the instance type of the previous offer (offers
+	// come grouped by instance type): offers are checked without building
+	// a string per lookup.
+	regions  map[[2]string]*Region
+	lastInst *InstanceType
+	// offersIndexed: the catalog's offerByID already holds every offer,
+	// each ID once (see build).
+	offersIndexed bool
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
@@ -112,9 +121,15 @@ func (v *validator) index(c *Catalog) {
 	for _, it := range c.instances {
 		v.instance(c, it)
 	}
-	v.offerIDs = make([]string, 0, len(c.offers))
-	for _, o := range c.offers {
-		v.offer(c, o)
+	if v.offerIDs == nil {
+		v.offerIDs = offerIDs(c.offers)
+	}
+	v.regions = make(map[[2]string]*Region, len(c.regionByKey))
+	for _, r := range c.regionByKey {
+		v.regions[[2]string{r.Provider, r.Code}] = r
+	}
+	for i, o := range c.offers {
+		v.offer(c, o, v.offerIDs[i])
 	}
 	v.offerPrices(c)
 	v.spotSiblings(c)
@@ -233,18 +248,52 @@ func (v *validator) instance(c *Catalog, it *InstanceType) {
 	v.source(it, id, it.Source)
 }
 
-func (v *validator) offer(c *Catalog, o *Offer) {
-	id := o.ID()
-	v.offerIDs = append(v.offerIDs, id)
+// offerIDs returns the IDs of offers, in their order, all cut from one
+// string: one allocation, which the garbage collector need not scan,
+// instead of one per offer.
+func offerIDs(offers []*Offer) []string {
+	n := 0
+	for _, o := range offers {
+		n += len(o.Provider) + len(o.InstanceName) + len(o.RegionCode) + len(o.Billing) + 3
+	}
+	var b strings.Builder
+	b.Grow(n)
+	ends := make([]int, len(offers))
+	for i, o := range offers {
+		b.WriteString(o.Provider)
+		b.WriteByte('/')
+		b.WriteString(o.InstanceName)
+		b.WriteByte('/')
+		b.WriteString(o.RegionCode)
+		b.WriteByte('/')
+		b.WriteString(string(o.Billing))
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	ids := make([]string, len(offers))
+	start := 0
+	for i, end := range ends {
+		ids[i] = all[start:end]
+		start = end
+	}
+	return ids
+}
+
+// offer validates and indexes an offer whose ID is id.
+func (v *validator) offer(c *Catalog, o *Offer, id string) {
 	if c.providerByID[o.Provider] == nil {
 		v.add(o, id, "provider", "unknown provider %q", o.Provider)
 	}
-	it := c.instanceByID[o.Provider+"/"+o.InstanceName]
+	it := v.lastInst
+	if it == nil || it.Provider != o.Provider || it.Name != o.InstanceName {
+		it = c.instanceByID[o.Provider+"/"+o.InstanceName]
+		v.lastInst = it
+	}
 	if it == nil {
 		v.add(o, id, "instance_type", "unknown instance type %s/%s", o.Provider, o.InstanceName)
 	}
 	o.Instance = it
-	r := c.regionByKey[o.Provider+"/"+o.RegionCode]
+	r := v.regions[[2]string{o.Provider, o.RegionCode}]
 	if r == nil {
 		v.add(o, id, "region", "unknown region %q for provider %s", o.RegionCode, o.Provider)
 	}
@@ -252,10 +301,14 @@ func (v *validator) offer(c *Catalog, o *Offer) {
 	if !o.Billing.Valid() {
 		v.add(o, id, "billing", "%q is not a canonical billing code", o.Billing)
 	}
-	if c.offerByID[id] != nil {
-		v.add(o, id, "", "duplicate offer")
-	} else {
+	// One map operation: a duplicate leaves the size unchanged (and the
+	// catalog is refused, so which of the two the map holds is moot).
+	if !v.offersIndexed {
+		n := len(c.offerByID)
 		c.offerByID[id] = o
+		if len(c.offerByID) == n {
+			v.add(o, id, "", "duplicate offer")
+		}
 	}
 	p := o.Price
 	v.nonNegative(o, id, "hourly", p.Hourly)
@@ -277,19 +330,51 @@ func (v *validator) offer(c *Catalog, o *Offer) {
 // on-demand price of the same instance, region and currency. Capacity
 // blocks are reserved ahead for a fixed window and are not bound by it.
 func (v *validator) offerPrices(c *Catalog) {
-	// The last on-demand offer of each instance type and region, keyed
-	// without building strings; by currency too only where one instance
-	// type and region has on-demand prices in several currencies.
-	onDemand := make(map[[3]string]*Offer, len(c.offers)/2)
-	var byCurrency map[[4]string]*Offer
+	// Where every offer is linked to its instance type and region (valid
+	// data), those pointers key the index: smaller and faster to hash than
+	// the names, which key it otherwise.
+	linked := true
 	for _, o := range c.offers {
+		if o.Instance == nil || o.Region == nil || o.Instance.Provider != o.Provider || o.Instance.Name != o.InstanceName {
+			linked = false
+			break
+		}
+	}
+	if linked {
+		v.onDemand = checkPrices(v, c.offers, func(o *Offer) site { return site{o.Instance, o.Region} })
+	} else {
+		v.onDemand = checkPrices(v, c.offers, func(o *Offer) [3]string { return [3]string{o.Provider, o.InstanceName, o.RegionCode} })
+	}
+}
+
+// site is an instance type in a region.
+type site struct {
+	it *InstanceType
+	r  *Region
+}
+
+// checkPrices is offerPrices with the instance type and region of an
+// offer keyed by key; it returns the lookup of on-demand offers.
+func checkPrices[K comparable](v *validator, offers []*Offer, key func(*Offer) K) func(*Offer) *Offer {
+	// The last on-demand offer of each instance type and region; by
+	// currency too only where one instance type and region has on-demand
+	// prices in several currencies.
+	n := 0
+	for _, o := range offers {
+		if o.Billing == OnDemand {
+			n++
+		}
+	}
+	onDemand := make(map[K]*Offer, n)
+	var byCurrency map[[4]string]*Offer
+	for _, o := range offers {
 		if o.Billing != OnDemand {
 			continue
 		}
-		k := [3]string{o.Provider, o.InstanceName, o.RegionCode}
+		k := key(o)
 		if prev := onDemand[k]; prev != nil && prev.Price.Currency != o.Price.Currency && byCurrency == nil {
 			byCurrency = map[[4]string]*Offer{}
-			for _, od := range c.offers {
+			for _, od := range offers {
 				if od.Billing == OnDemand {
 					byCurrency[[4]string{od.Provider, od.InstanceName, od.RegionCode, od.Price.Currency}] = od
 				}
@@ -297,12 +382,11 @@ func (v *validator) offerPrices(c *Catalog) {
 		}
 		onDemand[k] = o
 	}
-	v.onDemand = onDemand
-	for _, o := range c.offers {
+	for _, o := range offers {
 		if o.Billing == OnDemand || o.Billing == CapacityBlock {
 			continue
 		}
-		od := onDemand[[3]string{o.Provider, o.InstanceName, o.RegionCode}]
+		od := onDemand[key(o)]
 		if byCurrency != nil {
 			od = byCurrency[[4]string{o.Provider, o.InstanceName, o.RegionCode, o.Price.Currency}]
 		}
@@ -315,6 +399,7 @@ func (v *validator) offerPrices(c *Catalog) {
 				eff.Round(4), o.Price.Currency, odEff.Round(4), od.Price.Currency)
 		}
 	}
+	return func(o *Offer) *Offer { return onDemand[key(o)] }
 }
 
 // costs validates ancillary prices, support tiers and on-premises figures.

@@ -122,36 +122,62 @@ func pack(offers []*catalog.Offer) (blob []byte, ok bool, err error) {
 // errPack is a damaged pack: reads fall back to the offer rows.
 var errPack = errors.New("damaged packed offers")
 
-// packReader reads varints from a pack, remembering the first error.
+// packReader reads varints from a pack (b from position i),
+// remembering the first error.
 type packReader struct {
 	b   []byte
+	i   int
 	err error
 }
 
+// rest is what is left to read.
+func (r *packReader) rest() []byte { return r.b[r.i:] }
+
+// skip passes n bytes (n <= len(r.rest())).
+func (r *packReader) skip(n uint64) { r.i += int(n) }
+
 func (r *packReader) uvarint() uint64 {
-	if r.err != nil {
-		return 0
+	// One byte (most string indexes) on a short path; after an error nothing is
+	// left, so every read takes the slow path and returns 0.
+	if r.i < len(r.b) && r.b[r.i] < 0x80 {
+		r.i++
+		return uint64(r.b[r.i-1])
 	}
-	v, n := binary.Uvarint(r.b)
+	return r.uvarintSlow()
+}
+
+func (r *packReader) uvarintSlow() uint64 {
+	v, n := binary.Uvarint(r.b[r.i:])
 	if n <= 0 {
-		r.err = errPack
+		r.fail()
 		return 0
 	}
-	r.b = r.b[n:]
+	r.i += n
 	return v
 }
 
 func (r *packReader) varint() int64 {
-	if r.err != nil {
-		return 0
+	if r.i < len(r.b) && r.b[r.i] < 0x80 { // one byte: exponents, zeros
+		r.i++
+		u := uint64(r.b[r.i-1])
+		return int64(u>>1) ^ -int64(u&1)
 	}
-	v, n := binary.Varint(r.b)
+	return r.varintSlow()
+}
+
+func (r *packReader) varintSlow() int64 {
+	v, n := binary.Varint(r.b[r.i:])
 	if n <= 0 {
-		r.err = errPack
+		r.fail()
 		return 0
 	}
-	r.b = r.b[n:]
+	r.i += n
 	return v
+}
+
+// fail records a damaged pack and stops reading.
+func (r *packReader) fail() {
+	r.err, r.b, r.i = errPack, nil, 0
 }
 
 // partsPack is a decoded packParts header: the instance types of a
@@ -160,6 +186,10 @@ type partsPack struct {
 	strs    []string
 	parts   []packPart
 	fetched time.Time
+	// dates are the strings parsed as as-of dates, by string index
+	// (dated says which are), each parsed once per pack.
+	dates []time.Time
+	dated []bool
 }
 
 // packPart is one instance type's offers in a pack.
@@ -179,14 +209,14 @@ func readParts(blob []byte, fetched time.Time) (*partsPack, error) {
 	p := &partsPack{strs: make([]string, 0, ns), fetched: fetched}
 	for i := uint64(0); i < ns && r.err == nil; i++ {
 		l := r.uvarint()
-		if l > uint64(len(r.b)) {
+		if l > uint64(len(r.rest())) {
 			return nil, errPack
 		}
-		p.strs = append(p.strs, string(r.b[:l]))
-		r.b = r.b[l:]
+		p.strs = append(p.strs, string(r.rest()[:l]))
+		r.skip(l)
 	}
 	np := r.uvarint()
-	if np > uint64(len(r.b)) {
+	if np > uint64(len(r.rest())) {
 		return nil, errPack
 	}
 	type head struct{ prov, inst, n, size uint64 }
@@ -201,13 +231,13 @@ func readParts(blob []byte, fetched time.Time) (*partsPack, error) {
 		total += h.size
 		heads = append(heads, h)
 	}
-	if r.err != nil || total != uint64(len(r.b)) {
+	if r.err != nil || total != uint64(len(r.rest())) {
 		return nil, errPack
 	}
 	p.parts = make([]packPart, len(heads))
 	for i, h := range heads {
-		p.parts[i] = packPart{provider: p.strs[h.prov], instance: p.strs[h.inst], n: int(h.n), body: r.b[:h.size]}
-		r.b = r.b[h.size:]
+		p.parts[i] = packPart{provider: p.strs[h.prov], instance: p.strs[h.inst], n: int(h.n), body: r.rest()[:h.size]}
+		r.skip(h.size)
 	}
 	return p, nil
 }
@@ -216,10 +246,28 @@ func readParts(blob []byte, fetched time.Time) (*partsPack, error) {
 func (p *partsPack) str(r *packReader) string {
 	i := r.uvarint()
 	if i >= uint64(len(p.strs)) {
-		r.err = errPack
+		r.fail()
 		return ""
 	}
 	return p.strs[i]
+}
+
+// date reads a string index and returns that string as a date (zero
+// when it is not one, as catalog.ParseDate leaves it).
+func (p *partsPack) date(r *packReader) time.Time {
+	i := r.uvarint()
+	if i >= uint64(len(p.strs)) {
+		r.fail()
+		return time.Time{}
+	}
+	if p.dates == nil {
+		p.dates, p.dated = make([]time.Time, len(p.strs)), make([]bool, len(p.strs))
+	}
+	if !p.dated[i] {
+		p.dates[i], _ = catalog.ParseDate(p.strs[i])
+		p.dated[i] = true
+	}
+	return p.dates[i]
 }
 
 // keys yields the region, billing code and currency of each offer of a
@@ -242,28 +290,48 @@ func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency stri
 		}
 		yield(region, billing, currency)
 	}
-	if len(r.b) != 0 {
+	if len(r.rest()) != 0 {
 		return errPack
 	}
 	return nil
 }
 
-// decodeCache holds the values already decoded by a read, shared by the
-// offers that repeat them (decimals are immutable values): dates by
-// their text, prices by coefficient and exponent.
+// decodeCache holds prices already decoded by a read, shared by the
+// offers that repeat them (decimals are immutable values): a
+// direct-mapped table by coefficient and exponent, which costs less than
+// a map lookup per price; a price whose slot holds another is built anew.
 type decodeCache struct {
-	dates  map[string]time.Time
-	prices map[[2]int64]decimal.Decimal
+	prices [1 << priceBits]cachedPrice
 }
 
-func newDecodeCache() *decodeCache {
-	return &decodeCache{dates: map[string]time.Time{}, prices: map[[2]int64]decimal.Decimal{}}
+const priceBits = 12
+
+type cachedPrice struct {
+	c, e int64
+	v    decimal.Decimal
+	set  bool
 }
 
-// offers builds a part's offers.
-func (p *partsPack) offers(pt *packPart, cache *decodeCache) ([]*catalog.Offer, error) {
+func newDecodeCache() *decodeCache { return &decodeCache{} }
+
+// price is the decimal c × 10^e.
+func (dc *decodeCache) price(c, e int64) decimal.Decimal {
+	slot := &dc.prices[(uint64(c)*0x9E3779B97F4A7C15^uint64(e))>>(64-priceBits)]
+	if slot.set && slot.c == c && slot.e == e {
+		return slot.v
+	}
+	*slot = cachedPrice{c: c, e: e, v: decimal.New(c, int32(e)), set: true}
+	return slot.v
+}
+
+// offers builds a part's offers in store, which holds pt.n offers (nil:
+// allocated).
+func (p *partsPack) offers(pt *packPart, store []catalog.Offer, cache *decodeCache) ([]*catalog.Offer, error) {
 	r := &packReader{b: pt.body}
-	offers := make([]catalog.Offer, pt.n)
+	offers := store
+	if offers == nil {
+		offers = make([]catalog.Offer, pt.n)
+	}
 	out := make([]*catalog.Offer, pt.n)
 	for k := range offers {
 		o := &offers[k]
@@ -273,13 +341,7 @@ func (p *partsPack) offers(pt *packPart, cache *decodeCache) ([]*catalog.Offer, 
 		o.Price.Currency = p.str(r)
 		o.Source.Kind = catalog.SourceKind(p.str(r))
 		o.Source.Ref = p.str(r)
-		asOf := p.str(r)
-		d, ok := cache.dates[asOf]
-		if !ok {
-			d, _ = catalog.ParseDate(asOf)
-			cache.dates[asOf] = d
-		}
-		o.Source.AsOf, o.Source.FetchedAt = d, p.fetched
+		o.Source.AsOf, o.Source.FetchedAt = p.date(r), p.fetched
 		for _, f := range []*decimal.Decimal{&o.Price.Hourly, &o.Price.Upfront, &o.Price.Monthly} {
 			c, e := r.varint(), r.varint()
 			if e < -1<<31 || e >= 1<<31 {
@@ -289,20 +351,14 @@ func (p *partsPack) offers(pt *packPart, cache *decodeCache) ([]*catalog.Offer, 
 				*f = decimal.Zero
 				continue
 			}
-			k := [2]int64{c, e}
-			v, ok := cache.prices[k]
-			if !ok {
-				v = decimal.New(c, int32(e))
-				cache.prices[k] = v
-			}
-			*f = v
+			*f = cache.price(c, e)
 		}
 		if r.err != nil {
 			return nil, r.err
 		}
 		out[k] = o
 	}
-	if len(r.b) != 0 {
+	if len(r.rest()) != 0 {
 		return nil, errPack
 	}
 	return out, nil
@@ -355,19 +411,22 @@ func unpackInstances(blob []byte, fetched time.Time) ([]*catalog.DiscoveredInsta
 	p := &partsPack{strs: make([]string, 0, ns)}
 	for i := uint64(0); i < ns && r.err == nil; i++ {
 		l := r.uvarint()
-		if l > uint64(len(r.b)) {
+		if l > uint64(len(r.rest())) {
 			return nil, errPack
 		}
-		p.strs = append(p.strs, string(r.b[:l]))
-		r.b = r.b[l:]
+		p.strs = append(p.strs, string(r.rest()[:l]))
+		r.skip(l)
 	}
 	n := r.uvarint()
-	if r.err != nil || n > uint64(len(r.b))/14 { // an instance takes at least 14 bytes
+	if r.err != nil || n > uint64(len(r.rest()))/14 { // an instance takes at least 14 bytes
 		return nil, errPack
 	}
 	all := make([]catalog.DiscoveredInstance, n)
 	out := make([]*catalog.DiscoveredInstance, n)
 	dates := map[string]time.Time{}
+	// Figures repeat (GPU counts, memory sizes): each distinct one is
+	// built once and shared (decimals are immutable values).
+	figures := map[[2]int64]decimal.Decimal{}
 	for k := range all {
 		d := &all[k]
 		d.Provider, d.Name, d.GPUName = p.str(r), p.str(r), p.str(r)
@@ -384,14 +443,20 @@ func unpackInstances(blob []byte, fetched time.Time) ([]*catalog.DiscoveredInsta
 			if e < -1<<31 || e >= 1<<31 {
 				return nil, errPack
 			}
-			*f = decimal.New(c, int32(e))
+			fk := [2]int64{c, e}
+			v, ok := figures[fk]
+			if !ok {
+				v = decimal.New(c, int32(e))
+				figures[fk] = v
+			}
+			*f = v
 		}
 		if r.err != nil {
 			return nil, r.err
 		}
 		out[k] = d
 	}
-	if len(r.b) != 0 {
+	if len(r.rest()) != 0 {
 		return nil, errPack
 	}
 	return out, nil

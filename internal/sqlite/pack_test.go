@@ -3,6 +3,7 @@ package sqlite
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/gob"
 	"fmt"
 	"path/filepath"
@@ -190,7 +191,7 @@ func FuzzReadParts(f *testing.F) {
 			pt := &p.parts[i]
 			n := 0
 			kerr := p.keys(pt, func(string, string, string) { n++ })
-			offers, oerr := p.offers(pt, newDecodeCache())
+			offers, oerr := p.offers(pt, nil, newDecodeCache())
 			if (kerr == nil) != (oerr == nil) {
 				t.Fatalf("part %d: keys says %v, offers says %v", i, kerr, oerr)
 			}
@@ -252,4 +253,28 @@ func TestInstancePacksReadAsTheRows(t *testing.T) {
 	if got := render(); got != packed {
 		t.Errorf("from the rows:\n%s\nwant\n%s", got, packed)
 	}
+}
+
+// FuzzPackVarints: the pack reader's varints (with their one-byte fast
+// path) read what encoding/binary writes, and fail where it fails.
+func FuzzPackVarints(f *testing.F) {
+	for _, v := range []int64{0, 1, -1, 63, -64, 64, -65, 127, 128, 1 << 40, -1 << 62} {
+		f.Add(v, []byte{})
+	}
+	f.Add(int64(5), []byte{0x80})
+	f.Fuzz(func(t *testing.T, v int64, tail []byte) {
+		b := binary.AppendUvarint(binary.AppendVarint(nil, v), uint64(v))
+		r := &packReader{b: append(b, tail...)}
+		if got := r.varint(); got != v || r.err != nil {
+			t.Fatalf("varint %d read as %d (%v)", v, got, r.err)
+		}
+		if got := r.uvarint(); got != uint64(v) || r.err != nil {
+			t.Fatalf("uvarint %d read as %d (%v)", uint64(v), got, r.err)
+		}
+		_, n := binary.Uvarint(tail)
+		r.uvarint()
+		if (n <= 0) != (r.err != nil) {
+			t.Fatalf("tail %x: encoding/binary reads %d bytes, the pack reader's error is %v", tail, n, r.err)
+		}
+	})
 }

@@ -337,3 +337,80 @@ func TestFilteredReadLoadsOnlyKeptOffers(t *testing.T) {
 		t.Fatalf("unfiltered read: %d offers, want 5", len(im.Offers))
 	}
 }
+
+// TestFilteredReadMatchesFullRead: a filtered read without the list of
+// offers left out (which copies only the kept instance types out of a
+// one-snapshot database) gives the offers and counts of a full read,
+// filtered afterwards: from packs, damaged packs and rows, with one
+// snapshot, with two, and after the second is rolled back or deleted.
+func TestFilteredReadMatchesFullRead(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "g.db"))
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	src := catalog.Source{Kind: catalog.SourceThirdParty, Ref: "vms.csv", AsOf: at}
+	offer := func(inst, region string, b catalog.Billing, price string) *catalog.Offer {
+		return &catalog.Offer{Provider: "aws", InstanceName: inst, RegionCode: region, Billing: b,
+			Price: catalog.Price{Hourly: decimal.RequireFromString(price), Currency: "USD"}, Source: src}
+	}
+	east := &importer.Result{Source: "aws", Offers: []*catalog.Offer{offer("g5.xlarge", "us-east-1", catalog.OnDemand, "1.006"),
+		offer("p4d.24xlarge", "us-east-1", catalog.OnDemand, "32.77"), offer("g5.2xlarge", "us-east-1", catalog.OnDemand, "1.212"),
+		offer("p4d.24xlarge", "us-east-1", catalog.Spot, "12.5"), offer("g5.xlarge", "us-east-1", catalog.Spot, "0.45")}}
+	west := &importer.Result{Source: "aws", Offers: []*catalog.Offer{offer("p4d.24xlarge", "us-west-2", catalog.OnDemand, "33"),
+		offer("g5.xlarge", "us-west-2", catalog.OnDemand, "1.1")}}
+	keep := func(_, inst string) bool { return inst == "p4d.24xlarge" }
+	render := func(im *Imports, filter bool) string {
+		var out []string
+		for _, o := range im.Offers {
+			if !filter || keep(o.Provider, o.InstanceName) {
+				out = append(out, o.ID()+" "+o.Price.Hourly.String())
+			}
+		}
+		sort.Strings(out)
+		return strings.Join(out, ", ") + fmt.Sprint(" ", im.OfferCounts)
+	}
+	check := func(how, want string) {
+		t.Helper()
+		full, err := db.LatestImports(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		filtered, err := db.LatestImportsWith(ctx, ReadOptions{Choose: func([]*catalog.DiscoveredInstance) OfferFilter { return keep }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, fromFull := render(filtered, false), render(full, true); got != fromFull || got != want {
+			t.Fatalf("%s: filtered read %s, full read filtered %s, want %s", how, got, fromFull, want)
+		}
+	}
+	one := "aws/p4d.24xlarge/us-east-1/on-demand 32.77, aws/p4d.24xlarge/us-east-1/spot 12.5 map[aws/g5.2xlarge:1 aws/g5.xlarge:2 aws/p4d.24xlarge:2]"
+	two := "aws/p4d.24xlarge/us-east-1/on-demand 32.77, aws/p4d.24xlarge/us-east-1/spot 12.5, aws/p4d.24xlarge/us-west-2/on-demand 33 map[aws/g5.2xlarge:1 aws/g5.xlarge:3 aws/p4d.24xlarge:3]"
+	if _, err := db.SaveImport(ctx, east, "a", "us-east-1.json", at, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	check("one snapshot", one)
+	w, err := db.SaveImport(ctx, west, "b", "us-west-2.json", at.Add(time.Hour), SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("two snapshots", two)
+	if _, _, err := db.Rollback(ctx, w.Scope); err != nil {
+		t.Fatal(err)
+	}
+	check("second rolled back", one)
+	if w, err = db.SaveImport(ctx, west, "b", "us-west-2.json", at.Add(2*time.Hour), SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	check("second imported again", two)
+	if _, err := db.DeleteSnapshot(ctx, w.ID); err != nil {
+		t.Fatal(err)
+	}
+	check("second deleted", one)
+	if _, err := db.w.ExecContext(ctx, `UPDATE snapshot_packs SET offers = x'00ff'`); err != nil {
+		t.Fatal(err)
+	}
+	check("damaged pack", one)
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM snapshot_packs`); err != nil {
+		t.Fatal(err)
+	}
+	check("rows", one)
+}

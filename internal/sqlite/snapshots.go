@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -473,42 +474,52 @@ func groupParts(offers []*catalog.Offer) []readPart {
 // Only the instance types keep keeps are decoded; every offer is counted
 // in OfferCounts, and listed in LeftOut (when leftOut) if not kept.
 func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) (*Imports, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT s.id, s.fetched_at, p.format, p.offers FROM snapshots s LEFT JOIN snapshot_packs p ON p.snapshot_id = s.id
+	rows, err := db.r.QueryContext(ctx, `SELECT s.id, s.fetched_at, p.format FROM snapshots s LEFT JOIN snapshot_packs p ON p.snapshot_id = s.id
 		WHERE s.id IN (`+latestSnapshots+`) ORDER BY s.id`)
 	if err != nil {
 		return nil, err
 	}
 	var snaps []*snapParts
+	var formats []sql.NullInt64
 	for rows.Next() {
 		sn := &snapParts{}
 		var fetched string
 		var format sql.NullInt64
-		var blob []byte
-		if err := rows.Scan(&sn.id, &fetched, &format, &blob); err != nil {
+		if err := rows.Scan(&sn.id, &fetched, &format); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		sn.fetched, _ = time.Parse(time.RFC3339, fetched)
-		switch {
-		case format.Valid && format.Int64 == packParts:
-			if p, err := readParts(blob, sn.fetched); err == nil {
-				sn.pack = p
-				sn.parts = make([]readPart, len(p.parts))
-				for i := range p.parts {
-					pt := &p.parts[i]
-					sn.parts[i] = readPart{provider: pt.provider, instance: pt.instance, n: pt.n, packed: pt}
-				}
-			}
-		case format.Valid && format.Int64 == packGob:
-			if offers, err := unpackGob(blob, sn.fetched); err == nil {
-				sn.parts = groupParts(offers)
-			}
-		}
 		snaps = append(snaps, sn)
+		formats = append(formats, format)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
+	}
+	// With one snapshot, only the parts a read decodes or lists are
+	// copied out of the database's buffer; with several, every part (an
+	// instance type shared by two snapshots is counted from its keys).
+	// kept holds the filter's decision on each instance type, made once.
+	kept := map[string]bool{}
+	need := func(pt *packPart) bool { return true }
+	if len(snaps) == 1 && !leftOut && keep != nil {
+		need = func(pt *packPart) bool {
+			k := pt.provider + "/" + pt.instance
+			w, seen := kept[k]
+			if !seen {
+				w = keep(pt.provider, pt.instance)
+				kept[k] = w
+			}
+			return w
+		}
+	}
+	for i, sn := range snaps {
+		if f := formats[i]; f.Valid && (f.Int64 == packParts || f.Int64 == packGob) {
+			if err := db.readPack(ctx, sn, f.Int64, need); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// A snapshot without a usable pack is read from its rows.
 	for _, sn := range snaps {
@@ -533,7 +544,6 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 			}
 		}
 	}
-	kept := map[string]bool{}
 	im := &Imports{OfferCounts: map[string]int{}}
 	idSeen, leftSeen := map[string]bool{}, map[string]bool{}
 	cache := newDecodeCache()
@@ -556,7 +566,11 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 				return nil, err
 			}
 		}
-		im.Offers = append(im.Offers, out...)
+		if im.Offers == nil {
+			im.Offers = out // no copy for the first (often the only) snapshot
+		} else {
+			im.Offers = append(im.Offers, out...)
+		}
 		for i := range sn.parts {
 			if k := sn.parts[i].key(); !shared[k] {
 				im.OfferCounts[k] += sn.parts[i].n
@@ -592,12 +606,56 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 	return im, nil
 }
 
+// readPack reads a snapshot's pack of a known format into sn.parts,
+// copying out of the database's buffer only the bodies of the parts need
+// keeps (the others cannot be decoded: readSnap must not want them). A
+// damaged pack leaves sn.parts nil (the rows are read instead).
+func (db *DB) readPack(ctx context.Context, sn *snapParts, format int64, need func(*packPart) bool) error {
+	rows, err := db.r.QueryContext(ctx, `SELECT offers FROM snapshot_packs WHERE snapshot_id = ?`, sn.id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return rows.Err()
+	}
+	var raw sql.RawBytes // valid until the next call on rows
+	if err := rows.Scan(&raw); err != nil {
+		return err
+	}
+	switch format {
+	case packParts:
+		p, err := readParts(raw, sn.fetched)
+		if err != nil {
+			return nil
+		}
+		sn.pack = p
+		sn.parts = make([]readPart, len(p.parts))
+		for i := range p.parts {
+			pt := &p.parts[i]
+			if need(pt) {
+				pt.body = bytes.Clone(pt.body)
+			} else {
+				pt.body = nil
+			}
+			sn.parts[i] = readPart{provider: pt.provider, instance: pt.instance, n: pt.n, packed: pt}
+		}
+	case packGob:
+		if offers, err := unpackGob(raw, sn.fetched); err == nil {
+			sn.parts = groupParts(offers)
+		}
+	}
+	return rows.Close()
+}
+
 // readSnap decodes the parts of a snapshot that keep keeps (deciding once
 // per instance type, in kept) and returns their offers and, when leftOut,
 // the offers of the others. Parts decoded stay in sn.parts.
 func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut bool, cache *decodeCache) ([]*catalog.Offer, []LeftOut, error) {
-	var out []*catalog.Offer
-	var left []LeftOut
+	// Decide every part first, so that the offers decoded share one
+	// array and the list of them is allocated once.
+	want := make([]bool, len(sn.parts))
+	n, decode := 0, 0
 	for i := range sn.parts {
 		pt := &sn.parts[i]
 		k := pt.key()
@@ -606,15 +664,33 @@ func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut boo
 			w = keep == nil || keep(pt.provider, pt.instance)
 			kept[k] = w
 		}
+		want[i] = w
+		if w {
+			n += len(pt.offers)
+			if pt.offers == nil {
+				n += pt.n
+				decode += pt.n
+			}
+		}
+	}
+	out := make([]*catalog.Offer, 0, n)
+	var store []catalog.Offer
+	if decode > 0 {
+		store = make([]catalog.Offer, decode)
+	}
+	var left []LeftOut
+	for i := range sn.parts {
+		pt := &sn.parts[i]
 		switch {
-		case w && pt.offers == nil:
-			offers, err := sn.pack.offers(pt.packed, cache)
+		case want[i] && pt.offers == nil:
+			offers, err := sn.pack.offers(pt.packed, store[:pt.packed.n:pt.packed.n], cache)
 			if err != nil {
 				return nil, nil, err
 			}
+			store = store[pt.packed.n:]
 			pt.offers = offers
 			out = append(out, offers...)
-		case w:
+		case want[i]:
 			out = append(out, pt.offers...)
 		case leftOut:
 			g := LeftOut{Provider: pt.provider, InstanceType: pt.instance, Offers: make([]LeftOutOffer, 0, pt.n)}
@@ -725,7 +801,7 @@ func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstanc
 		return nil, err
 	}
 	var out []*catalog.DiscoveredInstance
-	at := map[string]int{}
+	at := map[[2]string]int{} // provider and name: no string built per instance
 	for _, sn := range snaps {
 		if !sn.packed {
 			if sn.instances, err = db.instanceRows(ctx, sn.id); err != nil {
@@ -733,11 +809,12 @@ func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstanc
 			}
 		}
 		for _, d := range sn.instances {
-			if i, ok := at[d.ID()]; ok {
+			k := [2]string{d.Provider, d.Name}
+			if i, ok := at[k]; ok {
 				out[i] = d
 				continue
 			}
-			at[d.ID()] = len(out)
+			at[k] = len(out)
 			out = append(out, d)
 		}
 	}
