@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,18 +23,24 @@ var now = time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
 
 func exec(t *testing.T, embedded bool, env map[string]string, args ...string) (string, string, int) {
 	t.Helper()
+	cat := os.DirFS("testdata/catalog")
+	if embedded {
+		cat = curated.Embedded()
+	}
+	return runCLI(cat, now, env, "", args...)
+}
+
+// runCLI runs gpuscout in process on the catalog cat, on the day now, with
+// the environment env and standard input stdin (never a terminal).
+func runCLI(cat fs.FS, now time.Time, env map[string]string, stdin string, args ...string) (string, string, int) {
 	var out, errOut bytes.Buffer
 	e := cli.Env{
-		Getenv: func(k string) string { return env[k] },
-		Now:    func() time.Time { return now },
-		IsTTY:  func() bool { return false },
+		Getenv:  func(k string) string { return env[k] },
+		Now:     func() time.Time { return now },
+		IsTTY:   func() bool { return false },
+		Catalog: cat,
 	}
-	if !embedded {
-		e.Catalog = os.DirFS("testdata/catalog")
-	} else {
-		e.Catalog = curated.Embedded()
-	}
-	code := cli.Main(context.Background(), args, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, e)
+	code := cli.Main(context.Background(), args, cli.IO{In: strings.NewReader(stdin), Out: &out, Err: &errOut}, e)
 	return out.String(), errOut.String(), code
 }
 

@@ -1,8 +1,6 @@
 package cli_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"regexp"
@@ -11,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
-	"github.com/gpuscout/gpuscout/internal/cli"
 )
 
 // coverageDoc is the page whose summary is the output of catalog stats.
@@ -91,16 +88,9 @@ func statsOn(t *testing.T, day time.Time) string {
 // runStats runs catalog stats with args on the embedded catalog on day.
 func runStats(t *testing.T, day time.Time, args ...string) string {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	e := cli.Env{
-		Getenv:  func(string) string { return "" },
-		Now:     func() time.Time { return day },
-		IsTTY:   func() bool { return false },
-		Catalog: curated.Embedded(),
+	out, errOut, code := runCLI(curated.Embedded(), day, nil, "", append([]string{"catalog", "stats"}, args...)...)
+	if code != 0 {
+		t.Fatalf("catalog stats: exit %d: %s", code, errOut)
 	}
-	args = append([]string{"catalog", "stats"}, args...)
-	if code := cli.Main(context.Background(), args, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, e); code != 0 {
-		t.Fatalf("catalog stats: exit %d: %s", code, errOut.String())
-	}
-	return out.String()
+	return out
 }

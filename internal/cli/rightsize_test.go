@@ -1,15 +1,10 @@
 package cli_test
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/gpuscout/gpuscout/internal/cli"
 )
 
 // The rightsize fixtures (generated logs and a catalog overlay with the
@@ -53,18 +48,10 @@ func TestRightsizeGolden(t *testing.T) {
 	}
 }
 
-// execIn runs gpuscout on the test catalog with stdin.
+// rsExecIn runs gpuscout on the test catalog with stdin.
 func rsExecIn(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	e := cli.Env{
-		Getenv:  func(string) string { return "" },
-		Now:     func() time.Time { return now },
-		IsTTY:   func() bool { return false },
-		Catalog: os.DirFS("testdata/catalog"),
-	}
-	code := cli.Main(context.Background(), args, cli.IO{In: strings.NewReader(stdin), Out: &out, Err: &errOut}, e)
-	return out.String(), errOut.String(), code
+	return runCLI(os.DirFS("testdata/catalog"), now, nil, stdin, args...)
 }
 
 func TestRightsizeReadsStdin(t *testing.T) {
