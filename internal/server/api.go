@@ -306,6 +306,13 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 
 // run executes the search: rows shown and the count before the limit.
 func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
+	if s.OneRegion && s.Order == "" && s.Interconnect == "" && !s.RDMA && !s.MinPrice.IsPositive() {
+		// The explorer's default: each type and billing model once, in
+		// its cheapest region, chosen before any row is copied.
+		if rows, ok := d.queryCheapest(s.Query); ok {
+			return finishSearch(s, rows)
+		}
+	}
 	rows, err := d.queryOffers(s.Query)
 	if err != nil {
 		return nil, 0, dataProblem(err) // the currency was checked; the stored data is at fault
@@ -333,6 +340,12 @@ func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
 	if s.OneRegion {
 		rows = d.cheapestRegion(s.Query.Currency, rows)
 	}
+	return finishSearch(s, rows)
+}
+
+// finishSearch applies the per-provider cut and the limit to the rows of a
+// search, returning the rows shown and the count before the limit.
+func finishSearch(s OfferSearch, rows []catalog.OfferRow) ([]catalog.OfferRow, int, error) {
 	if s.PerProvider > 0 {
 		rows = catalog.FirstPerProvider(rows, s.PerProvider)
 	}

@@ -218,6 +218,53 @@ func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 	return out, nil
 }
 
+// queryCheapest answers cheapestRegion(q.Currency, queryOffers(q)) without
+// copying every matching row: the choice per instance type and billing
+// model is made on positions in the priced list, and only the rows kept
+// are copied. ok is false where queryOffers would not answer from the
+// index (another FX, a limit, a list that could not be priced); the
+// caller then takes the general path.
+func (d *Data) queryCheapest(q catalog.OfferQuery) (rows []catalog.OfferRow, ok bool) {
+	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 {
+		return nil, false
+	}
+	all, err := d.pricedList(pricedKey{q.Currency, q.Per, q.Sort})
+	if err != nil {
+		return nil, false
+	}
+	ranks, err := d.priceRanks(q.Currency)
+	if err != nil {
+		return nil, false
+	}
+	x := d.index()
+	f := x.filter(&q)
+	best := make([]int32, x.groups) // position in all.rows + 1; 0: none yet
+	kept := 0
+	for i := range all.rows {
+		if !f.matches(&all.rows[i], all.ords[i]) {
+			continue
+		}
+		j := all.ords[i]
+		g := x.group[j]
+		if b := best[g]; b == 0 {
+			best[g] = int32(i) + 1
+			kept++
+		} else if ranks[j] < ranks[all.ords[b-1]] {
+			best[g] = int32(i) + 1
+		}
+	}
+	if kept == 0 {
+		return nil, true
+	}
+	rows = make([]catalog.OfferRow, 0, kept)
+	for i := range all.rows {
+		if best[x.group[all.ords[i]]] == int32(i)+1 {
+			rows = append(rows, all.rows[i])
+		}
+	}
+	return rows, true
+}
+
 // queryFilter is QueryOffers' filter for one priced row (the equivalence
 // test holds the two together). The list filters (status, provider, GPU,
 // region, country, residency, billing) are decided once per distinct value

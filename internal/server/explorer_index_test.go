@@ -143,6 +143,11 @@ func TestIndexAnswersAsCatalog(t *testing.T) {
 			nonEmpty++
 		}
 		sameRows(t, what+" cheapest region", d.cheapestRegion(q.Currency, got), catalog.CheapestRegion(want))
+		if fast, ok := d.queryCheapest(q); ok {
+			sameRows(t, what+" cheapest region in one pass", fast, catalog.CheapestRegion(want))
+		} else if q.Limit == 0 {
+			t.Errorf("%s: queryCheapest did not answer a query the index answers", what)
+		}
 		order := orderKeys[i%len(orderKeys)]
 		sortRows(got, order, i%2 == 0)
 		sortRows(want, order, i%2 == 0)
