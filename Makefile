@@ -59,6 +59,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadCatalogFile -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzRecommendBody -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/server
 	$(GO) test -run '^$$' -fuzz FuzzReadJob -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/recommend/jobfile
+	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/recommend/jobfile
 	$(GO) test -run '^$$' -fuzz FuzzReadUsage -fuzztime $(FUZZTIME) ./internal/pricing/planfile
 	$(GO) test -run '^$$' -fuzz FuzzParseBenchmarks -fuzztime $(FUZZTIME) ./internal/perf
 	$(GO) test -run '^$$' -fuzz FuzzNVSMI -fuzztime $(FUZZTIME) ./internal/rightsize
@@ -71,6 +72,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/alibaba
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/tencent
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/skypilot
+	$(GO) test -run '^$$' -fuzz FuzzCheckField -fuzztime $(FUZZTIME) ./internal/catalog/curated
+	$(GO) test -run '^$$' -fuzz FuzzSortOffers -fuzztime $(FUZZTIME) ./internal/catalog
+	$(GO) test -run '^$$' -fuzz FuzzReadParts -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/sqlite
+	$(GO) test -run '^$$' -fuzz FuzzPackVarints -fuzztime $(FUZZTIME) ./internal/sqlite
+	$(GO) test -run '^$$' -fuzz FuzzParseMFU -fuzztime $(FUZZTIME) ./internal/perf
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:

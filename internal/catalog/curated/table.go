@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -52,21 +51,42 @@ const (
 var idColumns = map[string]bool{"id": true, "provider": true, "instance_type": true, "region": true, "code": true,
 	"gpu": true, "billing": true, "currency": true, "item": true, "plan": true, "category": true, "status": true}
 
-var reID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+:-]*$`)
-
 // checkField returns why a field's value is not acceptable, or "".
-func checkField(col, v string) string {
-	if !utf8.ValidString(v) {
-		return "not valid UTF-8"
-	}
-	for _, r := range v {
-		if r != '\t' && unicode.IsControl(r) {
-			return fmt.Sprintf("contains the control character %U", r)
+func checkField(col, v string) string { return checkValue(col, idColumns[col], v) }
+
+// checkValue is checkField given whether col holds identifiers. Most
+// values are short ASCII: one pass over their bytes decides what the
+// general checks would; any other byte sends the value through them.
+func checkValue(col string, isID bool, v string) string {
+	ctrl, ascii := -1, true
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+		if ctrl < 0 && (c < 0x20 && c != '\t' || c == 0x7f) {
+			ctrl = int(c)
 		}
 	}
-	if !idColumns[col] {
-		if n := utf8.RuneCountInString(v); n > maxTextLen {
-			return fmt.Sprintf("is %d characters long; at most %d", n, maxTextLen)
+	switch {
+	case !ascii:
+		if !utf8.ValidString(v) {
+			return "not valid UTF-8"
+		}
+		for _, r := range v {
+			if r != '\t' && unicode.IsControl(r) {
+				return fmt.Sprintf("contains the control character %U", r)
+			}
+		}
+	case ctrl >= 0:
+		return fmt.Sprintf("contains the control character %U", rune(ctrl))
+	}
+	if !isID {
+		if len(v) > maxTextLen { // a rune takes at least one byte
+			if n := utf8.RuneCountInString(v); n > maxTextLen {
+				return fmt.Sprintf("is %d characters long; at most %d", n, maxTextLen)
+			}
 		}
 		return ""
 	}
@@ -77,10 +97,28 @@ func checkField(col, v string) string {
 		return ""
 	case len(v) > maxIDLen:
 		return fmt.Sprintf("identifier is %d bytes long; at most %d", len(v), maxIDLen)
-	case strings.Contains(v, ".."), !reID.MatchString(v):
+	case strings.Contains(v, ".."), !isIdentifier(v):
 		return fmt.Sprintf("identifier %q may hold only letters, digits and . _ - + : (no \"..\", slashes or spaces)", v)
 	}
 	return ""
+}
+
+// isIdentifier reports whether v is a letter or digit followed by letters,
+// digits and . _ + : - only (ASCII).
+func isIdentifier(v string) bool {
+	if v == "" || !isAlnum(v[0]) {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		if c := v[i]; !isAlnum(c) && c != '.' && c != '_' && c != '+' && c != ':' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // clip shortens a value for an error message.
@@ -123,9 +161,11 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems)
 		allowedSet[a] = true
 	}
 	seen := map[string]bool{}
+	isID := make([]bool, len(header))
 	for i, h := range header {
 		h = strings.TrimSpace(h)
 		header[i] = h
+		isID[i] = idColumns[h]
 		switch {
 		case !allowedSet[h]:
 			p.add(file, 1, clip(h), "unknown column %q (allowed: %s)", clip(h), strings.Join(allowed, ", "))
@@ -156,7 +196,7 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems)
 		fields := make(map[string]string, len(header))
 		for i, h := range header {
 			v := strings.TrimSpace(rec[i])
-			if msg := checkField(h, v); msg != "" {
+			if msg := checkValue(h, isID[i], v); msg != "" {
 				p.add(file, line, h, "%s", msg)
 				v = clip(strings.Map(printable, v)) // later messages must not echo the bad value whole
 			}
