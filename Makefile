@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/gpuscout
 PKGS    := ./...
 
-.PHONY: run demo test build vet fmt fuzz bench bench-cli golden clean assets assets-check serve
+.PHONY: run demo test build vet fmt fuzz bench bench-cli golden clean assets assets-check serve catalog
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/gpuscout
@@ -82,6 +82,10 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 	./bench/cli.sh
+
+## catalog: regenerate the offer files derived from machine-readable sources (internal/catalog/lineage)
+catalog:
+	$(GO) run ./internal/catalog/lineage/cmd/catalog-gen
 
 ## golden: rewrite golden files after an intended output change (review the diff!)
 golden:

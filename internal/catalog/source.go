@@ -49,6 +49,10 @@ type Source struct {
 	AsOf time.Time
 	// FetchedAt is when an importer fetched it; zero for curated data.
 	FetchedAt time.Time
+	// ReadOn is the day an undated source was read. It is set only when the
+	// source shows no date and none can honestly be attributed to it (AsOf is
+	// then zero): such a figure is undated, never "as of" the day it was read.
+	ReadOn time.Time
 }
 
 // AsOfString renders AsOf as YYYY-MM-DD.

@@ -36,7 +36,7 @@ type Dataset struct {
 
 // Column sets of each file.
 var (
-	srcCols       = []string{"source_kind", "source_ref", "as_of"}
+	srcCols       = []string{"source_kind", "source_ref", "as_of", "read_on"}
 	providerCols  = append([]string{"id", "name_en", "name_zh", "website", "pricing_page"}, srcCols...)
 	regionCols    = append([]string{"provider", "code", "name_en", "name_zh", "country", "residency", "city", "lat", "lon"}, srcCols...)
 	gpuCols       = append([]string{"id", "vendor", "family", "variant", "architecture", "memory_gb", "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "tf32_tflops", "fp16_tflops", "fp8_tflops", "int8_tops", "interconnect", "interconnect_gbs", "tdp_w", "launch_year", "aliases", "notes", "fp64_tflops", "fp64_tensor_tflops", "fp64_source"}, srcCols...)

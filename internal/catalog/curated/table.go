@@ -307,9 +307,10 @@ func (r row) date(col string) time.Time {
 	return t
 }
 
-// source reads the three provenance columns.
+// source reads the provenance columns: kind, reference, as-of date and, for
+// an undated source, the day it was read.
 func (r row) source() catalog.Source {
-	return catalog.Source{Kind: catalog.SourceKind(r.str("source_kind")), Ref: r.str("source_ref"), AsOf: r.date("as_of")}
+	return catalog.Source{Kind: catalog.SourceKind(r.str("source_kind")), Ref: r.str("source_ref"), AsOf: r.date("as_of"), ReadOn: r.date("read_on")}
 }
 
 // coords parses an optional latitude/longitude pair: both or neither,
