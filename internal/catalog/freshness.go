@@ -10,8 +10,9 @@ const FreshMonths = 12
 
 // Freshness says how old a set of prices is on a given day.
 type Freshness struct {
-	Offers        int     // offers counted
+	Offers        int     // offers counted, undated ones included
 	Fresh         int     // offers priced within FreshMonths of the day
+	Undated       int     // offers whose source shows no date (never fresh)
 	MedianAgeDays float64 // median age of the offers' as-of dates, in days
 	OldestAsOf    time.Time
 	NewestAsOf    time.Time
@@ -27,16 +28,18 @@ func (f Freshness) Share() float64 {
 }
 
 // MeasureFreshness computes the freshness of prices dated asOf on the day
-// now. Dates after now count as age 0; zero dates are skipped.
+// now. Dates after now count as age 0; a zero date is an undated price: it
+// is counted, never fresh, and left out of the ages.
 func MeasureFreshness(asOf []time.Time, now time.Time) Freshness {
 	var f Freshness
 	cutoff := now.AddDate(0, -FreshMonths, 0)
 	ages := make([]float64, 0, len(asOf))
 	for _, d := range asOf {
+		f.Offers++
 		if d.IsZero() {
+			f.Undated++
 			continue
 		}
-		f.Offers++
 		if !d.Before(cutoff) {
 			f.Fresh++
 		}
@@ -98,6 +101,7 @@ func PublicPriceFile(provider string) bool {
 type FileFreshness struct {
 	Offers  int
 	Fresh   int
+	Undated int
 	Without []string
 }
 
@@ -122,6 +126,7 @@ func PublicFileFreshness(by map[string]Freshness) FileFreshness {
 		}
 		ff.Offers += f.Offers
 		ff.Fresh += f.Fresh
+		ff.Undated += f.Undated
 	}
 	sort.Strings(ff.Without)
 	return ff

@@ -17,14 +17,15 @@ func TestMeasureFreshness(t *testing.T) {
 	}
 	now := day("2026-12-03")
 	// Ages in days: 0, 30, 364 (fresh), 365 is exactly 12 months (fresh),
-	// 366 and 1000 (stale). The zero date is skipped.
+	// 366 and 1000 (stale). The zero date is an undated price: counted,
+	// never fresh, and without an age.
 	dates := []time.Time{day("2026-12-03"), day("2026-11-03"), day("2025-12-04"), day("2025-12-03"),
 		day("2025-12-02"), now.AddDate(0, 0, -1000), {}}
 	f := catalog.MeasureFreshness(dates, now)
-	if f.Offers != 6 || f.Fresh != 4 {
-		t.Fatalf("offers/fresh = %d/%d, want 6/4", f.Offers, f.Fresh)
+	if f.Offers != 7 || f.Fresh != 4 || f.Undated != 1 {
+		t.Fatalf("offers/fresh/undated = %d/%d/%d, want 7/4/1", f.Offers, f.Fresh, f.Undated)
 	}
-	if got, want := f.Share(), 4.0/6.0; got != want {
+	if got, want := f.Share(), 4.0/7.0; got != want {
 		t.Errorf("Share = %v, want %v", got, want)
 	}
 	// Sorted ages 0, 30, 364, 365, 366, 1000: median (364+365)/2.

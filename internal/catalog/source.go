@@ -55,7 +55,19 @@ type Source struct {
 	ReadOn time.Time
 }
 
-// AsOfString renders AsOf as YYYY-MM-DD.
+// Undated reports whether the figure's source shows no date: AsOf is zero
+// and ReadOn says when it was read. An undated price is never fresh.
+func (s Source) Undated() bool { return s.AsOf.IsZero() && !s.ReadOn.IsZero() }
+
+// ReadOnString renders ReadOn as YYYY-MM-DD ("" when not set).
+func (s Source) ReadOnString() string {
+	if s.ReadOn.IsZero() {
+		return ""
+	}
+	return s.ReadOn.Format(DateLayout)
+}
+
+// AsOfString renders AsOf as YYYY-MM-DD ("" for an undated source).
 func (s Source) AsOfString() string {
 	if s.AsOf.IsZero() {
 		return ""

@@ -22,7 +22,8 @@ type ProviderStats struct {
 type Stats struct {
 	Providers, Regions, GPUs, InstanceTypes, Offers, Claims int
 	ByProvider                                              map[string]*ProviderStats
-	OldestAsOf, NewestAsOf                                  time.Time // over offers
+	OldestAsOf, NewestAsOf                                  time.Time // over dated offers
+	Undated                                                 int       // offers whose source shows no date
 	BySourceKind                                            map[SourceKind]int
 	// Filled by StatsWithCoverage only (they cost a pass over every offer
 	// and billing model, too much for every page header).
@@ -55,6 +56,10 @@ func (c *Catalog) Stats() Stats {
 		}
 		billing[o.Provider][o.Billing] = true
 		s.BySourceKind[o.Source.Kind]++
+		if o.Source.AsOf.IsZero() {
+			s.Undated++
+			continue
+		}
 		if s.OldestAsOf.IsZero() || o.Source.AsOf.Before(s.OldestAsOf) {
 			s.OldestAsOf = o.Source.AsOf
 		}
@@ -102,8 +107,9 @@ type SourceUse struct {
 	Kind    SourceKind
 	Ref     string
 	Records int
-	Oldest  time.Time
+	Oldest  time.Time // over dated records (zero when all are undated)
 	Newest  time.Time
+	Undated int // records whose source shows no date
 }
 
 // Sources lists every distinct source in the catalog with how many records
@@ -114,11 +120,15 @@ func (c *Catalog) Sources() []SourceUse {
 		k := string(s.Kind) + "\x00" + s.Ref
 		u := m[k]
 		if u == nil {
-			u = &SourceUse{Kind: s.Kind, Ref: s.Ref, Oldest: s.AsOf, Newest: s.AsOf}
+			u = &SourceUse{Kind: s.Kind, Ref: s.Ref}
 			m[k] = u
 		}
 		u.Records++
-		if s.AsOf.Before(u.Oldest) {
+		if s.AsOf.IsZero() {
+			u.Undated++
+			return
+		}
+		if u.Oldest.IsZero() || s.AsOf.Before(u.Oldest) {
 			u.Oldest = s.AsOf
 		}
 		if s.AsOf.After(u.Newest) {

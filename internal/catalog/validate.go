@@ -51,8 +51,13 @@ func (v *validator) source(rec any, id string, s Source) {
 	if strings.TrimSpace(s.Ref) == "" {
 		v.add(rec, id, "source_ref", "every figure needs a source")
 	}
-	if s.AsOf.IsZero() {
-		v.add(rec, id, "as_of", "every figure needs an as-of date (YYYY-MM-DD)")
+	switch {
+	case s.AsOf.IsZero() && s.ReadOn.IsZero():
+		v.add(rec, id, "as_of", "every figure needs an as-of date (YYYY-MM-DD), or read_on (the day it was read) for a source that shows no date")
+	case !s.AsOf.IsZero() && !s.ReadOn.IsZero():
+		v.add(rec, id, "read_on", "set only for an undated source: with an as-of date of %s, leave read_on empty", s.AsOfString())
+	case !s.ReadOn.IsZero() && !s.FetchedAt.IsZero() && s.ReadOn.After(s.FetchedAt):
+		v.add(rec, id, "read_on", "read on %s, after it was fetched", s.ReadOnString())
 	}
 }
 

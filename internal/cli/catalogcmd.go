@@ -116,8 +116,14 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 				}
 				f := fresh[pr.ID]
 				age := "–"
-				if f.Offers > 0 {
+				switch {
+				case f.Offers > 0 && f.Undated == f.Offers:
+					age = p.T("date.undated_short")
+				case f.Offers > 0:
 					age = strconv.Itoa(medianDays(f))
+					if f.Undated > 0 {
+						age += " (" + strconv.Itoa(f.Undated) + " " + p.T("date.undated_short") + ")"
+					}
 				}
 				g.Add(pr.ID, strconv.Itoa(ps.Regions), strconv.Itoa(ps.InstanceTypes), strconv.Itoa(ps.Offers), age, freshShare(f), strings.Join(codes, ", "))
 			}
@@ -144,6 +150,9 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			sort.Strings(kinds)
 			fmt.Fprintf(w, "%s: %s\n", p.T("col.source"), strings.Join(kinds, ", "))
 			fmt.Fprintln(w, p.T("stats.freshness", catalog.FreshMonths, freshShare(all), all.Offers, medianDays(all)))
+			if all.Undated > 0 {
+				fmt.Fprintln(w, p.T("stats.undated", all.Undated, all.Offers))
+			}
 			writePublicFileFreshness(w, p, catalog.PublicFileFreshness(fresh))
 			writeNoPriceFile(w, p, ids, fresh)
 			return writeCoverage(w, a.out, p, ds.Catalog, s, a.tty())
@@ -182,9 +191,15 @@ func (a *app) catalogSourcesCmd() *cobra.Command {
 				Align:   []output.Align{output.Left, output.Right, output.Left, output.Left},
 			}
 			for _, u := range list {
-				dates := u.Oldest.Format(catalog.DateLayout)
-				if !u.Newest.Equal(u.Oldest) {
-					dates += ".." + u.Newest.Format(catalog.DateLayout)
+				var dates string
+				if !u.Oldest.IsZero() {
+					dates = u.Oldest.Format(catalog.DateLayout)
+					if !u.Newest.Equal(u.Oldest) {
+						dates += ".." + u.Newest.Format(catalog.DateLayout)
+					}
+				}
+				if u.Undated > 0 {
+					dates = strings.TrimPrefix(dates+", "+p.T("date.undated_short"), ", ")
 				}
 				ref := u.Ref
 				if a.out == output.Table && a.tty() {

@@ -38,15 +38,18 @@ func optNum(d decimal.Decimal) *json.Number {
 	return &n
 }
 
-// Source is a record's provenance.
+// Source is a record's provenance. An undated source has an empty AsOf,
+// Undated set and ReadOn the day it was read.
 type Source struct {
-	Kind string `json:"kind"`
-	Ref  string `json:"ref"`
-	AsOf string `json:"as_of"`
+	Kind    string `json:"kind"`
+	Ref     string `json:"ref"`
+	AsOf    string `json:"as_of"`
+	ReadOn  string `json:"read_on,omitempty"`
+	Undated bool   `json:"undated,omitempty"`
 }
 
 func source(s catalog.Source) Source {
-	return Source{Kind: string(s.Kind), Ref: s.Ref, AsOf: s.AsOfString()}
+	return Source{Kind: string(s.Kind), Ref: s.Ref, AsOf: s.AsOfString(), ReadOn: s.ReadOnString(), Undated: s.Undated()}
 }
 
 // FXRate is one exchange rate used by a document.
@@ -287,6 +290,9 @@ type CatalogStats struct {
 	FreshMonths   int     `json:"fresh_months,omitempty"`
 	FreshShare    float64 `json:"fresh_share"`
 	MedianAgeDays float64 `json:"median_age_days"`
+	// Undated counts the offers whose source shows no date: they are in
+	// the share's denominator and never fresh, and have no age.
+	Undated int `json:"undated_offers"`
 	// PublicPriceFiles is the freshness of the offers of providers that
 	// publish a public price file (every provider but those listed in
 	// Without, whose prices need the user's own credentials to refresh).
@@ -299,15 +305,16 @@ type FileFreshness struct {
 	Offers     int      `json:"offers"`
 	Fresh      int      `json:"fresh"`
 	FreshShare float64  `json:"fresh_share"`
+	Undated    int      `json:"undated"` // counted in Offers, never fresh
 	Without    []string `json:"without"`
 }
 
 // SetFreshness adds the catalog's price freshness (catalog.Freshness) to the
 // stats document, overall and per provider.
 func (d *CatalogStats) SetFreshness(all catalog.Freshness, by map[string]catalog.Freshness) {
-	d.FreshMonths, d.FreshShare, d.MedianAgeDays = catalog.FreshMonths, all.Share(), all.MedianAgeDays
+	d.FreshMonths, d.FreshShare, d.MedianAgeDays, d.Undated = catalog.FreshMonths, all.Share(), all.MedianAgeDays, all.Undated
 	if ff := catalog.PublicFileFreshness(by); ff.Offers > 0 {
-		d.PublicPriceFiles = &FileFreshness{Offers: ff.Offers, Fresh: ff.Fresh, FreshShare: ff.Share(), Without: ff.Without}
+		d.PublicPriceFiles = &FileFreshness{Offers: ff.Offers, Fresh: ff.Fresh, FreshShare: ff.Share(), Undated: ff.Undated, Without: ff.Without}
 	}
 	for id, f := range by {
 		ps, ok := d.ByProvider[id]
@@ -361,6 +368,8 @@ type SourceUse struct {
 	Records int    `json:"records"`
 	Oldest  string `json:"oldest_as_of"`
 	Newest  string `json:"newest_as_of"`
+	// Undated counts the records whose source shows no date.
+	Undated int `json:"undated,omitempty"`
 }
 
 // Sources is the gpuscout/catalog-sources@v1 document.
@@ -373,8 +382,11 @@ type Sources struct {
 func BuildSources(list []catalog.SourceUse) Sources {
 	doc := Sources{Schema: SchemaSources, Sources: make([]SourceUse, 0, len(list))}
 	for _, u := range list {
-		doc.Sources = append(doc.Sources, SourceUse{Kind: string(u.Kind), Ref: u.Ref, Records: u.Records,
-			Oldest: u.Oldest.Format(catalog.DateLayout), Newest: u.Newest.Format(catalog.DateLayout)})
+		su := SourceUse{Kind: string(u.Kind), Ref: u.Ref, Records: u.Records, Undated: u.Undated}
+		if !u.Oldest.IsZero() {
+			su.Oldest, su.Newest = u.Oldest.Format(catalog.DateLayout), u.Newest.Format(catalog.DateLayout)
+		}
+		doc.Sources = append(doc.Sources, su)
 	}
 	return doc
 }

@@ -12,6 +12,9 @@ var freshnessMessages = map[Lang]map[string]string{
 		"stats.no_price_file":    "%s publishes no public price file: its prices are dated snapshots. Refresh them with your own credentials: %s",
 		"version.freshness":      "prices: %s within %d months, median age %d days",
 		"web.footer_freshness":   "%s of prices within 12 months, median age %d days.",
+		"date.undated":           "undated (read %s)",
+		"date.undated_short":     "undated",
+		"stats.undated":          "undated prices (the source shows no date; counted as not fresh): %d of %d offers",
 	},
 	ZH: {
 		"col.median_age":         "价格日期中位天数",
@@ -21,5 +24,21 @@ var freshnessMessages = map[Lang]map[string]string{
 		"stats.no_price_file":    "%s 没有公开的价格文件：其价格是注明日期的快照。请用您自己的访问凭证刷新：%s",
 		"version.freshness":      "价格：%[2]d 个月内的占 %[1]s，价格日期中位数 %[3]d 天前",
 		"web.footer_freshness":   "12 个月内的价格占 %s，价格日期中位数 %d 天前。",
+		"date.undated":           "无日期（%s 读取）",
+		"date.undated_short":     "无日期",
+		"stats.undated":          "无日期的价格（来源未标日期，计为不新鲜）：%d 条，共 %d 条报价",
 	},
+}
+
+// AsOf renders a figure's date for a reader: the as-of date when the source
+// shows one, else "undated (read <day>)" for an undated source, else "".
+// Both arguments are YYYY-MM-DD strings ("" when unset).
+func (p *Printer) AsOf(asOf, readOn string) string {
+	switch {
+	case asOf != "":
+		return asOf
+	case readOn != "":
+		return p.T("date.undated", readOn)
+	}
+	return ""
 }

@@ -398,6 +398,7 @@ func (x *run) commonRisk(c *cand) {
 	if c.est != nil {
 		c.risk += confidencePenalty[c.est.Confidence]
 	}
+	// An undated price (zero AsOf) counts as stale: nothing says it is current.
 	if !x.e.Now.IsZero() && x.e.Now.Sub(c.offer.Source.AsOf) > staleAfter {
 		c.stale = true
 		c.risk += 0.05

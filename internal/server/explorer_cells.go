@@ -55,7 +55,7 @@ func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRo
 	rv := offerRowView{ID: o.ID(), Provider: o.Provider, ProviderName: names[o.Provider], Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
 		Billing: string(o.Billing), BillingLabel: p.Billing(string(o.Billing), o.Billing.Family()),
 		Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price.Mul(scale)), PerGPU: money(row.PerGPUHourly),
-		Source: p.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: o.Source.AsOfString()}
+		Source: p.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: p.AsOf(o.Source.AsOfString(), o.Source.ReadOnString())}
 	rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Network = specCells(it)
 	if rv.ProviderName == "" {
 		rv.ProviderName = o.Provider

@@ -756,7 +756,7 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 			page.Details = append(page.Details, offerRowView{ID: id, Provider: o.Provider, Instance: o.InstanceName, GPU: o.Instance.GPUID,
 				GPUs: num(o.Instance.GPUCount), Region: o.RegionCode, BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
 				Price: money(row.EffectiveHourly), PerGPU: money(row.PerGPUHourly), Source: string(o.Source.Kind), SourceRef: o.Source.Ref,
-				AsOf: o.Source.AsOfString()})
+				AsOf: v.P.AsOf(o.Source.AsOfString(), o.Source.ReadOnString())})
 		}
 	}
 	page.Chart = tcoChart(v, page.Doc)

@@ -49,7 +49,11 @@ func msgOr(p *i18n.Printer, key, def string) string {
 }
 
 func factSourceTitle(s document.Source) string {
-	return s.Kind + " · " + s.Ref + " · " + s.AsOf
+	d := s.AsOf
+	if d == "" && s.ReadOn != "" {
+		d = "undated, read " + s.ReadOn
+	}
+	return s.Kind + " · " + s.Ref + " · " + d
 }
 
 func (s *Server) pageProviders(w http.ResponseWriter, r *http.Request) {
@@ -271,7 +275,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: p.T("web.col.rdma"), Value: noneOr(p, in.RDMA)},
 		{Label: p.T("web.instance.storage"), Value: p.Term(opt(in.LocalStorage))},
 		{Label: p.T("web.instance.status"), Value: msgOr(p, "web.instance.status."+in.Status, in.Status)},
-		{Label: p.T("web.col.source"), Value: p.Or("source."+in.Source.Kind, in.Source.Kind) + " · " + in.Source.AsOf, Title: in.Source.Ref},
+		{Label: p.T("web.col.source"), Value: p.Or("source."+in.Source.Kind, in.Source.Kind) + " · " + p.AsOf(in.Source.AsOf, in.Source.ReadOn), Title: in.Source.Ref},
 	}
 	g := doc.GPU
 	page.GPUSpecs = []specRow{
@@ -286,7 +290,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: "FP8 TFLOPS", Value: opt(optNumStr(g.FP8TFLOPS))},
 		{Label: "INT8 TOPS", Value: opt(optNumStr(g.INT8TOPS))},
 		{Label: p.T("web.col.tdp"), Value: opt(optNumStr(g.TDPW))},
-		{Label: p.T("web.col.source"), Value: p.Or("source."+g.Source.Kind, g.Source.Kind) + " · " + g.Source.AsOf, Title: g.Source.Ref},
+		{Label: p.T("web.col.source"), Value: p.Or("source."+g.Source.Kind, g.Source.Kind) + " · " + p.AsOf(g.Source.AsOf, g.Source.ReadOn), Title: g.Source.Ref},
 	}
 	now := s.cfg.Now()
 	// The offers document's rows carry no catalog pointers: re-read them for
@@ -294,7 +298,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 	for _, o := range doc.Offers {
 		pv := priceRowView{ID: o.ID, Region: o.Region, Country: o.Country, Billing: o.Billing,
 			Hourly: money(numDec(o.Price.Hourly)), Effective: money(numDec(o.Price.EffectiveHourly)), PerGPU: money(numDec(o.Price.PerGPUHourly)),
-			Source: p.Or("source."+o.Source.Kind, o.Source.Kind), SourceRef: o.Source.Ref, AsOf: o.Source.AsOf}
+			Source: p.Or("source."+o.Source.Kind, o.Source.Kind), SourceRef: o.Source.Ref, AsOf: p.AsOf(o.Source.AsOf, o.Source.ReadOn)}
 		if !numDec(o.Price.Hourly).IsPositive() {
 			pv.Hourly = "–" // billed by the month or the term, not by the hour
 		}

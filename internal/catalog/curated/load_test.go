@@ -3,6 +3,7 @@ package curated_test
 import (
 	"encoding/csv"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,8 +29,8 @@ func load(t *testing.T) *catalog.Catalog {
 func TestEmbeddedCatalogIsValid(t *testing.T) {
 	c := load(t)
 	for _, o := range c.Offers() {
-		if o.Source.AsOf.IsZero() || o.Source.Ref == "" {
-			t.Errorf("%s has no source or as-of date", o.ID())
+		if (o.Source.AsOf.IsZero() && !o.Source.Undated()) || o.Source.Ref == "" {
+			t.Errorf("%s has no source, or neither an as-of date nor the day an undated source was read", o.ID())
 		}
 	}
 }
@@ -412,4 +413,28 @@ func FuzzLoadCatalogFile(f *testing.F) {
 			check(g.ID)
 		}
 	})
+}
+
+// TestNoRowDatedByItsReading: no row's as-of date is the day its source was
+// read. A source without a date is undated (as_of empty, read_on set), and
+// no note still claims the reading day as the as-of date.
+func TestNoRowDatedByItsReading(t *testing.T) {
+	err := fs.WalkDir(curated.Embedded(), ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".csv") {
+			return err
+		}
+		b, err := fs.ReadFile(curated.Embedded(), path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.Contains(line, "as_of is the date it was read") || strings.Contains(line, "as_of is the day it was read") {
+				t.Errorf("%s:%d: dated by the day it was read", path, i+1)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -2,7 +2,7 @@ import json
 num={"type":"number"}
 numN={"type":"number","nullable":True}
 s={"type":"string"}
-src={"type":"object","required":["kind","ref","as_of"],"properties":{"kind":{"type":"string","enum":["official-api","official-doc","third-party","seed-claim","user","estimate"]},"ref":s,"as_of":s}}
+src={"type":"object","required":["kind","ref","as_of"],"properties":{"kind":{"type":"string","enum":["official-api","official-doc","third-party","seed-claim","user","estimate"]},"ref":s,"as_of":{"type":"string","description":"YYYY-MM-DD the source shows; empty when the source is undated"},"read_on":{"type":"string","description":"for an undated source only: the day it was read (YYYY-MM-DD)"},"undated":{"type":"boolean","description":"true when the source shows no date: the price is not 'as of' any day and counts as not fresh"}}}
 fx={"type":"object","required":["base","rates"],"properties":{"base":s,"rates":{"type":"object","additionalProperties":{"type":"object","required":["per_usd","source","as_of"],"properties":{"per_usd":num,"source":s,"as_of":s}}}}}
 gpuref={"type":"object","required":["model","count","memory_gb","total_memory_gb"],"properties":{"model":s,"count":num,"memory_gb":num,"total_memory_gb":num}}
 offer={"type":"object","required":["id","provider","instance_type","region","billing","gpu","price","source"],"properties":{
