@@ -25,7 +25,7 @@ func (a *app) catalogCmd() *cobra.Command {
   gpuscout catalog claims --verdict wrong`,
 	}
 	cmd.AddCommand(a.catalogValidateCmd(), a.catalogStatsCmd(), a.catalogSourcesCmd(), a.catalogClaimsCmd(),
-		a.catalogImportCmd(), a.catalogUpdateCmd(), a.catalogHistoryCmd(), a.catalogDiffCmd(), a.catalogSnapshotsCmd())
+		a.catalogImportCmd(), a.catalogUpdateCmd(), a.catalogHistoryCmd(), a.catalogDiffCmd(), a.catalogSnapshotsCmd(), a.catalogPublishCmd())
 	return cmd
 }
 

@@ -81,6 +81,8 @@ type app struct {
 	lang     string
 	catalog  string
 	db       string
+	// dbReadOnly opens --db as a published snapshot (sqlite.OpenReadOnly).
+	dbReadOnly bool
 
 	// resolved in prepare
 	out     output.Format
@@ -210,6 +212,7 @@ carries its source and as-of date. It works offline.`,
 	pf.StringVar(&a.lang, "lang", "", "language: en or zh (default from LANG)")
 	pf.StringVar(&a.catalog, "catalog", "", "directory of catalog CSV files to overlay on the embedded catalog (see docs/catalog-format.md)")
 	pf.StringVar(&a.db, "db", "", "database of imported price snapshots (default: gpuscout.db in your data directory)")
+	pf.BoolVar(&a.dbReadOnly, "db-read-only", false, "open --db as a published snapshot: read only, nothing written beside it (see catalog publish)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{err: err, hint: "run with --help to see the flags and examples."}
 	})

@@ -66,6 +66,16 @@ func (a *app) openDB(ctx context.Context, create bool) (*sqlite.DB, error) {
 			return nil, nil
 		}
 	}
+	if a.dbReadOnly {
+		if create {
+			return nil, usagef("write to the update job's database, not to a published snapshot.", "the database %s is opened read-only (--db-read-only)", p)
+		}
+		db, err := sqlite.OpenReadOnly(ctx, p)
+		if err != nil {
+			return nil, fmt.Errorf("database: %w", err)
+		}
+		return db, nil
+	}
 	db, err := sqlite.Open(ctx, p)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)

@@ -33,6 +33,8 @@ type DB struct {
 	r    *sql.DB // read pool
 	// hook, when set (tests), is called after each row an import writes.
 	hook func(rows int)
+	// readOnly: opened with OpenReadOnly (w is the read pool).
+	readOnly bool
 }
 
 // Open opens (creating if needed) the database at path and migrates it.
@@ -68,6 +70,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 // Close closes the database.
 func (db *DB) Close() error {
+	if db.readOnly {
+		return db.r.Close()
+	}
 	return errors.Join(db.r.Close(), db.w.Close())
 }
 
