@@ -5,7 +5,7 @@ GO      ?= go
 BIN     := bin/gpuscout
 PKGS    := ./...
 
-.PHONY: run demo test build vet fmt fuzz bench bench-cli golden clean assets assets-check serve catalog
+.PHONY: run demo test build vet fmt fuzz bench bench-cli golden clean assets assets-check serve catalog image image-test deploy-check
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/gpuscout
@@ -45,6 +45,21 @@ demo: build
 test: vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) test -count=1 $(PKGS)
+	@$(MAKE) --no-print-directory deploy-check
+
+## deploy-check: the Kubernetes manifests under deploy/ decoded strictly against the Kubernetes API types (offline)
+deploy-check:
+	cd deploy/validate && $(GO) test -count=1 ./...
+
+IMAGE ?= gpuscout:dev
+
+## image: the container image (multi-stage, static binary, distroless, non-root)
+image:
+	docker build -t $(IMAGE) .
+
+## image-test: build the image, run it and wait for /healthz (needs a docker daemon and the base images)
+image-test:
+	./deploy/image-test.sh $(IMAGE)
 
 vet:
 	$(GO) vet $(PKGS)

@@ -217,7 +217,7 @@ carries its source and as-of date. It works offline.`,
 		return &usageError{err: err, hint: "run with --help to see the flags and examples."}
 	})
 
-	root.AddCommand(a.gpusCmd(), a.instancesCmd(), a.offersCmd(), a.costCmd(), a.tcoCmd(), a.estimateCmd(), a.perfCmd(), a.spotCmd(), a.recommendCmd(), a.providersCmd(), a.catalogCmd(), a.serveCmd(), a.exportCmd(), a.rightsizeCmd(), a.watchCmd(), a.versionCmd())
+	root.AddCommand(a.gpusCmd(), a.instancesCmd(), a.offersCmd(), a.costCmd(), a.tcoCmd(), a.estimateCmd(), a.perfCmd(), a.spotCmd(), a.recommendCmd(), a.providersCmd(), a.catalogCmd(), a.serveCmd(), a.exportCmd(), a.rightsizeCmd(), a.watchCmd(), a.versionCmd(), a.healthCmd())
 	return root
 }
 
