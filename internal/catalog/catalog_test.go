@@ -105,7 +105,8 @@ func TestValidation(t *testing.T) {
 		{"upfront without term", func(d *catalog.Data) { d.Offers[1].Price.Upfront = D("1") }, "acme/big8/us-east/spot", "upfront", "no term"},
 		{"duplicate offer", func(d *catalog.Data) { d.Offers = append(d.Offers, d.Offers[0]) }, "acme/big8/us-east/on-demand", "", "duplicate offer"},
 		{"missing source", func(d *catalog.Data) { d.Offers[0].Source.Ref = "" }, "acme/big8/us-east/on-demand", "source_ref", "source"},
-		{"missing as-of", func(d *catalog.Data) { d.Instances[0].Source.AsOf = time.Time{} }, "acme/big8", "as_of", "as-of"},
+		{"missing as-of", func(d *catalog.Data) { d.Instances[0].Source.AsOf = time.Time{} }, "acme/big8", "as_of", "or read_on for an undated source"},
+		{"as-of and read_on both set", func(d *catalog.Data) { d.Offers[0].Source.ReadOn = d.Offers[0].Source.AsOf }, "acme/big8/us-east/on-demand", "read_on", "only for an undated source"},
 		{"bad source kind", func(d *catalog.Data) { d.GPUs[0].Source.Kind = "blog" }, "A100-SXM4-40GB", "source_kind", "not one of"},
 		{"GPU memory inconsistent", func(d *catalog.Data) { d.Instances[0].GPUMemoryGB = D("640") }, "acme/big8", "gpu_memory_gb", "does not match"},
 		{"unknown GPU with suggestion", func(d *catalog.Data) { d.Instances[1].GPUID = "A10G" }, "acme/small1", "gpu", "did you mean A10"},
@@ -140,6 +141,24 @@ func TestValidation(t *testing.T) {
 			}
 			t.Errorf("no problem for %s field %q containing %q; got:\n%v", tt.record, tt.field, tt.msg, err)
 		})
+	}
+}
+
+// TestUndatedSourceIsValid: a source with no as-of date but the day it was
+// read is valid and undated.
+func TestUndatedSourceIsValid(t *testing.T) {
+	d := catalogtest.Data()
+	d.Offers[0].Source.ReadOn, d.Offers[0].Source.AsOf = d.Offers[0].Source.AsOf, time.Time{}
+	c, err := catalog.New(d)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	o, ok := c.Offer("acme/big8/us-east/on-demand")
+	if !ok {
+		t.Fatal("offer acme/big8/us-east/on-demand missing")
+	}
+	if !o.Source.Undated() || o.Source.AsOfString() != "" || o.Source.ReadOnString() == "" {
+		t.Errorf("offer %s: Undated %v, as-of %q, read on %q; want undated with a read-on day", o.ID(), o.Source.Undated(), o.Source.AsOfString(), o.Source.ReadOnString())
 	}
 }
 

@@ -22,7 +22,10 @@ type ProviderStats struct {
 type Stats struct {
 	Providers, Regions, GPUs, InstanceTypes, Offers, Claims int
 	ByProvider                                              map[string]*ProviderStats
-	OldestAsOf, NewestAsOf                                  time.Time // over offers
+	OldestAsOf, NewestAsOf                                  time.Time // over dated offers
+	// UndatedOffers counts the offers whose source shows no date
+	// (Source.Undated); they are outside the as-of span.
+	UndatedOffers int
 	BySourceKind                                            map[SourceKind]int
 	// Filled by StatsWithCoverage only (they cost a pass over every offer
 	// and billing model, too much for every page header).
@@ -55,6 +58,12 @@ func (c *Catalog) Stats() Stats {
 		}
 		billing[o.Provider][o.Billing] = true
 		s.BySourceKind[o.Source.Kind]++
+		if o.Source.Undated() {
+			s.UndatedOffers++
+		}
+		if o.Source.AsOf.IsZero() {
+			continue
+		}
 		if s.OldestAsOf.IsZero() || o.Source.AsOf.Before(s.OldestAsOf) {
 			s.OldestAsOf = o.Source.AsOf
 		}
@@ -102,8 +111,14 @@ type SourceUse struct {
 	Kind    SourceKind
 	Ref     string
 	Records int
-	Oldest  time.Time
-	Newest  time.Time
+	// Oldest and Newest span the citing records' as-of dates (zero when
+	// every one is undated).
+	Oldest time.Time
+	Newest time.Time
+	// Undated counts the citing records without an as-of date, and
+	// ReadOn is the latest day one of them was read.
+	Undated int
+	ReadOn  time.Time
 }
 
 // Sources lists every distinct source in the catalog with how many records
@@ -114,11 +129,20 @@ func (c *Catalog) Sources() []SourceUse {
 		k := string(s.Kind) + "\x00" + s.Ref
 		u := m[k]
 		if u == nil {
-			u = &SourceUse{Kind: s.Kind, Ref: s.Ref, Oldest: s.AsOf, Newest: s.AsOf}
+			u = &SourceUse{Kind: s.Kind, Ref: s.Ref}
 			m[k] = u
 		}
 		u.Records++
-		if s.AsOf.Before(u.Oldest) {
+		if s.AsOf.IsZero() {
+			if s.Undated() {
+				u.Undated++
+				if s.ReadOn.After(u.ReadOn) {
+					u.ReadOn = s.ReadOn
+				}
+			}
+			return
+		}
+		if u.Oldest.IsZero() || s.AsOf.Before(u.Oldest) {
 			u.Oldest = s.AsOf
 		}
 		if s.AsOf.After(u.Newest) {

@@ -51,8 +51,11 @@ func (v *validator) source(rec any, id string, s Source) {
 	if strings.TrimSpace(s.Ref) == "" {
 		v.add(rec, id, "source_ref", "every figure needs a source")
 	}
-	if s.AsOf.IsZero() {
-		v.add(rec, id, "as_of", "every figure needs an as-of date (YYYY-MM-DD)")
+	switch {
+	case !s.AsOf.IsZero() && !s.ReadOn.IsZero():
+		v.add(rec, id, "read_on", "set only for an undated source: a figure with an as-of date (%s) has no read_on (%s)", s.AsOfString(), s.ReadOnString())
+	case s.AsOf.IsZero() && s.ReadOn.IsZero():
+		v.add(rec, id, "as_of", "every figure needs an as-of date, or read_on for an undated source (YYYY-MM-DD)")
 	}
 }
 

@@ -102,8 +102,8 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			p := a.printer
 			g := &output.Grid{
 				Headers: []string{p.T("col.provider"), p.T("col.regions"), p.T("col.instances"), p.T("col.offers"),
-					p.T("col.median_age"), p.T("col.fresh_share"), p.T("col.billing_codes")},
-				Align: []output.Align{output.Left, output.Right, output.Right, output.Right, output.Right, output.Right, output.Left},
+					p.T("col.median_age"), p.T("col.fresh_share"), p.T("col.undated"), p.T("col.billing_codes")},
+				Align: []output.Align{output.Left, output.Right, output.Right, output.Right, output.Right, output.Right, output.Right, output.Left},
 			}
 			all, fresh := ds.Catalog.Freshness(a.today())
 			var ids []string
@@ -115,13 +115,16 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 					codes = append(codes, billingLabel(p, b))
 				}
 				f := fresh[pr.ID]
-				age := "–"
+				age, undated := "–", "–"
 				if f.Offers > 0 {
-					age = strconv.Itoa(medianDays(f))
+					undated = strconv.Itoa(f.Undated)
+					if f.Offers > f.Undated {
+						age = strconv.Itoa(medianDays(f))
+					}
 				}
-				g.Add(pr.ID, strconv.Itoa(ps.Regions), strconv.Itoa(ps.InstanceTypes), strconv.Itoa(ps.Offers), age, freshShare(f), strings.Join(codes, ", "))
+				g.Add(pr.ID, strconv.Itoa(ps.Regions), strconv.Itoa(ps.InstanceTypes), strconv.Itoa(ps.Offers), age, freshShare(f), undated, strings.Join(codes, ", "))
 			}
-			g.Add("", strconv.Itoa(s.Regions), strconv.Itoa(s.InstanceTypes), strconv.Itoa(s.Offers), strconv.Itoa(medianDays(all)), freshShare(all), "")
+			g.Add("", strconv.Itoa(s.Regions), strconv.Itoa(s.InstanceTypes), strconv.Itoa(s.Offers), strconv.Itoa(medianDays(all)), freshShare(all), strconv.Itoa(all.Undated), "")
 			if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 				return err
 			}
@@ -144,6 +147,7 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			sort.Strings(kinds)
 			fmt.Fprintf(w, "%s: %s\n", p.T("col.source"), strings.Join(kinds, ", "))
 			fmt.Fprintln(w, p.T("stats.freshness", catalog.FreshMonths, freshShare(all), all.Offers, medianDays(all)))
+			fmt.Fprintln(w, p.T("stats.undated", all.Undated))
 			writePublicFileFreshness(w, p, catalog.PublicFileFreshness(fresh))
 			writeNoPriceFile(w, p, ids, fresh)
 			return writeCoverage(w, a.out, p, ds.Catalog, s, a.tty())
@@ -182,9 +186,19 @@ func (a *app) catalogSourcesCmd() *cobra.Command {
 				Align:   []output.Align{output.Left, output.Right, output.Left, output.Left},
 			}
 			for _, u := range list {
-				dates := u.Oldest.Format(catalog.DateLayout)
-				if !u.Newest.Equal(u.Oldest) {
-					dates += ".." + u.Newest.Format(catalog.DateLayout)
+				var dates string
+				if !u.Oldest.IsZero() {
+					dates = u.Oldest.Format(catalog.DateLayout)
+					if !u.Newest.Equal(u.Oldest) {
+						dates += ".." + u.Newest.Format(catalog.DateLayout)
+					}
+				}
+				if u.Undated > 0 {
+					undated := p.SourceDate("", u.ReadOn.Format(catalog.DateLayout))
+					if dates != "" {
+						undated = dates + ", " + undated
+					}
+					dates = undated
 				}
 				ref := u.Ref
 				if a.out == output.Table && a.tty() {

@@ -174,7 +174,7 @@ func (a *app) runOffers(o *offersOptions) error {
 		it := r.Offer.Instance
 		discovered = discovered || it.Discovered
 		from = append(from, r.Offer.Price.Currency)
-		asOf := r.Offer.Source.AsOfString()
+		asOf := p.SourceDate(r.Offer.Source.AsOfString(), r.Offer.Source.ReadOnString())
 		if stale(r.Offer.Source.AsOf, a.today()) {
 			asOf += "*"
 			nStale++

@@ -88,7 +88,7 @@ func spotTexts(p *i18n.Printer, c *catalog.Catalog, ans *document.SpotAnswer, mt
 			notice = p.T("web.spot.as.notice", f.NoticeSeconds, p.Or("source."+string(f.Source.Kind), string(f.Source.Kind)), f.Source.AsOfString())
 		}
 		assumptions = append(assumptions, notice,
-			p.T("web.spot.as.price", roundNum(ans.Doc.SpotPrice.String(), 4), cur, sp.Source.AsOfString(), p.Or("source."+string(sp.Source.Kind), string(sp.Source.Kind))))
+			p.T("web.spot.as.price", roundNum(ans.Doc.SpotPrice.String(), 4), cur, p.AsOfPhrase(sp.Source.AsOfString(), sp.Source.ReadOnString()), p.Or("source."+string(sp.Source.Kind), string(sp.Source.Kind))))
 	}
 	assumptions = append(assumptions, p.T("web.spot.as.billed"))
 	if r.WeibullK != 0 && r.WeibullK != 1 {

@@ -59,7 +59,7 @@ var advisorMessages = map[Lang]map[string]string{
 		"rec.relax.terms":          "only commitments far longer than the job remained: allow on-demand or spot offers",
 		"rec.relax.multinode_rdma": "choose a fabric (fabric: infiniband, efa ...), fewer GPUs on one node, or allow_no_rdma: true to accept the penalty",
 		"rec.relax.fit":            "for example: %s; try more GPUs (min_gpus/max_gpus, multi_node: true), GPUs with more memory or a looser latency budget",
-		"rec.price2":               "Price %s per instance-hour (%s, as of %s); the bill is mostly %s.",
+		"rec.price2":               "Price %s per instance-hour (%s, %s); the bill is mostly %s.",
 		"rec.converted":            "Prices converted from %s to %s with the dated exchange-rate table.",
 		"rec.size_deadline":        "Sized at %d instance(s): the smallest count whose slow end (%s) still meets the %.3g h deadline.",
 		"rec.size_no_margin":       "Sized at %d instance(s): no count keeps the slow end (%s) within the %.3g h deadline; this is the smallest that meets it on the expected time.",

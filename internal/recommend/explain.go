@@ -240,7 +240,7 @@ func (x *run) explain(cands []*cand) {
 				x.hrs(pl.Hours), money(pl.Cost, cur))
 		}
 		hourly, _ := e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, cur)
-		add("rec.price2", money(hourly, cur), p.T("rec.srckind."+string(o.Source.Kind)), o.Source.AsOfString(), x.mainComponent(pl.Breakdown))
+		add("rec.price2", money(hourly, cur), p.T("rec.srckind."+string(o.Source.Kind)), p.AsOfPhrase(o.Source.AsOfString(), o.Source.ReadOnString()), x.mainComponent(pl.Breakdown))
 		if o.Price.Currency != cur {
 			add("rec.converted", o.Price.Currency, cur)
 		}
@@ -369,7 +369,10 @@ func (x *run) explain(cands []*cand) {
 		if pl.Confidence == perf.Transferred || pl.Confidence == perf.SpecsOnly {
 			risk("rec.risk_confidence2", p.T("rec.conf."+string(pl.Confidence)))
 		}
-		if pl.stale {
+		switch {
+		case o.Source.Undated():
+			risk("rec.risk_undated", o.Source.ReadOnString())
+		case pl.stale:
 			risk("rec.risk_stale", o.Source.AsOfString())
 		}
 		if pl.Nodes > 1 && r.Workload.Job != nil && r.Workload.Job.Kind == perf.FLOPJob {

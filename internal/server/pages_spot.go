@@ -224,7 +224,7 @@ func (page *spotPage) explain(v view, c *catalog.Catalog, ans *document.SpotAnsw
 		page.Assumptions = append(page.Assumptions, p.T("web.spot.as.protection", strconv.FormatFloat(r.Protection, 'f', -1, 64)))
 	}
 	page.Assumptions = append(page.Assumptions,
-		p.T("web.spot.as.price", moneyF(ans.SimConfig.SpotPrice), ans.Doc.Currency, o.Source.AsOfString(), p.Or("source."+string(o.Source.Kind), string(o.Source.Kind))),
+		p.T("web.spot.as.price", moneyF(ans.SimConfig.SpotPrice), ans.Doc.Currency, p.AsOfPhrase(o.Source.AsOfString(), o.Source.ReadOnString()), p.Or("source."+string(o.Source.Kind), string(o.Source.Kind))),
 		p.T("web.spot.as.billed"))
 }
 
