@@ -265,6 +265,29 @@ func priceRow(o *Offer, currency string, fx Converter, per PriceUnit, perGPU boo
 
 // rowOrder compares two rows by a sort key (0 when they tie).
 func rowOrder(key SortKey) func(a, b *OfferRow) int {
+	by := valueOrder(key)
+	return func(a, b *OfferRow) int {
+		if c := by(a, b); c != 0 {
+			return c
+		}
+		return undatedLast(a, b)
+	}
+}
+
+// undatedLast orders a dated price before an undated one (Source.Undated):
+// of two equal prices, the one whose date is known comes first.
+func undatedLast(a, b *OfferRow) int {
+	switch ua, ub := a.Offer.Source.Undated(), b.Offer.Source.Undated(); {
+	case ua == ub:
+		return 0
+	case ua:
+		return 1
+	}
+	return -1
+}
+
+// valueOrder compares two rows by the sort key's value alone.
+func valueOrder(key SortKey) func(a, b *OfferRow) int {
 	switch key {
 	case SortGPUPrice:
 		return func(a, b *OfferRow) int { return a.PerGPUHourly.Cmp(b.PerGPUHourly) }
