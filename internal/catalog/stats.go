@@ -26,7 +26,7 @@ type Stats struct {
 	// UndatedOffers counts the offers whose source shows no date
 	// (Source.Undated); they are outside the as-of span.
 	UndatedOffers int
-	BySourceKind                                            map[SourceKind]int
+	BySourceKind  map[SourceKind]int
 	// Filled by StatsWithCoverage only (they cost a pass over every offer
 	// and billing model, too much for every page header).
 	Spot SpotCoverage
