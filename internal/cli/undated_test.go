@@ -1,14 +1,13 @@
 package cli_test
 
 import (
-	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"io/fs"
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
+
+	"github.com/gpuscout/gpuscout/internal/catalog/catalogtest"
 )
 
 // undatedID is the offer the undated test catalog marks undated: AWS
@@ -19,53 +18,14 @@ const (
 	undatedReadOn = "2026-12-01"
 )
 
-// undatedCatalog is testdata/catalog with one offer undated: its as_of
-// emptied and read_on (a column the fixed catalog lacks) set.
+// undatedCatalog is testdata/catalog with undatedID undated.
 func undatedCatalog(t *testing.T) fs.FS {
 	t.Helper()
-	m := fstest.MapFS{}
-	err := fs.WalkDir(os.DirFS("testdata/catalog"), ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile("testdata/catalog/" + path)
-		if err != nil {
-			return err
-		}
-		m[path] = &fstest.MapFile{Data: b}
-		return nil
-	})
+	cat, err := catalogtest.WithUndatedOffer(os.DirFS("testdata/catalog"), "aws.csv", undatedID, undatedReadOn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := csv.NewReader(bytes.NewReader(m["offers/aws.csv"].Data)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	recs[0] = append(recs[0], "read_on")
-	found := false
-	for i := 1; i < len(recs); i++ {
-		r := recs[i]
-		readOn := ""
-		if strings.Join([]string{r[col["provider"]], r[col["instance_type"]], r[col["region"]], r[col["billing"]]}, "/") == undatedID {
-			r[col["as_of"]], readOn, found = "", undatedReadOn, true
-		}
-		recs[i] = append(r, readOn)
-	}
-	if !found {
-		t.Fatalf("%s is not in testdata/catalog/offers/aws.csv", undatedID)
-	}
-	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
-	if err := w.WriteAll(recs); err != nil {
-		t.Fatal(err)
-	}
-	m["offers/aws.csv"] = &fstest.MapFile{Data: buf.Bytes()}
-	return m
+	return cat
 }
 
 // TestUndatedOfferInEveryCLIFace: an offer whose source shows no date is
