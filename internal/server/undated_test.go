@@ -84,6 +84,14 @@ func TestUndatedOfferInAPIAndPages(t *testing.T) {
 		t.Errorf("API order %v: the dated offer must precede the undated one of the same price", list.Offers)
 	}
 
+	// The documents with an undated record are what openapi.json says.
+	spec := loadJobSpec(t)
+	for _, target := range []string{"/api/v1/offers?provider=aws&gpu=H100", "/api/v1/catalog/stats", "/api/v1/catalog/sources"} {
+		if status, _ := jobConform(t, spec, ts.URL, target); status != 200 {
+			t.Errorf("%s: status %d", target, status)
+		}
+	}
+
 	for _, tt := range []struct{ lang, want string }{
 		{"en", "undated (read " + readOn + ")"},
 		{"zh", "无日期（" + readOn + " 读取）"},
