@@ -13,6 +13,7 @@ var freshnessMessages = map[Lang]map[string]string{
 		"stats.freshness_public": "providers with a public price file: %s of their %d offers priced within %d months (no public price file: %s)",
 		"src.undated":            "undated (read %s)",
 		"src.as_of":              "as of %s",
+		"src.as_of_full":         "as of %s",
 		"stats.no_price_file":    "%s publishes no public price file: its prices are dated snapshots. Refresh them with your own credentials: %s",
 		"version.freshness":      "prices: %s within %d months, median age %d days",
 		"web.footer_freshness":   "%s of prices within 12 months, median age %d days.",
@@ -25,6 +26,7 @@ var freshnessMessages = map[Lang]map[string]string{
 		"stats.undated":          "无日期的报价（来源未注明日期；计为不新鲜，不计入日期中位数）：%d 条",
 		"src.undated":            "无日期（%s 读取）",
 		"src.as_of":              "%s",
+		"src.as_of_full":         "截至 %s",
 		"stats.freshness_public": "有公开价格文件的厂商：其报价中 %s（共 %d 条）在 %d 个月内定价（没有公开价格文件：%s）",
 		"stats.no_price_file":    "%s 没有公开的价格文件：其价格是注明日期的快照。请用您自己的访问凭证刷新：%s",
 		"version.freshness":      "价格：%[2]d 个月内的占 %[1]s，价格日期中位数 %[3]d 天前",
@@ -43,6 +45,15 @@ func (p *Printer) SourceDate(asOf, readOn string) string {
 		return p.T("src.undated", readOn)
 	}
 	return ""
+}
+
+// AsOfFull is AsOfPhrase with "as of" written in Chinese too ("截至
+// <asOf>"), for sentences that say it in both languages.
+func (p *Printer) AsOfFull(asOf, readOn string) string {
+	if asOf != "" {
+		return p.T("src.as_of_full", asOf)
+	}
+	return p.AsOfPhrase(asOf, readOn)
 }
 
 // AsOfPhrase renders a source's date inside a sentence: "as of <asOf>"
