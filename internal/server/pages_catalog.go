@@ -171,6 +171,9 @@ func (s *Server) historyChart(r *http.Request, v view, doc *document.InstanceDet
 				continue
 			}
 			day := p.AsOf
+			if day == "" {
+				day = p.ReadOn // undated: plotted on the day it was read
+			}
 			if len(p.FetchedAt) >= 10 {
 				day = p.FetchedAt[:10]
 			}
