@@ -67,7 +67,11 @@ func (a *app) runValidate() error {
 	var warnings []catalog.Problem
 	now := a.today()
 	for _, o := range c.Offers() {
-		if stale(o.Source.AsOf, now) {
+		switch {
+		case o.Source.Undated():
+			warnings = append(warnings, catalog.Problem{Record: o.ID(), Field: "read_on",
+				Msg: fmt.Sprintf("price is undated (read %s): the source shows no date, so it counts as not fresh", o.Source.ReadOnString())})
+		case stale(o.Source.AsOf, now):
 			warnings = append(warnings, catalog.Problem{Record: o.ID(), Field: "as_of",
 				Msg: fmt.Sprintf("price is more than %d months old (%s)", staleMonths, o.Source.AsOfString())})
 		}
@@ -77,8 +81,17 @@ func (a *app) runValidate() error {
 	}
 	s := c.Stats()
 	fmt.Fprintln(a.io.Out, a.printer.T("note.catalog_ok", s.Providers, s.Regions, s.GPUs, s.InstanceTypes, s.Offers, s.Claims))
-	if len(warnings) > 0 {
-		fmt.Fprintln(a.io.Out, a.printer.T("note.stale", len(warnings), staleMonths))
+	undated := 0
+	for _, w := range warnings {
+		if w.Field == "read_on" {
+			undated++
+		}
+	}
+	if n := len(warnings) - undated; n > 0 {
+		fmt.Fprintln(a.io.Out, a.printer.T("note.stale", n, staleMonths))
+	}
+	if undated > 0 {
+		fmt.Fprintln(a.io.Out, a.printer.T("note.undated", undated))
 	}
 	return nil
 }

@@ -129,6 +129,20 @@ func TestUndatedOfferInEveryCLIFace(t *testing.T) {
 			}
 		}
 	}
+	for _, tt := range []struct{ lang, want string }{
+		{"en_US.UTF-8", "undated (read " + undatedReadOn + ")"},
+		{"zh_CN.UTF-8", "无日期（" + undatedReadOn + " 读取）"},
+	} {
+		if out := run(tt.lang, "cost", "--offer", undatedID); !strings.Contains(out, tt.want) {
+			t.Errorf("cost (%s) does not show %q:\n%s", tt.lang, tt.want, out)
+		}
+	}
+	if out := run("en", "catalog", "validate"); !strings.Contains(out, "1 offer(s) have undated prices") {
+		t.Errorf("catalog validate does not count the undated price:\n%s", out)
+	}
+	if out := run("en", "catalog", "validate", "-o", "json"); !strings.Contains(out, undatedID) || !strings.Contains(out, "undated (read "+undatedReadOn+")") {
+		t.Errorf("catalog validate does not warn of the undated price:\n%s", out)
+	}
 	if out := run("en", "catalog", "sources", "-o", "csv"); !strings.Contains(out, "undated (read "+undatedReadOn+")") {
 		t.Errorf("catalog sources does not show the undated record:\n%s", out)
 	}
