@@ -248,6 +248,12 @@ func TestBrokenFilesNameFileLineAndField(t *testing.T) {
 			"billing_models.csv:2: field sold: \"maybe\" is not yes or no"},
 		{"unknown billing model", "billing_models.csv", "provider,billing,sold,source_kind,source_ref,as_of\naws,yearly,yes,user,r,2026-01-01\n",
 			"billing_models.csv:2: aws/yearly: field billing"},
+		{"as_of and read_on", "offers/x.csv", offerHeader[:len(offerHeader)-1] + ",read_on\n" + "aws,p4d.24xlarge,eu-west-3,on-demand,30,,,USD,user,r,2026-01-01,,2026-12-03\n",
+			"offers/x.csv:2: aws/p4d.24xlarge/eu-west-3/on-demand: field read_on: set only for an undated source"},
+		{"neither as_of nor read_on", "offers/x.csv", offerHeader[:len(offerHeader)-1] + ",read_on\n" + "aws,p4d.24xlarge,eu-west-3,on-demand,30,,,USD,user,r,,,\n",
+			"offers/x.csv:2: aws/p4d.24xlarge/eu-west-3/on-demand: field as_of: every figure needs an as-of date, or read_on for an undated source"},
+		{"bad read_on", "offers/x.csv", offerHeader[:len(offerHeader)-1] + ",read_on\n" + "aws,p4d.24xlarge,eu-west-3,on-demand,30,,,USD,user,r,,,3 Dec 2026\n",
+			"offers/x.csv:2: field read_on: date \"3 Dec 2026\" is not YYYY-MM-DD"},
 		{"half a prior", "interruptions.csv", "provider,instance_type,region,band,source_kind,source_ref,as_of\naws,*,us-east-1,<10%,user,r,2026-01-01\n",
 			"interruptions.csv:2: aws/*/us-east-1: field region: a provider-level prior"},
 	}
