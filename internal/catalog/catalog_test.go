@@ -105,7 +105,7 @@ func TestValidation(t *testing.T) {
 		{"upfront without term", func(d *catalog.Data) { d.Offers[1].Price.Upfront = D("1") }, "acme/big8/us-east/spot", "upfront", "no term"},
 		{"duplicate offer", func(d *catalog.Data) { d.Offers = append(d.Offers, d.Offers[0]) }, "acme/big8/us-east/on-demand", "", "duplicate offer"},
 		{"missing source", func(d *catalog.Data) { d.Offers[0].Source.Ref = "" }, "acme/big8/us-east/on-demand", "source_ref", "source"},
-		{"missing as-of", func(d *catalog.Data) { d.Instances[0].Source.AsOf = time.Time{} }, "acme/big8", "as_of", "as-of"},
+		{"missing as-of", func(d *catalog.Data) { d.Instances[0].Source.AsOf = time.Time{} }, "acme/big8", "as_of", "or read_on for an undated source"},
 		{"as-of and read_on both set", func(d *catalog.Data) { d.Offers[0].Source.ReadOn = d.Offers[0].Source.AsOf }, "acme/big8/us-east/on-demand", "read_on", "only for an undated source"},
 		{"bad source kind", func(d *catalog.Data) { d.GPUs[0].Source.Kind = "blog" }, "A100-SXM4-40GB", "source_kind", "not one of"},
 		{"GPU memory inconsistent", func(d *catalog.Data) { d.Instances[0].GPUMemoryGB = D("640") }, "acme/big8", "gpu_memory_gb", "does not match"},
@@ -144,6 +144,24 @@ func TestValidation(t *testing.T) {
 	}
 }
 
+// TestUndatedSourceIsValid: a source with no as-of date but the day it was
+// read is valid and undated.
+func TestUndatedSourceIsValid(t *testing.T) {
+	d := catalogtest.Data()
+	d.Offers[0].Source.ReadOn, d.Offers[0].Source.AsOf = d.Offers[0].Source.AsOf, time.Time{}
+	c, err := catalog.New(d)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	o, ok := c.Offer("acme/big8/us-east/on-demand")
+	if !ok {
+		t.Fatal("offer acme/big8/us-east/on-demand missing")
+	}
+	if !o.Source.Undated() || o.Source.AsOfString() != "" || o.Source.ReadOnString() == "" {
+		t.Errorf("offer %s: Undated %v, as-of %q, read on %q; want undated with a read-on day", o.ID(), o.Source.Undated(), o.Source.AsOfString(), o.Source.ReadOnString())
+	}
+}
+
 func TestValidationErrorNamesPosition(t *testing.T) {
 	d := catalogtest.Data()
 	d.Offers[0].Price.Hourly = D("-1")
@@ -151,59 +169,5 @@ func TestValidationErrorNamesPosition(t *testing.T) {
 	_, err := catalog.New(d)
 	if err == nil || !strings.Contains(err.Error(), "offers/acme.csv:7: acme/big8/us-east/on-demand: field hourly: must not be negative") {
 		t.Errorf("error = %v", err)
-	}
-}
-
-// TestUndatedPrice: a price whose source shows no date is valid with the
-// day it was read, counts as not fresh, and sorts after a dated price of
-// the same value.
-func TestUndatedPrice(t *testing.T) {
-	d := catalogtest.Data()
-	// Two offers of one instance at one price in two regions: make the one
-	// whose ID sorts first undated, so only the undated rule can put it last.
-	var first, second *catalog.Offer
-	for _, o := range d.Offers {
-		if o.Provider == "acme" && o.InstanceName == "big8" && o.Billing == catalog.OnDemand {
-			if first == nil {
-				first = o
-			} else if second == nil {
-				second = o
-			}
-		}
-	}
-	if first == nil || second == nil {
-		t.Fatal("test catalog lacks two acme/big8 on-demand offers")
-	}
-	second.Price.Hourly = first.Price.Hourly
-	if second.ID() < first.ID() {
-		first, second = second, first
-	}
-	read := first.Source.AsOf
-	first.Source.AsOf, first.Source.ReadOn = time.Time{}, read
-	c, err := catalog.New(d)
-	if err != nil {
-		t.Fatalf("an undated source with read_on is valid: %v", err)
-	}
-	got, ok := c.Offer(first.ID())
-	if !ok || !got.Source.Undated() || got.Source.ReadOnString() != read.Format(catalog.DateLayout) {
-		t.Fatalf("offer %s: undated=%v read_on=%q", first.ID(), got.Source.Undated(), got.Source.ReadOnString())
-	}
-	all, _ := c.Freshness(read)
-	if all.Undated != 1 || all.Fresh != all.Offers-1 {
-		t.Errorf("freshness on the day read: %d offers, %d fresh, %d undated; want the undated one not fresh", all.Offers, all.Fresh, all.Undated)
-	}
-	all2, _ := c.QueryOffers(catalog.OfferQuery{Providers: []string{"acme"}, Billing: []string{"on-demand"}})
-	for _, n := range []int{0, len(all2)} { // the full sort and the top-n heap
-		rows, _, err := c.QueryOffersTop(catalog.OfferQuery{Providers: []string{"acme"}, Billing: []string{"on-demand"}}, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pos := map[string]int{}
-		for i, r := range rows {
-			pos[r.Offer.ID()] = i + 1
-		}
-		if pos[first.ID()] != 0 && pos[first.ID()] < pos[second.ID()] || pos[second.ID()] == 0 {
-			t.Errorf("n=%d: undated %s (at %d) sorts before dated %s (at %d) at the same price", n, first.ID(), pos[first.ID()], second.ID(), pos[second.ID()])
-		}
 	}
 }

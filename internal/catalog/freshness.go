@@ -10,16 +10,18 @@ const FreshMonths = 12
 
 // Freshness says how old a set of prices is on a given day.
 type Freshness struct {
-	Offers        int     // offers counted, undated ones included
-	Fresh         int     // offers priced within FreshMonths of the day
-	Undated       int     // offers whose source shows no date (never fresh)
-	MedianAgeDays float64 // median age of the offers' as-of dates, in days
+	Offers int // offers counted, undated ones included
+	Fresh  int // offers dated within FreshMonths of the day (never an undated one)
+	// Undated counts the offers whose source shows no date (Source.Undated):
+	// they count as not fresh and have no age.
+	Undated       int
+	MedianAgeDays float64 // median age of the dated offers' as-of dates, in days
 	OldestAsOf    time.Time
 	NewestAsOf    time.Time
 }
 
-// Share is the fraction (0–1) of offers priced within FreshMonths; 0 when
-// there are no offers.
+// Share is the fraction (0–1) of offers priced within FreshMonths, undated
+// offers counting as not fresh; 0 when there are no offers.
 func (f Freshness) Share() float64 {
 	if f.Offers == 0 {
 		return 0
@@ -28,18 +30,34 @@ func (f Freshness) Share() float64 {
 }
 
 // MeasureFreshness computes the freshness of prices dated asOf on the day
-// now. Dates after now count as age 0; a zero date is an undated price: it
-// is counted, never fresh, and left out of the ages.
+// now. Dates after now count as age 0; zero dates are skipped.
 func MeasureFreshness(asOf []time.Time, now time.Time) Freshness {
+	src := make([]Source, len(asOf))
+	for i, d := range asOf {
+		src[i].AsOf = d
+	}
+	return MeasureSourceFreshness(src, now)
+}
+
+// MeasureSourceFreshness computes the freshness of prices with sources src
+// on the day now. An undated source (Source.Undated) is counted, as not
+// fresh, in Offers and Undated, and left out of the median age; a source
+// with neither date is skipped. Dates after now count as age 0.
+func MeasureSourceFreshness(src []Source, now time.Time) Freshness {
 	var f Freshness
 	cutoff := now.AddDate(0, -FreshMonths, 0)
-	ages := make([]float64, 0, len(asOf))
-	for _, d := range asOf {
-		f.Offers++
-		if d.IsZero() {
+	ages := make([]float64, 0, len(src))
+	for _, s := range src {
+		if s.Undated() {
+			f.Offers++
 			f.Undated++
 			continue
 		}
+		d := s.AsOf
+		if d.IsZero() {
+			continue
+		}
+		f.Offers++
 		if !d.Before(cutoff) {
 			f.Fresh++
 		}
@@ -69,17 +87,17 @@ func MeasureFreshness(asOf []time.Time, now time.Time) Freshness {
 // Freshness measures the age of every offer's price on the day now, for the
 // whole catalog and per provider (providers without offers are absent).
 func (c *Catalog) Freshness(now time.Time) (all Freshness, byProvider map[string]Freshness) {
-	dates := map[string][]time.Time{}
-	every := make([]time.Time, 0, len(c.offers))
+	sources := map[string][]Source{}
+	every := make([]Source, 0, len(c.offers))
 	for _, o := range c.offers {
-		dates[o.Provider] = append(dates[o.Provider], o.Source.AsOf)
-		every = append(every, o.Source.AsOf)
+		sources[o.Provider] = append(sources[o.Provider], o.Source)
+		every = append(every, o.Source)
 	}
-	byProvider = make(map[string]Freshness, len(dates))
-	for id, d := range dates {
-		byProvider[id] = MeasureFreshness(d, now)
+	byProvider = make(map[string]Freshness, len(sources))
+	for id, s := range sources {
+		byProvider[id] = MeasureSourceFreshness(s, now)
 	}
-	return MeasureFreshness(every, now), byProvider
+	return MeasureSourceFreshness(every, now), byProvider
 }
 
 // PublicPriceFile reports whether provider publishes a price file (or an
@@ -96,8 +114,9 @@ func PublicPriceFile(provider string) bool {
 }
 
 // FileFreshness counts the offers of the providers that publish a public
-// price file and how many are priced within FreshMonths; Without names the
-// providers with offers that publish none.
+// price file and how many are priced within FreshMonths (Undated of them
+// have no date and count as not fresh); Without names the providers with
+// offers that publish none.
 type FileFreshness struct {
 	Offers  int
 	Fresh   int

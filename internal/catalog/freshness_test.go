@@ -17,15 +17,14 @@ func TestMeasureFreshness(t *testing.T) {
 	}
 	now := day("2026-12-03")
 	// Ages in days: 0, 30, 364 (fresh), 365 is exactly 12 months (fresh),
-	// 366 and 1000 (stale). The zero date is an undated price: counted,
-	// never fresh, and without an age.
+	// 366 and 1000 (stale). The zero date is skipped.
 	dates := []time.Time{day("2026-12-03"), day("2026-11-03"), day("2025-12-04"), day("2025-12-03"),
 		day("2025-12-02"), now.AddDate(0, 0, -1000), {}}
 	f := catalog.MeasureFreshness(dates, now)
-	if f.Offers != 7 || f.Fresh != 4 || f.Undated != 1 {
-		t.Fatalf("offers/fresh/undated = %d/%d/%d, want 7/4/1", f.Offers, f.Fresh, f.Undated)
+	if f.Offers != 6 || f.Fresh != 4 {
+		t.Fatalf("offers/fresh = %d/%d, want 6/4", f.Offers, f.Fresh)
 	}
-	if got, want := f.Share(), 4.0/7.0; got != want {
+	if got, want := f.Share(), 4.0/6.0; got != want {
 		t.Errorf("Share = %v, want %v", got, want)
 	}
 	// Sorted ages 0, 30, 364, 365, 366, 1000: median (364+365)/2.
@@ -41,6 +40,37 @@ func TestMeasureFreshness(t *testing.T) {
 	}
 	if empty := catalog.MeasureFreshness(nil, now); empty.Share() != 0 || empty.Offers != 0 {
 		t.Errorf("empty = %+v", empty)
+	}
+}
+
+// TestUndatedIsNotFresh: an undated price (no as-of, read on a day) counts
+// among the offers as not fresh and stays out of the median age, even when
+// it was read today.
+func TestUndatedIsNotFresh(t *testing.T) {
+	now := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
+	src := []catalog.Source{
+		{AsOf: now.AddDate(0, 0, -10)},
+		{AsOf: now.AddDate(0, 0, -30)},
+		{AsOf: now.AddDate(-2, 0, 0)},
+		{ReadOn: now}, {ReadOn: now},
+		{}, // neither date: skipped
+	}
+	f := catalog.MeasureSourceFreshness(src, now)
+	if f.Offers != 5 || f.Fresh != 2 || f.Undated != 2 {
+		t.Fatalf("offers/fresh/undated = %d/%d/%d, want 5/2/2", f.Offers, f.Fresh, f.Undated)
+	}
+	if got, want := f.Share(), 2.0/5.0; got != want {
+		t.Errorf("Share = %v, want %v (undated counts as not fresh)", got, want)
+	}
+	if f.MedianAgeDays != 30 {
+		t.Errorf("MedianAgeDays = %v, want 30 (the undated rows have no age, not age 0)", f.MedianAgeDays)
+	}
+	if !f.NewestAsOf.Equal(now.AddDate(0, 0, -10)) {
+		t.Errorf("NewestAsOf = %s, want the newest dated price, not the day undated ones were read", f.NewestAsOf)
+	}
+	ff := catalog.PublicFileFreshness(map[string]catalog.Freshness{"vast": f})
+	if ff.Undated != 2 || ff.Offers != 5 || ff.Fresh != 2 {
+		t.Errorf("public file freshness = %+v, want 5 offers, 2 fresh, 2 undated", ff)
 	}
 }
 

@@ -265,38 +265,43 @@ func priceRow(o *Offer, currency string, fx Converter, per PriceUnit, perGPU boo
 
 // rowOrder compares two rows by a sort key (0 when they tie).
 func rowOrder(key SortKey) func(a, b *OfferRow) int {
+	by := valueOrder(key)
+	return func(a, b *OfferRow) int {
+		if c := by(a, b); c != 0 {
+			return c
+		}
+		return undatedLast(a, b)
+	}
+}
+
+// undatedLast orders a dated price before an undated one (Source.Undated):
+// of two equal prices, the one whose date is known comes first.
+func undatedLast(a, b *OfferRow) int {
+	switch ua, ub := a.Offer.Source.Undated(), b.Offer.Source.Undated(); {
+	case ua == ub:
+		return 0
+	case ua:
+		return 1
+	}
+	return -1
+}
+
+// valueOrder compares two rows by the sort key's value alone.
+func valueOrder(key SortKey) func(a, b *OfferRow) int {
 	switch key {
 	case SortGPUPrice:
-		return undatedLast(func(a, b *OfferRow) int { return a.PerGPUHourly.Cmp(b.PerGPUHourly) })
+		return func(a, b *OfferRow) int { return a.PerGPUHourly.Cmp(b.PerGPUHourly) }
 	case SortVRAM:
-		return undatedLast(func(a, b *OfferRow) int {
+		return func(a, b *OfferRow) int {
 			if c := b.Offer.Instance.GPUMemoryGB.Cmp(a.Offer.Instance.GPUMemoryGB); c != 0 {
 				return c
 			}
 			return a.EffectiveHourly.Cmp(b.EffectiveHourly)
-		})
+		}
 	case SortFP16PerDollar:
-		return undatedLast(func(a, b *OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) })
+		return func(a, b *OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) }
 	}
-	return undatedLast(func(a, b *OfferRow) int { return a.EffectiveHourly.Cmp(b.EffectiveHourly) })
-}
-
-// undatedLast breaks a tie of order by putting a dated price before an
-// undated one: of two equal prices, the one whose date is known leads.
-func undatedLast(order func(a, b *OfferRow) int) func(a, b *OfferRow) int {
-	return func(a, b *OfferRow) int {
-		if c := order(a, b); c != 0 {
-			return c
-		}
-		au, bu := a.Offer.Source.Undated(), b.Offer.Source.Undated()
-		switch {
-		case au && !bu:
-			return 1
-		case bu && !au:
-			return -1
-		}
-		return 0
-	}
+	return func(a, b *OfferRow) int { return a.EffectiveHourly.Cmp(b.EffectiveHourly) }
 }
 
 // topN keeps the first n rows of an order among the rows added, without

@@ -56,10 +56,25 @@ type Source struct {
 }
 
 // Undated reports whether the figure's source shows no date: AsOf is zero
-// and ReadOn says when it was read. An undated price is never fresh.
+// and ReadOn says when it was read. An undated figure never counts as fresh
+// and sorts after a dated one of equal value.
 func (s Source) Undated() bool { return s.AsOf.IsZero() && !s.ReadOn.IsZero() }
 
-// ReadOnString renders ReadOn as YYYY-MM-DD ("" when not set).
+// CompareAsOf orders sources by as-of date, oldest first, with undated
+// sources (and those with no date at all) after every dated one.
+func CompareAsOf(a, b Source) int {
+	switch za, zb := a.AsOf.IsZero(), b.AsOf.IsZero(); {
+	case za && zb:
+		return 0
+	case za:
+		return 1
+	case zb:
+		return -1
+	}
+	return a.AsOf.Compare(b.AsOf)
+}
+
+// ReadOnString renders ReadOn as YYYY-MM-DD ("" when zero).
 func (s Source) ReadOnString() string {
 	if s.ReadOn.IsZero() {
 		return ""
@@ -67,7 +82,7 @@ func (s Source) ReadOnString() string {
 	return s.ReadOn.Format(DateLayout)
 }
 
-// AsOfString renders AsOf as YYYY-MM-DD ("" for an undated source).
+// AsOfString renders AsOf as YYYY-MM-DD.
 func (s Source) AsOfString() string {
 	if s.AsOf.IsZero() {
 		return ""

@@ -23,8 +23,10 @@ type Stats struct {
 	Providers, Regions, GPUs, InstanceTypes, Offers, Claims int
 	ByProvider                                              map[string]*ProviderStats
 	OldestAsOf, NewestAsOf                                  time.Time // over dated offers
-	Undated                                                 int       // offers whose source shows no date
-	BySourceKind                                            map[SourceKind]int
+	// UndatedOffers counts the offers whose source shows no date
+	// (Source.Undated); they are outside the as-of span.
+	UndatedOffers int
+	BySourceKind  map[SourceKind]int
 	// Filled by StatsWithCoverage only (they cost a pass over every offer
 	// and billing model, too much for every page header).
 	Spot SpotCoverage
@@ -56,8 +58,10 @@ func (c *Catalog) Stats() Stats {
 		}
 		billing[o.Provider][o.Billing] = true
 		s.BySourceKind[o.Source.Kind]++
+		if o.Source.Undated() {
+			s.UndatedOffers++
+		}
 		if o.Source.AsOf.IsZero() {
-			s.Undated++
 			continue
 		}
 		if s.OldestAsOf.IsZero() || o.Source.AsOf.Before(s.OldestAsOf) {
@@ -107,9 +111,14 @@ type SourceUse struct {
 	Kind    SourceKind
 	Ref     string
 	Records int
-	Oldest  time.Time // over dated records (zero when all are undated)
-	Newest  time.Time
-	Undated int // records whose source shows no date
+	// Oldest and Newest span the citing records' as-of dates (zero when
+	// every one is undated).
+	Oldest time.Time
+	Newest time.Time
+	// Undated counts the citing records without an as-of date, and
+	// ReadOn is the latest day one of them was read.
+	Undated int
+	ReadOn  time.Time
 }
 
 // Sources lists every distinct source in the catalog with how many records
@@ -125,7 +134,12 @@ func (c *Catalog) Sources() []SourceUse {
 		}
 		u.Records++
 		if s.AsOf.IsZero() {
-			u.Undated++
+			if s.Undated() {
+				u.Undated++
+				if s.ReadOn.After(u.ReadOn) {
+					u.ReadOn = s.ReadOn
+				}
+			}
 			return
 		}
 		if u.Oldest.IsZero() || s.AsOf.Before(u.Oldest) {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/catalog/catalogtest"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 )
 
@@ -71,5 +73,41 @@ func TestNewestAsOfIsTheStatsFigure(t *testing.T) {
 	}
 	if got, want := ds.Catalog.NewestAsOf(), ds.Catalog.Stats().NewestAsOf; !got.Equal(want) || got.IsZero() {
 		t.Fatalf("NewestAsOf %v, Stats %v", got, want)
+	}
+}
+
+// TestUndatedSortsAfterDatedOfEqualPrice: of two offers at the same price,
+// the dated one comes first, though the undated one's ID sorts before it;
+// a cheaper undated price still comes before a dearer dated one.
+func TestUndatedSortsAfterDatedOfEqualPrice(t *testing.T) {
+	d := catalogtest.Data()
+	for _, o := range d.Offers {
+		if o.RegionCode == "eu-west" { // acme/big8/eu-west/on-demand sorts before acme/big8/us-east/on-demand by ID
+			o.Price.Hourly = catalogtest.D("20")
+			o.Source.ReadOn, o.Source.AsOf = o.Source.AsOf, time.Time{}
+		}
+	}
+	c, err := catalog.New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []catalog.SortKey{catalog.SortPrice, catalog.SortGPUPrice} {
+		for _, n := range []int{0, 1, 2} {
+			rows, _, err := c.QueryOffersTop(catalog.OfferQuery{Sort: key, Providers: []string{"acme"}, GPUs: []string{"A100-SXM4-40GB"}, Billing: []string{"on-demand"}}, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, r := range rows {
+				ids = append(ids, r.Offer.ID())
+			}
+			want := []string{"acme/big8/us-east/on-demand", "acme/big8/eu-west/on-demand"}
+			if n > 0 {
+				want = want[:n]
+			}
+			if !reflect.DeepEqual(ids, want) {
+				t.Errorf("sort %s top %d = %v, want %v (dated before undated at equal price)", key, n, ids, want)
+			}
+		}
 	}
 }

@@ -52,12 +52,10 @@ func (v *validator) source(rec any, id string, s Source) {
 		v.add(rec, id, "source_ref", "every figure needs a source")
 	}
 	switch {
-	case s.AsOf.IsZero() && s.ReadOn.IsZero():
-		v.add(rec, id, "as_of", "every figure needs an as-of date (YYYY-MM-DD), or read_on (the day it was read) for a source that shows no date")
 	case !s.AsOf.IsZero() && !s.ReadOn.IsZero():
-		v.add(rec, id, "read_on", "set only for an undated source: with an as-of date of %s, leave read_on empty", s.AsOfString())
-	case !s.ReadOn.IsZero() && !s.FetchedAt.IsZero() && s.ReadOn.After(s.FetchedAt):
-		v.add(rec, id, "read_on", "read on %s, after it was fetched", s.ReadOnString())
+		v.add(rec, id, "read_on", "set only for an undated source: a figure with an as-of date (%s) has no read_on (%s)", s.AsOfString(), s.ReadOnString())
+	case s.AsOf.IsZero() && s.ReadOn.IsZero():
+		v.add(rec, id, "as_of", "every figure needs an as-of date, or read_on for an undated source (YYYY-MM-DD)")
 	}
 }
 

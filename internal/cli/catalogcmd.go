@@ -67,7 +67,11 @@ func (a *app) runValidate() error {
 	var warnings []catalog.Problem
 	now := a.today()
 	for _, o := range c.Offers() {
-		if stale(o.Source.AsOf, now) {
+		switch {
+		case o.Source.Undated():
+			warnings = append(warnings, catalog.Problem{Record: o.ID(), Field: "read_on",
+				Msg: fmt.Sprintf("price is undated (read %s): the source shows no date, so it counts as not fresh", o.Source.ReadOnString())})
+		case stale(o.Source.AsOf, now):
 			warnings = append(warnings, catalog.Problem{Record: o.ID(), Field: "as_of",
 				Msg: fmt.Sprintf("price is more than %d months old (%s)", staleMonths, o.Source.AsOfString())})
 		}
@@ -77,8 +81,17 @@ func (a *app) runValidate() error {
 	}
 	s := c.Stats()
 	fmt.Fprintln(a.io.Out, a.printer.T("note.catalog_ok", s.Providers, s.Regions, s.GPUs, s.InstanceTypes, s.Offers, s.Claims))
-	if len(warnings) > 0 {
-		fmt.Fprintln(a.io.Out, a.printer.T("note.stale", len(warnings), staleMonths))
+	undated := 0
+	for _, w := range warnings {
+		if w.Field == "read_on" {
+			undated++
+		}
+	}
+	if n := len(warnings) - undated; n > 0 {
+		fmt.Fprintln(a.io.Out, a.printer.T("note.stale", n, staleMonths))
+	}
+	if undated > 0 {
+		fmt.Fprintln(a.io.Out, a.printer.T("note.undated", undated))
 	}
 	return nil
 }
@@ -102,8 +115,8 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			p := a.printer
 			g := &output.Grid{
 				Headers: []string{p.T("col.provider"), p.T("col.regions"), p.T("col.instances"), p.T("col.offers"),
-					p.T("col.median_age"), p.T("col.fresh_share"), p.T("col.billing_codes")},
-				Align: []output.Align{output.Left, output.Right, output.Right, output.Right, output.Right, output.Right, output.Left},
+					p.T("col.median_age"), p.T("col.fresh_share"), p.T("col.undated"), p.T("col.billing_codes")},
+				Align: []output.Align{output.Left, output.Right, output.Right, output.Right, output.Right, output.Right, output.Right, output.Left},
 			}
 			all, fresh := ds.Catalog.Freshness(a.today())
 			var ids []string
@@ -115,19 +128,16 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 					codes = append(codes, billingLabel(p, b))
 				}
 				f := fresh[pr.ID]
-				age := "–"
-				switch {
-				case f.Offers > 0 && f.Undated == f.Offers:
-					age = p.T("date.undated_short")
-				case f.Offers > 0:
-					age = strconv.Itoa(medianDays(f))
-					if f.Undated > 0 {
-						age += " (" + strconv.Itoa(f.Undated) + " " + p.T("date.undated_short") + ")"
+				age, undated := "–", "–"
+				if f.Offers > 0 {
+					undated = strconv.Itoa(f.Undated)
+					if f.Offers > f.Undated {
+						age = strconv.Itoa(medianDays(f))
 					}
 				}
-				g.Add(pr.ID, strconv.Itoa(ps.Regions), strconv.Itoa(ps.InstanceTypes), strconv.Itoa(ps.Offers), age, freshShare(f), strings.Join(codes, ", "))
+				g.Add(pr.ID, strconv.Itoa(ps.Regions), strconv.Itoa(ps.InstanceTypes), strconv.Itoa(ps.Offers), age, freshShare(f), undated, strings.Join(codes, ", "))
 			}
-			g.Add("", strconv.Itoa(s.Regions), strconv.Itoa(s.InstanceTypes), strconv.Itoa(s.Offers), strconv.Itoa(medianDays(all)), freshShare(all), "")
+			g.Add("", strconv.Itoa(s.Regions), strconv.Itoa(s.InstanceTypes), strconv.Itoa(s.Offers), strconv.Itoa(medianDays(all)), freshShare(all), strconv.Itoa(all.Undated), "")
 			if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 				return err
 			}
@@ -150,9 +160,7 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 			sort.Strings(kinds)
 			fmt.Fprintf(w, "%s: %s\n", p.T("col.source"), strings.Join(kinds, ", "))
 			fmt.Fprintln(w, p.T("stats.freshness", catalog.FreshMonths, freshShare(all), all.Offers, medianDays(all)))
-			if all.Undated > 0 {
-				fmt.Fprintln(w, p.T("stats.undated", all.Undated, all.Offers))
-			}
+			fmt.Fprintln(w, p.T("stats.undated", all.Undated))
 			writePublicFileFreshness(w, p, catalog.PublicFileFreshness(fresh))
 			writeNoPriceFile(w, p, ids, fresh)
 			return writeCoverage(w, a.out, p, ds.Catalog, s, a.tty())
@@ -199,7 +207,11 @@ func (a *app) catalogSourcesCmd() *cobra.Command {
 					}
 				}
 				if u.Undated > 0 {
-					dates = strings.TrimPrefix(dates+", "+p.T("date.undated_short"), ", ")
+					undated := p.SourceDate("", u.ReadOn.Format(catalog.DateLayout))
+					if dates != "" {
+						undated = dates + ", " + undated
+					}
+					dates = undated
 				}
 				ref := u.Ref
 				if a.out == output.Table && a.tty() {

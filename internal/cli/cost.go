@@ -203,7 +203,7 @@ func (a *app) writeCost(doc document.Cost) error {
 	}
 	for _, c := range doc.Components {
 		g.Add(componentName(p, c.Name), num(c.Quantity), enumLabel(p, "cli.unit.", c.Unit), num(c.UnitPrice.Amount)+" "+c.UnitPrice.Currency, numMoney(c.Monthly),
-			numMoney(c.Total), enumLabel(p, "source.", c.Source.Kind)+" "+c.Source.AsOf)
+			numMoney(c.Total), enumLabel(p, "source.", c.Source.Kind)+" "+c.Source.Date(p))
 	}
 	g.Add(p.T("cost.total"), "", "", "", "", numMoney(doc.Total), "")
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {

@@ -81,7 +81,7 @@ func (a *app) runGPUs(o *gpusOptions) error {
 	}
 	for _, x := range list {
 		g.Add(x.ID, x.Vendor, x.Architecture, qty(x.MemoryGB)+" GB", qty(x.BandwidthGBs), spec(x.FP32TFLOPS), spec(x.TF32TFLOPS),
-			spec(x.FP16TFLOPS), spec(x.FP8TFLOPS), spec(x.INT8TOPS), qty(x.TDPW), enumLabel(p, "source.", string(x.Source.Kind)), x.Source.AsOfString())
+			spec(x.FP16TFLOPS), spec(x.FP8TFLOPS), spec(x.INT8TOPS), qty(x.TDPW), enumLabel(p, "source.", string(x.Source.Kind)), p.SourceDate(x.Source.AsOfString(), x.Source.ReadOnString()))
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err

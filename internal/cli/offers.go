@@ -168,17 +168,14 @@ func (a *app) runOffers(o *offersOptions) error {
 			output.Left, output.Right, output.Right, output.Left, output.Left},
 	}
 	var from []string
-	nStale, nUndated := 0, 0
+	nStale := 0
 	discovered := false
 	for _, r := range rows {
 		it := r.Offer.Instance
 		discovered = discovered || it.Discovered
 		from = append(from, r.Offer.Price.Currency)
-		asOf := p.AsOf(r.Offer.Source.AsOfString(), r.Offer.Source.ReadOnString())
-		switch {
-		case r.Offer.Source.Undated():
-			nUndated++
-		case stale(r.Offer.Source.AsOf, a.today()):
+		asOf := p.SourceDate(r.Offer.Source.AsOfString(), r.Offer.Source.ReadOnString())
+		if stale(r.Offer.Source.AsOf, a.today()) {
 			asOf += "*"
 			nStale++
 		}
@@ -207,9 +204,6 @@ func (a *app) runOffers(o *offersOptions) error {
 	}
 	if n := ratesNote(p, a.rates, from, a.cur); n != "" {
 		fmt.Fprintln(a.io.Out, n)
-	}
-	if nUndated > 0 {
-		fmt.Fprintln(a.io.Out, p.T("note.undated", nUndated))
 	}
 	if nStale > 0 {
 		fmt.Fprintln(a.io.Out, p.T("note.stale", nStale, staleMonths))

@@ -109,9 +109,9 @@ func (a *app) runSpot(o *spotOptions) error {
 	fmt.Fprintln(w, p.T("spot.mtbi", sig(r.MTBI), source))
 	if pr := r.Prior; pr != nil {
 		if pr.Rated {
-			fmt.Fprintln(w, p.T("spot.prior", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf))
+			fmt.Fprintln(w, p.T("spot.prior", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, p.AsOfFull(pr.AsOf, pr.ReadOn)))
 		} else {
-			fmt.Fprintln(w, p.T("spot.prior_assumed", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf, sig(r.MTBI)))
+			fmt.Fprintln(w, p.T("spot.prior_assumed", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, p.AsOfFull(pr.AsOf, pr.ReadOn), sig(r.MTBI)))
 		}
 	}
 	if d.Plan.NoticeCovers {

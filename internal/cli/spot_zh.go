@@ -74,7 +74,7 @@ func spotTexts(p *i18n.Printer, c *catalog.Catalog, ans *document.SpotAnswer, mt
 			if !bd.HighPct.IsPositive() {
 				pct, bound = 30, p.T("cli.spot.src.open")
 			}
-			source = p.T("cli.spot.src.band", bd.Band, bd.Source.Ref, bd.Source.AsOfString(), bound, fmt.Sprintf("%.0f", pct),
+			source = p.T("cli.spot.src.band", bd.Band, bd.Source.Ref, p.AsOfFull(bd.Source.AsOfString(), bd.Source.ReadOnString()), bound, fmt.Sprintf("%.0f", pct),
 				fmt.Sprintf("%.2f", pct/100), fmt.Sprintf("%.0f", r.MTBI))
 		}
 	}
@@ -85,10 +85,10 @@ func spotTexts(p *i18n.Printer, c *catalog.Catalog, ans *document.SpotAnswer, mt
 	notice := p.T("web.spot.as.no_notice")
 	if sp != nil {
 		if f, ok := c.SpotFacts(sp.Provider); ok && f.NoticeKnown {
-			notice = p.T("web.spot.as.notice", f.NoticeSeconds, p.Or("source."+string(f.Source.Kind), string(f.Source.Kind)), f.Source.AsOfString())
+			notice = p.T("web.spot.as.notice", f.NoticeSeconds, p.Or("source."+string(f.Source.Kind), string(f.Source.Kind)), p.SourceDate(f.Source.AsOfString(), f.Source.ReadOnString()))
 		}
 		assumptions = append(assumptions, notice,
-			p.T("web.spot.as.price", roundNum(ans.Doc.SpotPrice.String(), 4), cur, sp.Source.AsOfString(), p.Or("source."+string(sp.Source.Kind), string(sp.Source.Kind))))
+			p.T("web.spot.as.price", roundNum(ans.Doc.SpotPrice.String(), 4), cur, p.AsOfPhrase(sp.Source.AsOfString(), sp.Source.ReadOnString()), p.Or("source."+string(sp.Source.Kind), string(sp.Source.Kind))))
 	}
 	assumptions = append(assumptions, p.T("web.spot.as.billed"))
 	if r.WeibullK != 0 && r.WeibullK != 1 {

@@ -38,8 +38,9 @@ func optNum(d decimal.Decimal) *json.Number {
 	return &n
 }
 
-// Source is a record's provenance. An undated source has an empty AsOf,
-// Undated set and ReadOn the day it was read.
+// Source is a record's provenance. An undated source (one that shows no
+// date) has an empty AsOf, written as "as_of": null, with ReadOn, the day it
+// was read, and Undated true.
 type Source struct {
 	Kind    string `json:"kind"`
 	Ref     string `json:"ref"`
@@ -47,6 +48,25 @@ type Source struct {
 	ReadOn  string `json:"read_on,omitempty"`
 	Undated bool   `json:"undated,omitempty"`
 }
+
+// MarshalJSON writes an undated source's as_of as null.
+func (s Source) MarshalJSON() ([]byte, error) {
+	type plain Source
+	if !s.Undated {
+		return json.Marshal(plain(s))
+	}
+	return json.Marshal(struct {
+		Kind    string  `json:"kind"`
+		Ref     string  `json:"ref"`
+		AsOf    *string `json:"as_of"`
+		ReadOn  string  `json:"read_on"`
+		Undated bool    `json:"undated"`
+	}{s.Kind, s.Ref, nil, s.ReadOn, true})
+}
+
+// Date renders the source's date for a person: the as-of date, or
+// "undated (read …)" in p's language.
+func (s Source) Date(p *i18n.Printer) string { return p.SourceDate(s.AsOf, s.ReadOn) }
 
 func source(s catalog.Source) Source {
 	return Source{Kind: string(s.Kind), Ref: s.Ref, AsOf: s.AsOfString(), ReadOn: s.ReadOnString(), Undated: s.Undated()}
@@ -257,6 +277,9 @@ type ProviderStats struct {
 	// (absent when it has no offer).
 	MedianAgeDays *float64 `json:"median_age_days,omitempty"`
 	FreshShare    *float64 `json:"fresh_share,omitempty"`
+	// UndatedOffers counts the provider's offers whose source shows no date
+	// (counted as not fresh, outside the median age); absent without offers.
+	UndatedOffers *int `json:"undated_offers,omitempty"`
 }
 
 // SpotCoverage says what the catalog knows about its spot offers.
@@ -290,9 +313,10 @@ type CatalogStats struct {
 	FreshMonths   int     `json:"fresh_months,omitempty"`
 	FreshShare    float64 `json:"fresh_share"`
 	MedianAgeDays float64 `json:"median_age_days"`
-	// Undated counts the offers whose source shows no date: they are in
-	// the share's denominator and never fresh, and have no age.
-	Undated int `json:"undated_offers"`
+	// UndatedOffers counts the offers whose source shows no date: they
+	// count as not fresh in FreshShare and are left out of MedianAgeDays
+	// and of the as-of span.
+	UndatedOffers int `json:"undated_offers"`
 	// PublicPriceFiles is the freshness of the offers of providers that
 	// publish a public price file (every provider but those listed in
 	// Without, whose prices need the user's own credentials to refresh).
@@ -304,25 +328,25 @@ type CatalogStats struct {
 type FileFreshness struct {
 	Offers     int      `json:"offers"`
 	Fresh      int      `json:"fresh"`
+	Undated    int      `json:"undated"`
 	FreshShare float64  `json:"fresh_share"`
-	Undated    int      `json:"undated"` // counted in Offers, never fresh
 	Without    []string `json:"without"`
 }
 
 // SetFreshness adds the catalog's price freshness (catalog.Freshness) to the
 // stats document, overall and per provider.
 func (d *CatalogStats) SetFreshness(all catalog.Freshness, by map[string]catalog.Freshness) {
-	d.FreshMonths, d.FreshShare, d.MedianAgeDays, d.Undated = catalog.FreshMonths, all.Share(), all.MedianAgeDays, all.Undated
+	d.FreshMonths, d.FreshShare, d.MedianAgeDays, d.UndatedOffers = catalog.FreshMonths, all.Share(), all.MedianAgeDays, all.Undated
 	if ff := catalog.PublicFileFreshness(by); ff.Offers > 0 {
-		d.PublicPriceFiles = &FileFreshness{Offers: ff.Offers, Fresh: ff.Fresh, FreshShare: ff.Share(), Undated: ff.Undated, Without: ff.Without}
+		d.PublicPriceFiles = &FileFreshness{Offers: ff.Offers, Fresh: ff.Fresh, Undated: ff.Undated, FreshShare: ff.Share(), Without: ff.Without}
 	}
 	for id, f := range by {
 		ps, ok := d.ByProvider[id]
 		if !ok || f.Offers == 0 {
 			continue
 		}
-		share, age := f.Share(), f.MedianAgeDays
-		ps.FreshShare, ps.MedianAgeDays = &share, &age
+		share, age, undated := f.Share(), f.MedianAgeDays, f.Undated
+		ps.FreshShare, ps.MedianAgeDays, ps.UndatedOffers = &share, &age, &undated
 		d.ByProvider[id] = ps
 	}
 }
@@ -366,10 +390,14 @@ type SourceUse struct {
 	Kind    string `json:"kind"`
 	Ref     string `json:"ref"`
 	Records int    `json:"records"`
-	Oldest  string `json:"oldest_as_of"`
-	Newest  string `json:"newest_as_of"`
-	// Undated counts the records whose source shows no date.
-	Undated int `json:"undated,omitempty"`
+	// Oldest and Newest span the citing records' as-of dates ("" when
+	// every one is undated).
+	Oldest string `json:"oldest_as_of"`
+	Newest string `json:"newest_as_of"`
+	// Undated counts the citing records whose source shows no date, and
+	// ReadOn is the latest day one of them was read (absent when none).
+	Undated int    `json:"undated,omitempty"`
+	ReadOn  string `json:"read_on,omitempty"`
 }
 
 // Sources is the gpuscout/catalog-sources@v1 document.
@@ -385,6 +413,9 @@ func BuildSources(list []catalog.SourceUse) Sources {
 		su := SourceUse{Kind: string(u.Kind), Ref: u.Ref, Records: u.Records, Undated: u.Undated}
 		if !u.Oldest.IsZero() {
 			su.Oldest, su.Newest = u.Oldest.Format(catalog.DateLayout), u.Newest.Format(catalog.DateLayout)
+		}
+		if !u.ReadOn.IsZero() {
+			su.ReadOn = u.ReadOn.Format(catalog.DateLayout)
 		}
 		doc.Sources = append(doc.Sources, su)
 	}

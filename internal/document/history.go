@@ -13,9 +13,11 @@ const SchemaPriceHistory = "gpuscout/price-history@v1"
 // PricePoint is one price of an offer: the curated catalog's (snapshot 0)
 // or an imported snapshot's.
 type PricePoint struct {
-	Snapshot  int64       `json:"snapshot"`
-	FetchedAt string      `json:"fetched_at,omitempty"`
-	AsOf      string      `json:"as_of"`
+	Snapshot  int64  `json:"snapshot"`
+	FetchedAt string `json:"fetched_at,omitempty"`
+	AsOf      string `json:"as_of"` // "" for an undated source
+	// ReadOn is the day an undated source was read (absent when dated).
+	ReadOn    string      `json:"read_on,omitempty"`
 	Effective json.Number `json:"effective_hourly"`
 	Currency  string      `json:"currency"`
 	Source    string      `json:"source"`
@@ -42,11 +44,11 @@ type PriceRecord struct {
 func BuildPriceHistory(offer string, curated *catalog.Offer, records []PriceRecord) PriceHistory {
 	doc := PriceHistory{Schema: SchemaPriceHistory, Offer: offer, Points: []PricePoint{}}
 	if curated != nil {
-		doc.Points = append(doc.Points, PricePoint{AsOf: curated.Source.AsOfString(), Effective: Num(curated.EffectiveHourly()),
+		doc.Points = append(doc.Points, PricePoint{AsOf: curated.Source.AsOfString(), ReadOn: curated.Source.ReadOnString(), Effective: Num(curated.EffectiveHourly()),
 			Currency: curated.Price.Currency, Source: "curated: " + curated.Source.Ref})
 	}
 	for _, r := range records {
-		doc.Points = append(doc.Points, PricePoint{Snapshot: r.Snapshot, FetchedAt: r.FetchedAt.Format(time.RFC3339), AsOf: r.Offer.Source.AsOfString(),
+		doc.Points = append(doc.Points, PricePoint{Snapshot: r.Snapshot, FetchedAt: r.FetchedAt.Format(time.RFC3339), AsOf: r.Offer.Source.AsOfString(), ReadOn: r.Offer.Source.ReadOnString(),
 			Effective: Num(r.Offer.EffectiveHourly()), Currency: r.Offer.Price.Currency, Source: r.Offer.Source.Ref})
 	}
 	return doc

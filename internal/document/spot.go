@@ -94,7 +94,7 @@ func BuildSpot(offer, odOffer, currency string, j spot.Job, r spot.Risk, d spot.
 		Notice: r.NoticeNote, ProtectionHours: fnum(r.Protection), Best: d.Best, Saving: fnum(d.Saving), Verdict: d.Verdict,
 		Assumptions: assumptions}
 	if pr := r.Prior; pr != nil {
-		doc.MTBIPrior = &SpotPrior{Provider: pr.Provider, Prior: pr.Band, PriorZH: pr.BandZH, Rated: pr.Rated, SourceRef: pr.Ref, AsOf: pr.AsOf}
+		doc.MTBIPrior = &SpotPrior{Provider: pr.Provider, Prior: pr.Band, PriorZH: pr.BandZH, Rated: pr.Rated, SourceRef: pr.Ref, AsOf: pr.AsOf, ReadOn: pr.ReadOn}
 	}
 	if j.Deadline > 0 {
 		doc.DeadlineHours = fnum(j.Deadline)
@@ -124,5 +124,6 @@ type SpotPrior struct {
 	PriorZH   string `json:"prior_zh,omitempty"`
 	Rated     bool   `json:"rated"` // false: the prior has no rate and gpuscout's one-a-day assumption was used
 	SourceRef string `json:"source_ref"`
-	AsOf      string `json:"as_of"`
+	AsOf      string `json:"as_of"`             // "" for an undated source
+	ReadOn    string `json:"read_on,omitempty"` // the day an undated source was read
 }

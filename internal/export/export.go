@@ -140,6 +140,8 @@ func header(tool string, off *catalog.Offer, opt Options, spot bool) []string {
 	lines = append(lines, src)
 	if d := off.Source.AsOfString(); d != "" {
 		lines = append(lines, "As of:    "+d)
+	} else if off.Source.Undated() {
+		lines = append(lines, "As of:    undated (read "+off.Source.ReadOnString()+"): the source shows no date")
 	}
 	lines = append(lines, "Instance: "+describeInstance(it))
 	if off.Notes != "" {

@@ -73,7 +73,7 @@ var uiMessages = map[Lang]map[string]string{
 		"web.spot.as.notice":            "Interruption notice: %d s (%s, %s).",
 		"web.spot.as.no_notice":         "The provider documents no interruption notice: none assumed.",
 		"web.spot.as.protection":        "No interruption in the first %s h after each start (the provider's protection period).",
-		"web.spot.as.price":             "Spot price %s %s/h as of %s (%s), taken as constant over the job.",
+		"web.spot.as.price":             "Spot price %s %s/h %s (%s), taken as constant over the job.",
 		"web.spot.as.billed":            "All wall time on spot is billed, restarts included (conservative).",
 		"web.spot.flat":                 "%[1]s%% of the %[2]d simulated runs finished in %[3]s h, untouched by interruptions (a histogram would be one bar); the slowest took %[4]s h.",
 		"example.distributed-training":  "13B pretraining, 2 weeks",

@@ -264,7 +264,7 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	res.Pareto = e.paretoList(cands, res.Currency)
 	for _, o := range offers {
 		if o.Source.AsOf.IsZero() {
-			continue // undated: no date to span
+			continue // undated: outside the span of as-of dates
 		}
 		if res.OldestAsOf.IsZero() || o.Source.AsOf.Before(res.OldestAsOf) {
 			res.OldestAsOf = o.Source.AsOf

@@ -398,8 +398,9 @@ func (x *run) commonRisk(c *cand) {
 	if c.est != nil {
 		c.risk += confidencePenalty[c.est.Confidence]
 	}
-	// An undated price (zero AsOf) counts as stale: nothing says it is current.
-	if !x.e.Now.IsZero() && x.e.Now.Sub(c.offer.Source.AsOf) > staleAfter {
+	// An undated price (no as-of date) is never fresh: it carries the
+	// stale penalty too.
+	if !x.e.Now.IsZero() && (c.offer.Source.Undated() || x.e.Now.Sub(c.offer.Source.AsOf) > staleAfter) {
 		c.stale = true
 		c.risk += 0.05
 	}

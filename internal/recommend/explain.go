@@ -240,11 +240,7 @@ func (x *run) explain(cands []*cand) {
 				x.hrs(pl.Hours), money(pl.Cost, cur))
 		}
 		hourly, _ := e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, cur)
-		if o.Source.Undated() {
-			add("rec.price2_undated", money(hourly, cur), p.T("rec.srckind."+string(o.Source.Kind)), o.Source.ReadOnString(), x.mainComponent(pl.Breakdown))
-		} else {
-			add("rec.price2", money(hourly, cur), p.T("rec.srckind."+string(o.Source.Kind)), o.Source.AsOfString(), x.mainComponent(pl.Breakdown))
-		}
+		add("rec.price2", money(hourly, cur), p.T("rec.srckind."+string(o.Source.Kind)), p.AsOfPhrase(o.Source.AsOfString(), o.Source.ReadOnString()), x.mainComponent(pl.Breakdown))
 		if o.Price.Currency != cur {
 			add("rec.converted", o.Price.Currency, cur)
 		}

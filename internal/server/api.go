@@ -401,7 +401,7 @@ func sortRows(rows []catalog.OfferRow, key string, desc bool) {
 		case "upfront":
 			return cmpDec(a.Upfront, b.Upfront)
 		case "as_of":
-			return a.Offer.Source.AsOf.Compare(b.Offer.Source.AsOf)
+			return catalog.CompareAsOf(a.Offer.Source, b.Offer.Source)
 		case "interconnect":
 			return strings.Compare(ia.GPUInterconnect, ib.GPUInterconnect)
 		case "rdma":

@@ -372,9 +372,9 @@ func hostileServer(t *testing.T) (*server.Server, string, string) {
 	ids := map[string]string{"evil-inst": inst, "evil-inst2": inst2, "evil-region": region}
 	ref := csvField(xssAttr + " " + xssScript)
 	overlay := fstest.MapFS{
-		"providers.csv": appendTo("providers.csv", "evil,"+csvField("Evil "+xssScript)+","+csvField(xssAttr)+",https://example.com/,https://example.com/p,user,"+ref+",2026-11-01"),
-		"regions.csv":   appendTo("regions.csv", "evil,evil-region,"+csvField(xssScript)+","+csvField(xssAttr)+",US,us,user,"+ref+",2026-11-01,,,"),
-		"ecosystem.csv": appendTo("ecosystem.csv", "evil,ml-platform,"+csvField(xssScript)+","+csvField(xssAttr)+","+csvField(xssScript)+",user,"+ref+",2026-11-01,"+csvField(xssAttr)),
+		"providers.csv": appendTo("providers.csv", "evil,"+csvField("Evil "+xssScript)+","+csvField(xssAttr)+",https://example.com/,https://example.com/p,user,"+ref+",2026-11-01,"), // read_on empty: dated
+		"regions.csv":   appendTo("regions.csv", "evil,evil-region,"+csvField(xssScript)+","+csvField(xssAttr)+",US,us,user,"+ref+",2026-11-01,,,,"),
+		"ecosystem.csv": appendTo("ecosystem.csv", "evil,ml-platform,"+csvField(xssScript)+","+csvField(xssAttr)+","+csvField(xssScript)+",user,"+ref+",2026-11-01,"+csvField(xssAttr)+","),
 		"instances/evil.csv": &fstest.MapFile{Data: []byte("provider,instance_type,family,gpu,gpu_count,gpu_memory_gb,vcpu,memory_gib,gpu_interconnect,gpu_interconnect_gbs,network_gbps,rdma,local_storage,status,source_kind,source_ref,as_of,notes\n" +
 			"evil,evil-inst," + csvField(xssAttr) + ",H100-SXM-80GB,8,640,192,2048,nvswitch,900,3200,efa," + csvField(xssScript) + ",current,user," + ref + ",2026-11-01," + csvField(xssScript+xssAttr) + "\n" +
 			"evil,evil-inst2,y,H100-SXM-80GB,1,80,24,256,,,,,,current,user," + ref + ",2026-11-01," + csvField(xssAttr) + "\n")},

@@ -55,7 +55,7 @@ func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRo
 	rv := offerRowView{ID: o.ID(), Provider: o.Provider, ProviderName: names[o.Provider], Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
 		Billing: string(o.Billing), BillingLabel: p.Billing(string(o.Billing), o.Billing.Family()),
 		Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price.Mul(scale)), PerGPU: money(row.PerGPUHourly),
-		Source: p.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: p.AsOf(o.Source.AsOfString(), o.Source.ReadOnString())}
+		Source: p.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: p.SourceDate(o.Source.AsOfString(), o.Source.ReadOnString())}
 	rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Network = specCells(it)
 	if rv.ProviderName == "" {
 		rv.ProviderName = o.Provider
@@ -111,8 +111,11 @@ func appendJSONString(b []byte, s string) []byte {
 
 // freshness is the badge of a price observed at asOf: fresh up to 90 days,
 // aging up to 180, stale after.
-func freshness(now, asOf time.Time) string {
-	switch age := now.Sub(asOf).Hours() / 24; {
+func freshness(now time.Time, src catalog.Source) string {
+	if src.Undated() {
+		return "stale" // no date: never shown as fresh
+	}
+	switch age := now.Sub(src.AsOf).Hours() / 24; {
 	case age > 180:
 		return "stale"
 	case age > 90:

@@ -380,7 +380,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	cells := d.rowCells(v.P, search, v.Currency, rows)
 	fresh := make([]string, len(rows))
 	for i, row := range rows {
-		fresh[i] = freshness(now, row.Offer.Source.AsOf)
+		fresh[i] = freshness(now, row.Offer.Source)
 	}
 	page.DataJS = offersJSON(cells, fresh)
 	page.All = cells
@@ -756,7 +756,7 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 			page.Details = append(page.Details, offerRowView{ID: id, Provider: o.Provider, Instance: o.InstanceName, GPU: o.Instance.GPUID,
 				GPUs: num(o.Instance.GPUCount), Region: o.RegionCode, BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
 				Price: money(row.EffectiveHourly), PerGPU: money(row.PerGPUHourly), Source: string(o.Source.Kind), SourceRef: o.Source.Ref,
-				AsOf: v.P.AsOf(o.Source.AsOfString(), o.Source.ReadOnString())})
+				AsOf: v.P.SourceDate(o.Source.AsOfString(), o.Source.ReadOnString())})
 		}
 	}
 	page.Chart = tcoChart(v, page.Doc)

@@ -48,12 +48,8 @@ func msgOr(p *i18n.Printer, key, def string) string {
 	return def
 }
 
-func factSourceTitle(s document.Source) string {
-	d := s.AsOf
-	if d == "" && s.ReadOn != "" {
-		d = "undated, read " + s.ReadOn
-	}
-	return s.Kind + " · " + s.Ref + " · " + d
+func factSourceTitle(p *i18n.Printer, s document.Source) string {
+	return s.Kind + " · " + s.Ref + " · " + s.Date(p)
 }
 
 func (s *Server) pageProviders(w http.ResponseWriter, r *http.Request) {
@@ -92,7 +88,7 @@ func (s *Server) pageProviders(w http.ResponseWriter, r *http.Request) {
 			val = f.ValueZH
 		}
 		cells := page.Rows[row[f.Category]].Cells
-		cells[c] = append(cells[c], factView{Key: f.Key, Value: val, Source: factSourceTitle(f.Source)})
+		cells[c] = append(cells[c], factView{Key: f.Key, Value: val, Source: factSourceTitle(v.P, f.Source)})
 	}
 	s.render(w, r, http.StatusOK, "providers", v)
 }
@@ -175,6 +171,9 @@ func (s *Server) historyChart(r *http.Request, v view, doc *document.InstanceDet
 				continue
 			}
 			day := p.AsOf
+			if day == "" {
+				day = p.ReadOn // undated: plotted on the day it was read
+			}
 			if len(p.FetchedAt) >= 10 {
 				day = p.FetchedAt[:10]
 			}
@@ -275,7 +274,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: p.T("web.col.rdma"), Value: noneOr(p, in.RDMA)},
 		{Label: p.T("web.instance.storage"), Value: p.Term(opt(in.LocalStorage))},
 		{Label: p.T("web.instance.status"), Value: msgOr(p, "web.instance.status."+in.Status, in.Status)},
-		{Label: p.T("web.col.source"), Value: p.Or("source."+in.Source.Kind, in.Source.Kind) + " · " + p.AsOf(in.Source.AsOf, in.Source.ReadOn), Title: in.Source.Ref},
+		{Label: p.T("web.col.source"), Value: p.Or("source."+in.Source.Kind, in.Source.Kind) + " · " + in.Source.Date(p), Title: in.Source.Ref},
 	}
 	g := doc.GPU
 	page.GPUSpecs = []specRow{
@@ -290,7 +289,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: "FP8 TFLOPS", Value: opt(optNumStr(g.FP8TFLOPS))},
 		{Label: "INT8 TOPS", Value: opt(optNumStr(g.INT8TOPS))},
 		{Label: p.T("web.col.tdp"), Value: opt(optNumStr(g.TDPW))},
-		{Label: p.T("web.col.source"), Value: p.Or("source."+g.Source.Kind, g.Source.Kind) + " · " + p.AsOf(g.Source.AsOf, g.Source.ReadOn), Title: g.Source.Ref},
+		{Label: p.T("web.col.source"), Value: p.Or("source."+g.Source.Kind, g.Source.Kind) + " · " + g.Source.Date(p), Title: g.Source.Ref},
 	}
 	now := s.cfg.Now()
 	// The offers document's rows carry no catalog pointers: re-read them for
@@ -298,7 +297,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 	for _, o := range doc.Offers {
 		pv := priceRowView{ID: o.ID, Region: o.Region, Country: o.Country, Billing: o.Billing,
 			Hourly: money(numDec(o.Price.Hourly)), Effective: money(numDec(o.Price.EffectiveHourly)), PerGPU: money(numDec(o.Price.PerGPUHourly)),
-			Source: p.Or("source."+o.Source.Kind, o.Source.Kind), SourceRef: o.Source.Ref, AsOf: p.AsOf(o.Source.AsOf, o.Source.ReadOn)}
+			Source: p.Or("source."+o.Source.Kind, o.Source.Kind), SourceRef: o.Source.Ref, AsOf: o.Source.Date(p)}
 		if !numDec(o.Price.Hourly).IsPositive() {
 			pv.Hourly = "–" // billed by the month or the term, not by the hour
 		}
@@ -317,14 +316,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 			}
 		}
 		if off, ok := d.Catalog.Offer(o.ID); ok {
-			switch age := now.Sub(off.Source.AsOf).Hours() / 24; {
-			case age > 180:
-				pv.Freshness = "stale"
-			case age > 90:
-				pv.Freshness = "aging"
-			default:
-				pv.Freshness = "fresh"
-			}
+			pv.Freshness = freshness(now, off.Source)
 		}
 		page.Prices = append(page.Prices, pv)
 	}

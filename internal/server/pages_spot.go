@@ -153,9 +153,9 @@ func (page *spotPage) fill(v view, ans *document.SpotAnswer) {
 	page.Interruptions = mtbi
 	if pr := ans.Risk.Prior; pr != nil {
 		if pr.Rated {
-			page.Prior = p.T("spot.prior", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf)
+			page.Prior = p.T("spot.prior", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, p.AsOfFull(pr.AsOf, pr.ReadOn))
 		} else {
-			page.Prior = p.T("spot.prior_assumed", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, pr.AsOf, mtbi)
+			page.Prior = p.T("spot.prior_assumed", pr.Provider, pr.Label(p.Lang() == i18n.ZH), pr.Ref, p.AsOfFull(pr.AsOf, pr.ReadOn), mtbi)
 		}
 	}
 	price := ans.SimConfig.SpotPrice
@@ -211,12 +211,12 @@ func (page *spotPage) explain(v view, c *catalog.Catalog, ans *document.SpotAnsw
 		page.Interruptions = p.T("web.spot.risk.given", mtbi)
 	case banded:
 		page.Interruptions = p.T("web.spot.risk.band", mtbi, b.Band)
-		page.Citation = b.Source.Ref + " · " + b.Source.AsOfString()
+		page.Citation = b.Source.Ref + " · " + p.SourceDate(b.Source.AsOfString(), b.Source.ReadOnString())
 	default:
 		page.Interruptions = p.T("web.spot.risk.assumed", mtbi, o.Provider, o.InstanceName, o.RegionCode)
 	}
 	if f, ok := c.SpotFacts(o.Provider); ok && f.NoticeKnown {
-		page.Assumptions = append(page.Assumptions, p.T("web.spot.as.notice", f.NoticeSeconds, p.Or("source."+string(f.Source.Kind), string(f.Source.Kind)), f.Source.AsOfString()))
+		page.Assumptions = append(page.Assumptions, p.T("web.spot.as.notice", f.NoticeSeconds, p.Or("source."+string(f.Source.Kind), string(f.Source.Kind)), p.SourceDate(f.Source.AsOfString(), f.Source.ReadOnString())))
 	} else {
 		page.Assumptions = append(page.Assumptions, p.T("web.spot.as.no_notice"))
 	}
@@ -224,7 +224,7 @@ func (page *spotPage) explain(v view, c *catalog.Catalog, ans *document.SpotAnsw
 		page.Assumptions = append(page.Assumptions, p.T("web.spot.as.protection", strconv.FormatFloat(r.Protection, 'f', -1, 64)))
 	}
 	page.Assumptions = append(page.Assumptions,
-		p.T("web.spot.as.price", moneyF(ans.SimConfig.SpotPrice), ans.Doc.Currency, o.Source.AsOfString(), p.Or("source."+string(o.Source.Kind), string(o.Source.Kind))),
+		p.T("web.spot.as.price", moneyF(ans.SimConfig.SpotPrice), ans.Doc.Currency, p.AsOfPhrase(o.Source.AsOfString(), o.Source.ReadOnString()), p.Or("source."+string(o.Source.Kind), string(o.Source.Kind))),
 		p.T("web.spot.as.billed"))
 }
 

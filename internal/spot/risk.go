@@ -35,7 +35,7 @@ func RiskFor(c Facts, o *catalog.Offer, mtbi float64) Risk {
 	if f, ok := c.SpotFacts(o.Provider); ok {
 		if f.NoticeKnown {
 			r.Notice = float64(f.NoticeSeconds) / 3600
-			r.NoticeNote = fmt.Sprintf("%d s notice (%s, %s)", f.NoticeSeconds, f.Source.Kind, f.Source.AsOfString())
+			r.NoticeNote = fmt.Sprintf("%d s notice (%s, %s)", f.NoticeSeconds, f.Source.Kind, sourceDate(f.Source))
 		}
 		r.Protection = f.ProtectionHrs.InexactFloat64()
 	}
@@ -52,21 +52,21 @@ func RiskFor(c Facts, o *catalog.Offer, mtbi float64) Risk {
 	case mtbi > 0:
 		r.MTBI, r.Source = mtbi, "given with --mtbi"
 	case ok && b.IsPrior():
-		r.Prior = &PriorUse{Provider: o.Provider, Band: b.Band, BandZH: b.BandZH, Rated: b.Rated(), Ref: b.Source.Ref, AsOf: b.Source.AsOfString()}
+		r.Prior = &PriorUse{Provider: o.Provider, Band: b.Band, BandZH: b.BandZH, Rated: b.Rated(), Ref: b.Source.Ref, AsOf: b.Source.AsOfString(), ReadOn: b.Source.ReadOnString()}
 		switch {
 		case b.MTBIHours.IsPositive():
 			r.MTBI = b.MTBIHours.InexactFloat64()
-			r.Source = fmt.Sprintf("prior: nothing is published for %s in %s; %s's provider-level prior %q (%s, as of %s) → M = %.0f h",
-				o.InstanceName, o.RegionCode, o.Provider, b.Band, b.Source.Ref, b.Source.AsOfString(), r.MTBI)
+			r.Source = fmt.Sprintf("prior: nothing is published for %s in %s; %s's provider-level prior %q (%s, %s) → M = %.0f h",
+				o.InstanceName, o.RegionCode, o.Provider, b.Band, b.Source.Ref, asOf(b.Source), r.MTBI)
 		case b.HighPct.IsPositive():
 			pct := b.HighPct.InexactFloat64()
 			r.MTBI = MTBIFromMonthlyFraction(pct / 100)
-			r.Source = fmt.Sprintf("prior: nothing is published for %s in %s; %s's provider-level prior %s a month (%s, as of %s), upper bound %.0f%% → M = 730 / −ln(1 − %.2f) = %.0f h",
-				o.InstanceName, o.RegionCode, o.Provider, b.Band, b.Source.Ref, b.Source.AsOfString(), pct, pct/100, r.MTBI)
+			r.Source = fmt.Sprintf("prior: nothing is published for %s in %s; %s's provider-level prior %s a month (%s, %s), upper bound %.0f%% → M = 730 / −ln(1 − %.2f) = %.0f h",
+				o.InstanceName, o.RegionCode, o.Provider, b.Band, b.Source.Ref, asOf(b.Source), pct, pct/100, r.MTBI)
 		default:
 			r.MTBI, r.Assumed = DefaultMTBI, true
-			r.Source = fmt.Sprintf("prior: %s documents %s (%s, as of %s) but no interruption rate; assumed one interruption a day (override with --mtbi)",
-				o.Provider, b.Band, b.Source.Ref, b.Source.AsOfString())
+			r.Source = fmt.Sprintf("prior: %s documents %s (%s, %s) but no interruption rate; assumed one interruption a day (override with --mtbi)",
+				o.Provider, b.Band, b.Source.Ref, asOf(b.Source))
 		}
 	case ok:
 		pct := b.HighPct.InexactFloat64()
@@ -75,8 +75,8 @@ func RiskFor(c Facts, o *catalog.Offer, mtbi float64) Risk {
 			pct, label = openBandPct, "assumed 30% for the open band"
 		}
 		r.MTBI = MTBIFromMonthlyFraction(pct / 100)
-		r.Source = fmt.Sprintf("published interruption frequency %s a month (%s, as of %s); %s %.0f%% → M = 730 / −ln(1 − %.2f) = %.0f h",
-			b.Band, b.Source.Ref, b.Source.AsOfString(), label, pct, pct/100, r.MTBI)
+		r.Source = fmt.Sprintf("published interruption frequency %s a month (%s, %s); %s %.0f%% → M = 730 / −ln(1 − %.2f) = %.0f h",
+			b.Band, b.Source.Ref, asOf(b.Source), label, pct, pct/100, r.MTBI)
 	default:
 		r.MTBI, r.Assumed = DefaultMTBI, true
 		r.Source = fmt.Sprintf("assumption: %s publishes no interruption data for %s in %s; one interruption a day (override with --mtbi)",
@@ -119,4 +119,22 @@ func (h CostHook) Overhead(o *catalog.Offer, _ pricing.Usage) (decimal.Decimal, 
 	note := fmt.Sprintf("%.1f%% more hours for interruptions: checkpoint %.0f min, restart %.0f min (assumptions), M = %.0f h — %s",
 		100*p.Overhead, c*60, rs*60, r.MTBI, r.Source)
 	return decimal.NewFromFloat(p.Overhead).Round(6), note, nil
+}
+
+// asOf renders a source's date in an English sentence: "as of <date>", or
+// "undated (read <day>)" for a source that shows no date.
+func asOf(s catalog.Source) string {
+	if s.Undated() {
+		return "undated (read " + s.ReadOnString() + ")"
+	}
+	return "as of " + s.AsOfString()
+}
+
+// sourceDate is a source's date alone: the as-of date, or "undated (read
+// <day>)".
+func sourceDate(s catalog.Source) string {
+	if s.Undated() {
+		return "undated (read " + s.ReadOnString() + ")"
+	}
+	return s.AsOfString()
 }

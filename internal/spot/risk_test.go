@@ -48,3 +48,18 @@ func TestRiskForUsesAndNamesTheProviderPrior(t *testing.T) {
 		t.Errorf("no prior: %+v", r)
 	}
 }
+
+// TestUndatedPriorSaysUndated: a prior whose source shows no date is cited
+// as undated (read …), never "as of" an empty date.
+func TestUndatedPriorSaysUndated(t *testing.T) {
+	o := &catalog.Offer{Provider: "acme", InstanceName: "big8", RegionCode: "us-east", Billing: catalog.Spot}
+	src := catalog.Source{Kind: catalog.SourceOfficialDoc, Ref: "https://example.com/spot", ReadOn: time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)}
+	b := &catalog.InterruptionBand{Provider: "acme", InstanceName: "*", Region: "*", Band: "<10%", HighPct: decimal.NewFromInt(10), Source: src}
+	r := spot.RiskFor(priorFacts{b}, o, 0)
+	if !strings.Contains(r.Source, "undated (read 2026-12-03)") || strings.Contains(r.Source, "as of") {
+		t.Errorf("source %q: want undated (read 2026-12-03), no as-of", r.Source)
+	}
+	if r.Prior == nil || r.Prior.AsOf != "" || r.Prior.ReadOn != "2026-12-03" {
+		t.Errorf("prior %+v: want no as-of and read on 2026-12-03", r.Prior)
+	}
+}

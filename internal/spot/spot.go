@@ -58,7 +58,8 @@ type PriorUse struct {
 	BandZH   string // the same in Chinese, when given
 	Rated    bool   // the prior carries a rate; false = gpuscout's one-a-day assumption was used with it
 	Ref      string
-	AsOf     string
+	AsOf     string // "" for an undated source
+	ReadOn   string // the day an undated source was read
 }
 
 // MTBIFromMonthlyFraction converts a monthly interruption frequency — the

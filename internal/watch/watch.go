@@ -318,6 +318,8 @@ func (r Result) Message() string {
 	src := string(r.Offer.Source.Kind)
 	if d := r.Offer.Source.AsOfString(); d != "" {
 		src += ", as of " + d
+	} else if r.Offer.Source.Undated() {
+		src += ", undated (read " + r.Offer.Source.ReadOnString() + ")"
 	}
 	return fmt.Sprintf("%s costs %s %s per %s, %s %s %s (%s)", r.Offer.ID(), r.Price.Round(4), r.Currency, r.Rule.Per,
 		r.Condition, r.Threshold, r.Currency, src)
@@ -346,6 +348,8 @@ type AlertSource struct {
 	Kind string `json:"kind"`
 	Ref  string `json:"ref,omitempty"`
 	AsOf string `json:"as_of,omitempty"`
+	// ReadOn is the day an undated source (one without as_of) was read.
+	ReadOn string `json:"read_on,omitempty"`
 }
 
 // Alert builds the webhook payload of a fired rule checked at now.
@@ -354,7 +358,7 @@ func (r Result) Alert(now time.Time) Alert {
 	return Alert{Schema: Schema, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Region: o.RegionCode,
 		Billing: string(o.Billing), Condition: r.Condition, Threshold: json.Number(r.Threshold.String()),
 		Price: json.Number(r.Price.Round(6).String()), Currency: r.Currency, Per: string(r.Rule.Per),
-		Source:    AlertSource{Kind: string(o.Source.Kind), Ref: o.Source.Ref, AsOf: o.Source.AsOfString()},
+		Source:    AlertSource{Kind: string(o.Source.Kind), Ref: o.Source.Ref, AsOf: o.Source.AsOfString(), ReadOn: o.Source.ReadOnString()},
 		CheckedAt: now.UTC().Format(time.RFC3339), Message: r.Message()}
 }
 

@@ -3,7 +3,6 @@ package curated_test
 import (
 	"encoding/csv"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,6 +248,12 @@ func TestBrokenFilesNameFileLineAndField(t *testing.T) {
 			"billing_models.csv:2: field sold: \"maybe\" is not yes or no"},
 		{"unknown billing model", "billing_models.csv", "provider,billing,sold,source_kind,source_ref,as_of\naws,yearly,yes,user,r,2026-01-01\n",
 			"billing_models.csv:2: aws/yearly: field billing"},
+		{"as_of and read_on", "offers/x.csv", offerHeader[:len(offerHeader)-1] + ",read_on\n" + "aws,p4d.24xlarge,eu-west-3,on-demand,30,,,USD,user,r,2026-01-01,,2026-12-03\n",
+			"offers/x.csv:2: aws/p4d.24xlarge/eu-west-3/on-demand: field read_on: set only for an undated source"},
+		{"neither as_of nor read_on", "offers/x.csv", offerHeader[:len(offerHeader)-1] + ",read_on\n" + "aws,p4d.24xlarge,eu-west-3,on-demand,30,,,USD,user,r,,,\n",
+			"offers/x.csv:2: aws/p4d.24xlarge/eu-west-3/on-demand: field as_of: every figure needs an as-of date, or read_on for an undated source"},
+		{"bad read_on", "offers/x.csv", offerHeader[:len(offerHeader)-1] + ",read_on\n" + "aws,p4d.24xlarge,eu-west-3,on-demand,30,,,USD,user,r,,,3 Dec 2026\n",
+			"offers/x.csv:2: field read_on: date \"3 Dec 2026\" is not YYYY-MM-DD"},
 		{"half a prior", "interruptions.csv", "provider,instance_type,region,band,source_kind,source_ref,as_of\naws,*,us-east-1,<10%,user,r,2026-01-01\n",
 			"interruptions.csv:2: aws/*/us-east-1: field region: a provider-level prior"},
 	}
@@ -413,28 +418,4 @@ func FuzzLoadCatalogFile(f *testing.F) {
 			check(g.ID)
 		}
 	})
-}
-
-// TestNoRowDatedByItsReading: no row's as-of date is the day its source was
-// read. A source without a date is undated (as_of empty, read_on set), and
-// no note still claims the reading day as the as-of date.
-func TestNoRowDatedByItsReading(t *testing.T) {
-	err := fs.WalkDir(curated.Embedded(), ".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".csv") {
-			return err
-		}
-		b, err := fs.ReadFile(curated.Embedded(), path)
-		if err != nil {
-			return err
-		}
-		for i, line := range strings.Split(string(b), "\n") {
-			if strings.Contains(line, "as_of is the date it was read") || strings.Contains(line, "as_of is the day it was read") {
-				t.Errorf("%s:%d: dated by the day it was read", path, i+1)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
