@@ -6,5 +6,7 @@ package lineage
 func Sources() []Source {
 	return []Source{
 		priceserverAlibaba(),
+		silybenchLambda(),
+		silybenchGCP(),
 	}
 }
