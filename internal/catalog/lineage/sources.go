@@ -4,5 +4,9 @@ package lineage
 // the order `make catalog` rebuilds them. Each entry's Generate lives in a
 // file named for the source.
 func Sources() []Source {
-	return []Source{}
+	return []Source{
+		priceserverAlibaba(),
+		silybenchLambda(),
+		silybenchGCP(),
+	}
 }
