@@ -172,7 +172,7 @@ func generateCapacityBlocksAWS(excerpt fs.FS) ([]Row, error) {
 			// Local Zones (us-east-1-dfw-2a) are not catalog regions.
 			continue
 		}
-		if _, ok := capacityBlockInstances[r.InstanceType]; !ok {
+		if _, ok := awsCatalogTypes[r.InstanceType]; !ok {
 			continue
 		}
 		rows = append(rows, Row{
@@ -190,10 +190,3 @@ func generateCapacityBlocksAWS(excerpt fs.FS) ([]Row, error) {
 
 // awsRegionCode matches a whole AWS region code, not a Local Zone.
 var awsRegionCode = regexp.MustCompile(`^[a-z]{2}(-gov)?-[a-z]+-\d$`)
-
-// capacityBlockInstances are the catalog's AWS instance types a Capacity
-// Block row may reference (GPU types in instances/aws.csv).
-var capacityBlockInstances = map[string]struct{}{
-	"p4d.24xlarge": {}, "p4de.24xlarge": {}, "p5.4xlarge": {}, "p5.48xlarge": {}, "p5e.48xlarge": {},
-	"p5en.48xlarge": {}, "p6-b200.48xlarge": {}, "p6-b300.48xlarge": {},
-}

@@ -6,5 +6,6 @@ package lineage
 func Sources() []Source {
 	return []Source{
 		capacityBlocksAWS(),
+		karpenterAWS(),
 	}
 }
