@@ -7,5 +7,6 @@ func Sources() []Source {
 	return []Source{
 		capacityBlocksAWS(),
 		karpenterAWS(),
+		vantageAWS(),
 	}
 }
