@@ -94,6 +94,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadParts -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/sqlite
 	$(GO) test -run '^$$' -fuzz FuzzPackVarints -fuzztime $(FUZZTIME) ./internal/sqlite
 	$(GO) test -run '^$$' -fuzz FuzzParseMFU -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz FuzzParseCapacityBlocks -fuzztime $(FUZZTIME) ./internal/catalog/lineage
+	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterPrices -fuzztime $(FUZZTIME) ./internal/catalog/lineage
+	$(GO) test -run '^$$' -fuzz FuzzParseVantageJS -fuzztime $(FUZZTIME) ./internal/catalog/lineage
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:

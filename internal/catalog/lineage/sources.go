@@ -5,6 +5,9 @@ package lineage
 // file named for the source.
 func Sources() []Source {
 	return []Source{
+		capacityBlocksAWS(),
+		karpenterAWS(),
+		vantageAWS(),
 		priceserverAlibaba(),
 		silybenchLambda(),
 		silybenchGCP(),
