@@ -20,7 +20,7 @@ var (
 
 // internalRefs are phrases that name gpuscout's own working notes, which a
 // reader cannot open.
-var internalRefs = []string{"gpuscout research", "shared/research/", "shared/data/", "gpuscout catalog:"}
+var internalRefs = []string{"gpuscout research", "gpuscout 调研", "shared/research/", "shared/data/", "gpuscout catalog:"}
 
 // citesInternal reports whether a source reference cites gpuscout's own
 // research notes instead of the public document they summarise.
@@ -185,8 +185,13 @@ func (v *validator) index(c *Catalog) {
 		if cl.Quote == "" {
 			v.add(cl, cl.ID, "quote", "required")
 		}
-		if cl.Evidence == "" {
+		switch {
+		case cl.Evidence == "":
 			v.add(cl, cl.ID, "evidence", "a verdict needs evidence")
+		case citesInternal(cl.Evidence) || citesInternal(cl.EvidenceZH):
+			v.add(cl, cl.ID, "evidence", "cites gpuscout's internal research notes: cite the original public document")
+		case !Openable(cl.Evidence):
+			v.add(cl, cl.ID, "evidence", "names nothing a reader can open: cite a URL or a public repository file at a commit")
 		}
 	}
 }
