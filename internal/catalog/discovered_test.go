@@ -10,7 +10,7 @@ import (
 
 func TestDiscoverResolvesGPUsByNameAndMemory(t *testing.T) {
 	D := catalogtest.D
-	src := catalog.Source{Kind: catalog.SourceThirdParty, Ref: "skypilot-catalog vms.csv", AsOf: catalogtest.Src().AsOf}
+	src := catalog.Source{Kind: catalog.SourceThirdParty, Ref: "skypilot-catalog vms.csv", AsOf: catalogtest.Src().AsOf, FetchedAt: catalogtest.Src().AsOf}
 	m := func(name, gpu, count, memGiB string) *catalog.DiscoveredInstance {
 		return &catalog.DiscoveredInstance{Provider: "acme", Name: name, GPUName: gpu, GPUCount: D(count), GPUMemoryGiB: D(memGiB),
 			VCPU: D("8"), MemoryGiB: D("64"), Source: src}

@@ -13,7 +13,34 @@ var (
 	reCountry    = regexp.MustCompile(`^[A-Z]{2}$`)
 	reCurrency   = regexp.MustCompile(`^[A-Z]{3}$`)
 	reResidency  = regexp.MustCompile(`^[a-z][a-z-]*$`)
+	// reRepoRef matches a public repository file at a commit:
+	// "owner/repo path@commit" or "owner/repo:path@commit" (7-40 hex digits).
+	reRepoRef = regexp.MustCompile(`(?:^|[\s(])[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+[ :][^@]*[^@\s]@[0-9a-fA-F]{7,40}(?:$|[^0-9A-Za-z])`)
 )
+
+// internalRefs are phrases that name gpuscout's own working notes, which a
+// reader cannot open.
+var internalRefs = []string{"gpuscout research", "gpuscout 调研", "shared/research/", "shared/data/", "gpuscout catalog:"}
+
+// citesInternal reports whether a source reference cites gpuscout's own
+// research notes instead of the public document they summarise.
+func citesInternal(ref string) bool {
+	for _, s := range internalRefs {
+		if strings.Contains(ref, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Openable reports whether a source reference names something a reader can
+// open: a URL, or a file of a public repository at a commit.
+func Openable(ref string) bool {
+	if strings.Contains(ref, "https://") || strings.Contains(ref, "http://") {
+		return true
+	}
+	return reRepoRef.MatchString(ref)
+}
 
 // memoryTolerance is how far an instance's stated GPU memory may be from
 // count × the GPU model's memory, in GB (vGPU slices are rounded by providers).
@@ -44,12 +71,19 @@ func (v *validator) add(rec any, id, field, format string, args ...any) {
 	v.problems = append(v.problems, Problem{Pos: v.pos[rec], Record: id, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
+// source checks a record's provenance. A curated figure (FetchedAt zero)
+// must cite something a reader can open; an estimate or a user's own figure
+// says what it rests on instead, and an import names the file it read.
 func (v *validator) source(rec any, id string, s Source) {
 	if !s.Kind.Valid() {
 		v.add(rec, id, "source_kind", "%q is not one of %s", s.Kind, joinKinds())
 	}
 	if strings.TrimSpace(s.Ref) == "" {
 		v.add(rec, id, "source_ref", "every figure needs a source")
+	} else if citesInternal(s.Ref) {
+		v.add(rec, id, "source_ref", "%q cites gpuscout's internal research notes: cite the original public document", s.Ref)
+	} else if s.FetchedAt.IsZero() && s.Kind != SourceEstimate && s.Kind != SourceUser && !Openable(s.Ref) {
+		v.add(rec, id, "source_ref", "%q is not something a reader can open: cite a URL (https://...) or a public repository file at a commit (owner/repo path@commit)", s.Ref)
 	}
 	switch {
 	case !s.AsOf.IsZero() && !s.ReadOn.IsZero():
@@ -154,8 +188,13 @@ func (v *validator) index(c *Catalog) {
 		if cl.Quote == "" {
 			v.add(cl, cl.ID, "quote", "required")
 		}
-		if cl.Evidence == "" {
+		switch {
+		case cl.Evidence == "":
 			v.add(cl, cl.ID, "evidence", "a verdict needs evidence")
+		case citesInternal(cl.Evidence) || citesInternal(cl.EvidenceZH):
+			v.add(cl, cl.ID, "evidence", "cites gpuscout's internal research notes: cite the original public document")
+		case !Openable(cl.Evidence):
+			v.add(cl, cl.ID, "evidence", "names nothing a reader can open: cite a URL or a public repository file at a commit")
 		}
 	}
 }

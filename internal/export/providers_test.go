@@ -53,7 +53,7 @@ func TestSkyPilotAddedClouds(t *testing.T) {
 // TestExportUnsupportedAddedClouds checks that providers SkyPilot or dstack
 // cannot launch from gpuscout's data get an UnsupportedError naming them.
 func TestExportUnsupportedAddedClouds(t *testing.T) {
-	for _, id := range []string{"coreweave/gd-8xh100ib-i128/US-EAST-04A/on-demand", "vast/1x-RTX_4090-32-65536/US/on-demand", "crusoe/l40s-48gb.8x/us-east1/on-demand"} {
+	for _, id := range []string{"coreweave/gd-8xh100ib-i128/north-america/on-demand", "vast/1x-RTX_4090-32-65536/US/on-demand", "crusoe/l40s-48gb.8x/us-east1/on-demand"} {
 		off := realOffer(t, id)
 		for _, target := range []string{export.TargetSkyPilot, export.TargetDstack, export.TargetTerraform} {
 			_, err := export.Render(target, off, export.Options{})

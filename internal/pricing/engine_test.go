@@ -195,7 +195,8 @@ func TestReservedFromRealAWSPriceFile(t *testing.T) {
 	d.GPUs = append(d.GPUs, &catalog.GPU{ID: "none", Vendor: "-", Family: "none", MemoryGB: D("1"), Source: catalogtest.Src()})
 	d.Instances = append(d.Instances, &catalog.InstanceType{Provider: "acme", Name: "m5.large", GPUID: "none", GPUCount: D("1"),
 		GPUMemoryGB: D("1"), Status: catalog.StatusCurrent, Source: catalogtest.Src()})
-	src := catalog.Source{Kind: catalog.SourceOfficialAPI, Ref: "aws/amazon-ec2-instance-selector test/static/GetProducts/m5_large.json", AsOf: catalogtest.AsOf}
+	// Read from a price file as an import would be, so the source records when it was fetched.
+	src := catalog.Source{Kind: catalog.SourceOfficialAPI, Ref: "aws/amazon-ec2-instance-selector test/static/GetProducts/m5_large.json", AsOf: catalogtest.AsOf, FetchedAt: catalogtest.AsOf}
 	d.Offers = append(d.Offers,
 		&catalog.Offer{Provider: "acme", InstanceName: "m5.large", RegionCode: "us-east", Billing: catalog.OnDemand, Price: catalog.Price{Hourly: onDemand, Currency: "USD"}, Source: src},
 		&catalog.Offer{Provider: "acme", InstanceName: "m5.large", RegionCode: "us-east", Billing: catalog.Reserved1yPart, Price: catalog.Price{Hourly: hourly, Upfront: upfront, Currency: "USD"}, Source: src})

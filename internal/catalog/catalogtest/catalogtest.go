@@ -58,7 +58,7 @@ func Data() catalog.Data {
 			offer("panda", "gpu.8x80", "cn-north", catalog.Subscription1m, catalog.Price{Monthly: D("73000"), Currency: "CNY"}),
 		},
 		Claims: []*catalog.Claim{
-			{ID: "c1", Seed: "seed.txt", Quote: "small1 has an A100", Subject: "acme/small1", Verdict: "wrong", Actual: "A10", Evidence: "fixture"},
+			{ID: "c1", Seed: "seed.txt", Quote: "small1 has an A100", Subject: "acme/small1", Verdict: "wrong", Actual: "A10", Evidence: "fixture spec page https://example.com/acme/small1"},
 		},
 	}
 }
