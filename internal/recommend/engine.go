@@ -184,6 +184,7 @@ type cand struct {
 	nearKM                                 float64
 	nearBonus                              float64
 	scaling                                float64
+	fabric                                 []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
 	fp64                                   float64
 	sizing                                 string
 	inf                                    *infSizing

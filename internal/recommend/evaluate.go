@@ -288,6 +288,11 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 				b1, errOne := x.estimate(o, 1, scalingBenchmark, "")
 				if errN == nil && errOne == nil && bn.Efficiency > 0 && b1.Efficiency > 0 {
 					c.scaling = bn.Efficiency / b1.Efficiency
+					for _, a := range bn.Assumptions {
+						if strings.HasPrefix(a.Key, "perf.as.inter") || strings.HasPrefix(a.Key, "perf.as.rail") {
+							c.fabric = append(c.fabric, a)
+						}
+					}
 				}
 				if !hasRDMA(it) && !hasAssumption(est, "RDMA") {
 					c.scaling *= 1 - noRDMAPenalty

@@ -97,6 +97,19 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 	return p, nil
 }
 
+// fabricNotes is the fabric bandwidth a multi-node plan's scaling assumed,
+// in the printer's language.
+func (x *run) fabricNotes(c *cand) string {
+	var v []string
+	for _, m := range c.fabric {
+		v = append(v, x.p.M(m))
+	}
+	if len(v) == 0 {
+		return x.p.T("rec.fabric_none")
+	}
+	return strings.Join(v, "; ")
+}
+
 // basis states what a job's time rests on.
 func (x *run) basis(c *cand) *Basis {
 	est := c.est
@@ -114,6 +127,9 @@ func (x *run) basis(c *cand) *Basis {
 	}
 	if c.scaling > 0 && c.scaling < 1 {
 		b.Assumptions = append(b.Assumptions, fmt.Sprintf("multi-node data-parallel efficiency %.2f from the model's all-reduce fit on %s", c.scaling, scalingBenchmark))
+	}
+	for _, m := range c.fabric {
+		b.Assumptions = append(b.Assumptions, x.p.M(m))
 	}
 	if j := r.Workload.Job; j != nil {
 		switch j.Kind {
@@ -282,7 +298,7 @@ func (x *run) explain(cands []*cand) {
 				add("rec.basis_fp64", c.fp64, o.Instance.GPU.FP64TensorTFLOPS.InexactFloat64())
 			}
 			if pl.Nodes > 1 && r.training() {
-				add("rec.basis_scaling", pct(c.scaling), pl.Nodes, x.fabricName(o.Instance.RDMA))
+				add("rec.basis_scaling", pct(c.scaling), pl.Nodes, x.fabricName(o.Instance.RDMA), x.fabricNotes(c))
 			}
 			add("rec.time2", x.hrs(pl.HoursLow), x.hrs(pl.HoursHigh))
 		}

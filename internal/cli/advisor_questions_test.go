@@ -1,0 +1,116 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// questionPlan is the part of a recommend -o json plan these tests read.
+type questionPlan struct {
+	Offer    string   `json:"offer"`
+	Provider string   `json:"provider"`
+	Instance string   `json:"instance_type"`
+	GPU      string   `json:"gpu"`
+	GPUs     int      `json:"gpus"`
+	Fabric   string   `json:"fabric"`
+	Reasons  []string `json:"reasons"`
+	Risks    []string `json:"risks"`
+	Time     struct {
+		Hours float64 `json:"hours"`
+	} `json:"time"`
+	Cost struct {
+		Total      float64 `json:"total"`
+		PerGPUHour float64 `json:"per_gpu_hour"`
+	} `json:"cost"`
+	Basis *struct {
+		Precision   string   `json:"precision"`
+		Scaling     float64  `json:"scaling_efficiency"`
+		Assumptions []string `json:"assumptions"`
+	} `json:"basis"`
+	MemoryGB float64 `json:"gpu_memory_gb"`
+}
+
+type questionDoc struct {
+	Plans    []questionPlan `json:"plans"`
+	Rejected []struct {
+		Offer  string `json:"offer"`
+		Stage  string `json:"stage"`
+		Reason string `json:"reason"`
+	} `json:"rejected"`
+}
+
+// ask runs recommend on the embedded catalog with -o json and decodes the answer.
+func ask(t *testing.T, args ...string) questionDoc {
+	t.Helper()
+	out, errOut, code := exec(t, true, nil, append(append([]string{"recommend"}, args...), "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("recommend %v: exit %d\n%s%s", args, code, errOut, out)
+	}
+	var d questionDoc
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("recommend %v: %v\n%s", args, err, out)
+	}
+	return d
+}
+
+// "Pre-train a 7B model on 300B tokens on 32 H100s: which cloud?" The same
+// 4 × 8-H100 SXM cluster must scale alike on InfiniBand and on EFA at the
+// same line rate, and the plan must say which fabric rate it assumed.
+func TestQuestionMultiNodeFabricsScaleAlike(t *testing.T) {
+	d := ask(t, "--workload", "transformer-train", "--params", "7e9", "--tokens", "3e11", "--gpu", "H100",
+		"--min-gpus", "32", "--max-gpus", "32", "--multi-node", "--limit", "20")
+	byFabric := map[string]float64{}
+	for _, p := range d.Plans {
+		if p.GPUs != 32 || !strings.Contains(p.GPU, "SXM") || !strings.Contains(p.Instance, "8") || p.Basis == nil {
+			continue
+		}
+		if p.Basis.Scaling < 0.9 {
+			t.Errorf("%s (%s): scaling %.2f on 4 nodes of 8 × H100 SXM; NDR InfiniBand or 3,200 Gb/s EFA all-reduce scales at 0.9 or better", p.Offer, p.Fabric, p.Basis.Scaling)
+		}
+		byFabric[p.Fabric] = p.Basis.Scaling
+		if p.Fabric == "infiniband" && !strings.Contains(strings.Join(p.Basis.Assumptions, " "), "400 Gb/s") {
+			t.Errorf("%s: the plan does not state the InfiniBand rate it assumed: %q", p.Offer, p.Basis.Assumptions)
+		}
+		if !strings.Contains(strings.Join(p.Reasons, " "), "GB/s") {
+			t.Errorf("%s: the scaling reason does not state the all-reduce bandwidth: %q", p.Offer, p.Reasons)
+		}
+	}
+	if byFabric["infiniband"] == 0 || byFabric["efa"] == 0 {
+		t.Fatalf("want both InfiniBand and EFA plans among the answers, got %v", byFabric)
+	}
+	if byFabric["infiniband"] < byFabric["efa"]-1e-9 {
+		t.Errorf("InfiniBand scales worse than EFA: %v", byFabric)
+	}
+}
+
+// "I need NVLink between GPUs" must keep the 8 × H100 SXM nodes whose
+// interconnect the catalog leaves blank (an HGX board is NVSwitch), and
+// an impossible interconnect question must say what to relax.
+func TestQuestionInterconnectNVLink(t *testing.T) {
+	d := ask(t, "--workload", "transformer-train", "--params", "7e9", "--tokens", "3e11", "--gpu", "H100",
+		"--min-gpus", "32", "--max-gpus", "32", "--multi-node", "--interconnect", "nvlink", "--limit", "20")
+	seen := map[string]bool{}
+	for _, p := range d.Plans {
+		seen[p.Provider] = true
+	}
+	for _, want := range []string{"crusoe", "coreweave", "aws", "azure"} {
+		if !seen[want] {
+			t.Errorf("--interconnect nvlink dropped %s's 8 × H100 SXM nodes; plans from %v", want, seen)
+		}
+	}
+	for _, lang := range []string{"en", "zh"} {
+		out, errOut, code := exec(t, true, nil, "recommend", "--workload", "transformer-train", "--params", "7e9", "--tokens", "3e11",
+			"--gpu", "T4", "--interconnect", "nvlink", "--lang", lang)
+		if code == 0 {
+			t.Fatalf("T4 with NVLink: want no plan, got\n%s", out)
+		}
+		msg := errOut + out
+		if strings.Contains(msg, ": \n") || strings.HasSuffix(strings.TrimSpace(strings.SplitN(msg, "\n", 2)[0]), ":") || strings.Contains(msg, "：\n") {
+			t.Errorf("%s: blank suggested fix:\n%s", lang, msg)
+		}
+		if !strings.Contains(msg, "--interconnect") {
+			t.Errorf("%s: the fix does not name the flag to relax:\n%s", lang, msg)
+		}
+	}
+}
