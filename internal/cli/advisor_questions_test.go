@@ -114,3 +114,41 @@ func TestQuestionInterconnectNVLink(t *testing.T) {
 		}
 	}
 }
+
+// "Serve a 70B model at 2,000 tokens/s on older GPUs (V100, A10, T4)"
+// without --precision: the weights stay in the model's native 16 bits
+// (140 GB), and the plan says so; FP8 on a GPU without FP8 is refused.
+func TestQuestionInferenceDefaultsTo16Bit(t *testing.T) {
+	d := ask(t, "--params", "70e9", "--tokens-per-second", "2000", "--gpu", "T4,A10,V100", "--horizon-months", "1", "--limit", "5")
+	if len(d.Plans) == 0 {
+		t.Fatal("no plan")
+	}
+	for _, p := range d.Plans {
+		// 140 GB of weights + 20% over GPUs of at most 32 GB: at least 6 GPUs.
+		if p.GPUs < 6 {
+			t.Errorf("%s: %d GPUs of %.0f GB hold 70B parameters only in 8 bits", p.Offer, p.GPUs, p.MemoryGB)
+		}
+		if !strings.Contains(strings.Join(p.Reasons, " "), "native 16-bit") {
+			t.Errorf("%s: the plan does not state the weights' precision: %q", p.Offer, p.Reasons)
+		}
+	}
+	for _, lang := range []string{"en", "zh"} {
+		out, errOut, code := exec(t, true, nil, "recommend", "--params", "8e9", "--tokens-per-second", "500", "--gpu", "T4",
+			"--precision", "fp8", "--horizon-months", "1", "--lang", lang)
+		if code == 0 {
+			t.Fatalf("%s: FP8 on T4 must not be planned:\n%s", lang, out)
+		}
+		if !strings.Contains(errOut+out, "FP8") || !strings.Contains(errOut+out, "INT8") {
+			t.Errorf("%s: the refusal does not say T4 lacks FP8 and INT8 weights would run:\n%s", lang, errOut)
+		}
+	}
+	// 8-bit when asked: INT8 weights on T4 are half the memory.
+	d16 := ask(t, "--params", "8e9", "--tokens-per-second", "500", "--gpu", "T4", "--horizon-months", "1", "--limit", "1")
+	d8 := ask(t, "--params", "8e9", "--tokens-per-second", "500", "--gpu", "T4", "--precision", "int8", "--horizon-months", "1", "--limit", "1")
+	if len(d16.Plans) == 0 || len(d8.Plans) == 0 {
+		t.Fatal("no plan for an 8B model on T4")
+	}
+	if !strings.Contains(strings.Join(d8.Plans[0].Reasons, " "), "Weights in int8") {
+		t.Errorf("int8 plan does not state its weights: %q", d8.Plans[0].Reasons)
+	}
+}

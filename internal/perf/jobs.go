@@ -176,9 +176,14 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 }
 
 func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
+	// The model's native 16-bit weights unless a precision is asked for:
+	// quantising is the user's choice, not the model's default.
 	p := j.Precision
 	if p == "" {
-		p = FP8
+		p = FP16
+	}
+	if p == FP8 && s.Peak[FP8] <= 0 {
+		return nil, fmt.Errorf("%s has no FP8 support: use int8 (8-bit weights, 16-bit compute) or fp16", q.GPU)
 	}
 	mem := m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMInfer, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
 	e := &Estimate{Benchmark: string(j.Kind), Class: LLMInfer, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p, Unit: "tokens/s",

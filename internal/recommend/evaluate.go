@@ -246,6 +246,9 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 		if w.Job != nil {
 			prec = w.Job.Precision
 		}
+		if prec == perf.FP8 && !it.GPU.FP8TFLOPS.IsPositive() {
+			return nil, &why{"precision", "rec.rej.no_fp8", []any{it.GPUID}}, nil
+		}
 		fp64 := prec == FP64
 		if fp64 {
 			prec = perf.FP32

@@ -316,6 +316,12 @@ func (x *run) explain(cands []*cand) {
 		if c.inf != nil {
 			s := c.inf
 			add("rec.inf_sizing", s.TP, s.Replicas, s.PerInstance, p.T("rec.conf."+string(pl.Confidence)))
+			inf := r.Workload.Inference
+			if inf.Precision == "" {
+				add("rec.inf_weights16", inf.Params*2/1e9)
+			} else {
+				add("rec.inf_weights", r.precisionLabel(inf.Precision), inf.Params*bytesPerParam(inf.Precision)/1e9)
+			}
 			if r.Workload.Inference.QPS > 0 {
 				add("rec.inf_latency", s.TTFTMs, s.TPOTFloorMs, r.Workload.Inference.QPS, r.Workload.Inference.OutputRate(), c.base)
 			} else if s.TPOTFloorMs > 0 {

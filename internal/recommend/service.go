@@ -52,6 +52,9 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 		c.instances, c.nodes, c.gpus = n, n, n*g
 		return x.priceService(o, c)
 	}
+	if inf.Precision == perf.FP8 && !it.GPU.FP8TFLOPS.IsPositive() {
+		return nil, "rec.rej.no_fp8", []any{it.GPUID}, nil
+	}
 	q := perf.Query{GPU: it.GPUID, Count: g, Nodes: 1, GPUsPerNode: g,
 		Fabric: perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA, Instance: true}}
 	k := estKey{gpu: it.GPUID, count: g, nodes: 1, link: it.GPUInterconnect, rdma: it.RDMA, net: q.Fabric.NetworkGbps, bench: "llm-inference/" + string(inf.Precision)}
@@ -62,7 +65,7 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 		// The model's own memory rule: weights at the precision + 20%.
 		prec := inf.Precision
 		if prec == "" {
-			prec = perf.FP8
+			prec = perf.FP16
 		}
 		need := inf.Params * bytesPerParam(prec) * 1.2 / 1e9
 		usable := it.GPU.MemoryGB.InexactFloat64() * 0.9
