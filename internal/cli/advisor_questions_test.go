@@ -152,3 +152,36 @@ func TestQuestionInferenceDefaultsTo16Bit(t *testing.T) {
 		t.Errorf("int8 plan does not state its weights: %q", d8.Plans[0].Reasons)
 	}
 }
+
+// "LoRA-tune Llama-2-70B on one 8 × H100 node": the catalog's own MLPerf
+// LoRA benchmark and a sized LoRA job both fit (frozen 16-bit weights, not
+// 16 bytes/parameter of Adam state), and the plan states the memory rule.
+func TestQuestionLoRA70BFitsOneNode(t *testing.T) {
+	d := ask(t, "--benchmark", "mlperf-train-llama2-70b-lora", "--gpu", "H100", "--min-gpus", "8", "--max-gpus", "8", "--limit", "3")
+	if len(d.Plans) == 0 {
+		t.Fatal("the MLPerf Llama-2-70B LoRA benchmark has no plan on 8 × H100")
+	}
+	// Full fine-tuning (16 bytes/parameter, about 1.3 TB) does not fit 640 GB.
+	if out, _, code := exec(t, true, nil, "recommend", "--workload", "transformer-train", "--params", "70e9", "--tokens", "2e8", "--gpu", "H100",
+		"--min-gpus", "8", "--max-gpus", "8"); code == 0 {
+		t.Errorf("full fine-tuning of 70B planned on 8 × H100:\n%s", out)
+	}
+	for _, m := range []string{"lora", "qlora"} {
+		d := ask(t, "--workload", "transformer-train", "--params", "70e9", "--tokens", "2e8", "--method", m, "--gpu", "H100", "--min-gpus", "8", "--max-gpus", "8", "--limit", "1")
+		if len(d.Plans) == 0 {
+			t.Fatalf("%s 70B: no plan on 8 × H100", m)
+		}
+		text := strings.Join(d.Plans[0].Reasons, " ")
+		if !strings.Contains(text, "Training memory: "+map[string]string{"lora": "LoRA", "qlora": "QLoRA"}[m]) {
+			t.Errorf("%s: the plan does not state the method's memory: %q", m, d.Plans[0].Reasons)
+		}
+	}
+	d = ask(t, "-f", "../../examples/lora-70b.yaml")
+	if len(d.Plans) == 0 || d.Plans[0].GPUs != 8 {
+		t.Errorf("examples/lora-70b.yaml: want an 8-GPU plan, got %+v", d.Plans)
+	}
+	out, errOut, code := exec(t, true, nil, "recommend", "--workload", "transformer-train", "--params", "7e9", "--tokens", "1e9", "--method", "adapter")
+	if code == 0 || !strings.Contains(errOut+out, "full, lora or qlora") {
+		t.Errorf("--method adapter: want a usage error naming full, lora, qlora; exit %d\n%s", code, errOut)
+	}
+}

@@ -27,7 +27,8 @@ type recommendOptions struct {
 	gpus, residency, regions, countries, providers, exclude       []string
 	ecosystem, nearUsers                                          []string
 	interruptible, multiNode, rdma                                bool
-	precision                                                     string
+	precision, method                                             string
+	activeParams                                                  float64
 	fabric, osName                                                string
 	qps, inTok, outTok, ttft, tpot, mtbi                          float64
 	heads                                                         int
@@ -76,7 +77,8 @@ examples/*.yaml and docs/advisor.md.`,
 	f.StringVar(&o.benchmark, "benchmark", "", "a calibration benchmark (see gpuscout perf benchmarks)")
 	f.Float64Var(&o.size, "size", 0, "with --benchmark: the work, in the benchmark's unit (samples, tokens ...)")
 	f.StringVar(&o.workload, "workload", "", "a sized job: transformer-train, llm-inference, cnn-train, flops")
-	f.Float64Var(&o.params, "params", 0, "model parameters")
+	f.Float64Var(&o.params, "params", 0, "model parameters (a mixture of experts: all of them)")
+	f.StringVar(&o.method, "method", "", "transformer-train: full (default; 16 bytes/parameter), lora (frozen 16-bit weights + adapters) or qlora (frozen 4-bit weights + adapters)")
 	f.Float64Var(&o.tokens, "tokens", 0, "training tokens or output tokens")
 	f.Float64Var(&o.images, "images", 0, "images (cnn-train)")
 	f.Float64Var(&o.epochs, "epochs", 0, "epochs (cnn-train)")
@@ -163,6 +165,16 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	}
 	if o.precision != "" {
 		w.Precision = strings.ToLower(o.precision)
+	}
+	if set("method") {
+		m, err := perf.ParseMethod(o.method)
+		if err != nil {
+			return r, usagef("", "%v", err)
+		}
+		if w.Job == nil {
+			return r, usagef("", "--method applies to a sized training job (--workload transformer-train)")
+		}
+		w.Job.Method = m
 	}
 	if set("gpu") {
 		r.GPUs = o.gpus

@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/i18n"
 )
@@ -37,6 +38,9 @@ type Job struct {
 	GFLOPs    float64   `json:"gflops_per_image,omitempty"` // forward GFLOPs per image (cnn-train; ResNet-50 is 4.1)
 	FLOPs     float64   `json:"flops,omitempty"`            // total FLOPs (flops jobs)
 	Precision Precision `json:"precision,omitempty"`
+	// Method is how a transformer-train job trains: full, lora or qlora
+	// ("" = full).
+	Method Method `json:"method,omitempty"`
 	// LLM inference request shape (optional): mean prompt and generated
 	// tokens per request, active parameters of a mixture of experts, and a
 	// cap on concurrent sequences per model copy.
@@ -70,6 +74,12 @@ func (j Job) Validate() error {
 			return fmt.Errorf("%s job: --%s must be a positive number", j.Kind, name)
 		}
 		return nil
+	}
+	if _, err := ParseMethod(string(j.Method)); err != nil {
+		return err
+	}
+	if j.Method != "" && j.Method != Full && j.Kind != TransformerTrain {
+		return fmt.Errorf("%s job: --method %s applies to transformer-train jobs only", j.Kind, j.Method)
 	}
 	switch j.Kind {
 	case TransformerTrain:
@@ -146,20 +156,29 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.fp8_training"))
 	}
 	e.MFU, e.MFUSource = mfu, mfuWhy.String()
-	flops := 6 * j.Params * j.Tokens
+	// Full training: 6 FLOPs per parameter and token (forward 2, backward
+	// 4). Adapters on frozen weights skip the weights' gradients: the
+	// backward pass still propagates activations' gradients (2), so about
+	// 4 (an assumption; adapter FLOPs are under 1%).
+	fpt := 6.0
+	if j.Method == LoRA || j.Method == QLoRA {
+		fpt = 4
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.lora_flops", strings.ToUpper(string(j.Method))))
+	}
+	flops := fpt * j.Params * j.Tokens
 	rate := float64(q.Count) * peak * 1e12 * mfu
 	if q.Nodes > 1 && (q.Fabric.RDMA == "" || q.Fabric.RDMA == "none") && q.Fabric.Instance {
 		rate *= 0.7
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.no_rdma"))
 	}
-	e.Throughput = rate / (6 * j.Params)
+	e.Throughput = rate / (fpt * j.Params)
 	e.PerGPU = e.Throughput / float64(q.Count)
 	e.Minutes = flops / rate / 60
 	e.Efficiency = mfu
 	e.Assumptions = append(e.Assumptions,
-		i18n.M("perf.as.train_flops", j.Params, j.Tokens, flops),
+		i18n.M("perf.as.train_flops", fpt, j.Params, j.Tokens, flops),
 		i18n.M("perf.as.mfu", 100*mfu, used, peak, mfuWhy))
-	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMTrain, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
+	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMTrain, Params: j.Params, Method: j.Method}, Query{Count: q.Count, Precision: p}, s)
 	if e.Memory != nil && e.Memory.Group > 1 {
 		e.Memory.Note += " (sharded data parallel, e.g. FSDP or ZeRO-3)"
 	}

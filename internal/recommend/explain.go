@@ -135,6 +135,9 @@ func (x *run) basis(c *cand) *Basis {
 		switch j.Kind {
 		case perf.TransformerTrain:
 			b.FLOPs = 6 * j.Params * j.Tokens
+			if j.Method == perf.LoRA || j.Method == perf.QLoRA {
+				b.FLOPs = 4 * j.Params * j.Tokens
+			}
 			b.Utilization = est.Efficiency
 		case perf.FLOPJob:
 			b.FLOPs = j.FLOPs
@@ -296,6 +299,13 @@ func (x *run) explain(cands []*cand) {
 			}
 			if c.fp64 > 0 {
 				add("rec.basis_fp64", c.fp64, o.Instance.GPU.FP64TensorTFLOPS.InexactFloat64())
+			}
+			if j := r.Workload.Job; j != nil && j.Kind == perf.TransformerTrain && pl.Estimate.Memory != nil {
+				m := j.Method
+				if m == "" {
+					m = perf.Full
+				}
+				add("rec.train_memory", p.T("rec.method."+string(m)), pl.Estimate.Memory.NeedGB)
 			}
 			if pl.Nodes > 1 && r.training() {
 				add("rec.basis_scaling", pct(c.scaling), pl.Nodes, x.fabricName(o.Instance.RDMA), x.fabricNotes(c))

@@ -87,6 +87,8 @@ type JobSpec struct {
 	GFLOPsPerImage float64 `yaml:"gflops_per_image"`
 	FLOPs          float64 `yaml:"flops"`
 	Precision      string  `yaml:"precision"`
+	// Method is how a transformer-train job trains: full, lora or qlora.
+	Method string `yaml:"method"`
 }
 
 // Read parses a job file.
@@ -132,8 +134,12 @@ func (f File) Requirements() (recommend.Requirements, error) {
 		if err != nil {
 			return r, err
 		}
+		m, err := perf.ParseMethod(j.Method)
+		if err != nil {
+			return r, fmt.Errorf("workload.job.method: %w", err)
+		}
 		r.Workload.Job = &perf.Job{Kind: perf.JobKind(j.Kind), Params: j.Params, Tokens: j.Tokens, Images: j.Images, Epochs: j.Epochs,
-			GFLOPs: j.GFLOPsPerImage, FLOPs: j.FLOPs, Precision: p}
+			GFLOPs: j.GFLOPsPerImage, FLOPs: j.FLOPs, Precision: p, Method: m}
 	}
 	if i := w.Inference; i != nil {
 		p, err := precision(i.Precision, "workload.inference.precision")
