@@ -185,3 +185,33 @@ func TestQuestionLoRA70BFitsOneNode(t *testing.T) {
 		t.Errorf("--method adapter: want a usage error naming full, lora, qlora; exit %d\n%s", code, errOut)
 	}
 }
+
+// "Serve a 671B mixture of experts with 37B active parameters": memory
+// from all 671B (no 8 × 80 GB node holds 671 GB of FP8 weights + 20%),
+// time from the 37B active ones (faster than a dense 671B), both stated.
+func TestQuestionMixtureOfExperts(t *testing.T) {
+	args := []string{"--params", "671e9", "--qps", "2", "--input-tokens", "1000", "--output-tokens", "500", "--precision", "fp8", "--horizon-months", "1", "--limit", "20"}
+	moe := ask(t, append(args, "--active-params", "37e9")...)
+	if len(moe.Plans) == 0 {
+		t.Fatal("no plan for the 671B MoE")
+	}
+	for _, p := range moe.Plans {
+		if float64(p.GPUs)*p.MemoryGB*0.9 < 671*1.2 {
+			t.Errorf("%s: %d × %.0f GB cannot hold 671B parameters in 8 bits", p.Offer, p.GPUs, p.MemoryGB)
+		}
+		if !strings.Contains(strings.Join(p.Reasons, " "), "6.71e+11 parameters") || !strings.Contains(strings.Join(p.Reasons, " "), "3.7e+10 active") {
+			t.Errorf("%s: the plan does not state total and active parameters: %q", p.Offer, p.Reasons)
+		}
+	}
+	dense := ask(t, args...)
+	if len(dense.Plans) > 0 && dense.Plans[0].Cost.Total < moe.Plans[0].Cost.Total {
+		t.Errorf("a dense 671B (%.0f) is cheaper to serve than a 37B-active MoE (%.0f)", dense.Plans[0].Cost.Total, moe.Plans[0].Cost.Total)
+	}
+	train := ask(t, "--workload", "transformer-train", "--params", "671e9", "--active-params", "37e9", "--tokens", "1e10", "--method", "lora", "--gpu", "H200", "--multi-node", "--limit", "1")
+	if len(train.Plans) == 0 || !strings.Contains(strings.Join(train.Plans[0].Reasons, " "), "1.48e+21 FLOPs") {
+		t.Errorf("MoE LoRA training: want 4 × 37B × 1e10 = 1.48e+21 FLOPs stated, got %+v", train.Plans)
+	}
+	if d := ask(t, "-f", "../../examples/moe-671b.yaml"); len(d.Plans) == 0 {
+		t.Error("examples/moe-671b.yaml: no plan")
+	}
+}

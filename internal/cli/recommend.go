@@ -78,6 +78,7 @@ examples/*.yaml and docs/advisor.md.`,
 	f.Float64Var(&o.size, "size", 0, "with --benchmark: the work, in the benchmark's unit (samples, tokens ...)")
 	f.StringVar(&o.workload, "workload", "", "a sized job: transformer-train, llm-inference, cnn-train, flops")
 	f.Float64Var(&o.params, "params", 0, "model parameters (a mixture of experts: all of them)")
+	f.Float64Var(&o.activeParams, "active-params", 0, "a mixture of experts: parameters active per token (memory from --params, time from these)")
 	f.StringVar(&o.method, "method", "", "transformer-train: full (default; 16 bytes/parameter), lora (frozen 16-bit weights + adapters) or qlora (frozen 4-bit weights + adapters)")
 	f.Float64Var(&o.tokens, "tokens", 0, "training tokens or output tokens")
 	f.Float64Var(&o.images, "images", 0, "images (cnn-train)")
@@ -154,11 +155,11 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	case set("benchmark"):
 		w.Benchmark, w.Samples = o.benchmark, o.size
 	case set("workload"):
-		w.Job = &perf.Job{Kind: perf.JobKind(o.workload), Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs, FLOPs: o.flops, Precision: p}
+		w.Job = &perf.Job{Kind: perf.JobKind(o.workload), Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs, FLOPs: o.flops, Precision: p, ActiveParams: o.activeParams}
 	case set("gpu-hours"):
 		w.GPUHours, w.GPUHoursOn = o.gpuHours, o.gpuHoursOn
 	case set("tokens-per-second") || set("qps"):
-		w.Inference = &recommend.Inference{Params: o.params, TokensPerSecond: o.tps, QPS: o.qps, InputTokens: o.inTok, OutputTokens: o.outTok,
+		w.Inference = &recommend.Inference{Params: o.params, ActiveParams: o.activeParams, TokensPerSecond: o.tps, QPS: o.qps, InputTokens: o.inTok, OutputTokens: o.outTok,
 			TTFTMs: o.ttft, TPOTMs: o.tpot, Heads: o.heads, Precision: p}
 	case set("cluster-gpus"):
 		w.ClusterGPUs = o.clusterGPUs

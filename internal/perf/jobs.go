@@ -81,6 +81,9 @@ func (j Job) Validate() error {
 	if j.Method != "" && j.Method != Full && j.Kind != TransformerTrain {
 		return fmt.Errorf("%s job: --method %s applies to transformer-train jobs only", j.Kind, j.Method)
 	}
+	if j.ActiveParams < 0 || j.ActiveParams > j.Params && j.Params > 0 {
+		return fmt.Errorf("%s job: --active-params must be positive and at most --params", j.Kind)
+	}
 	switch j.Kind {
 	case TransformerTrain:
 		if err := pos("params", j.Params); err != nil {
@@ -165,18 +168,25 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 		fpt = 4
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.lora_flops", strings.ToUpper(string(j.Method))))
 	}
-	flops := fpt * j.Params * j.Tokens
+	// A mixture of experts computes with its active parameters; its memory
+	// holds all of them.
+	work := j.Params
+	if j.ActiveParams > 0 {
+		work = j.ActiveParams
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.moe", j.Params, j.ActiveParams))
+	}
+	flops := fpt * work * j.Tokens
 	rate := float64(q.Count) * peak * 1e12 * mfu
 	if q.Nodes > 1 && (q.Fabric.RDMA == "" || q.Fabric.RDMA == "none") && q.Fabric.Instance {
 		rate *= 0.7
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.no_rdma"))
 	}
-	e.Throughput = rate / (fpt * j.Params)
+	e.Throughput = rate / (fpt * work)
 	e.PerGPU = e.Throughput / float64(q.Count)
 	e.Minutes = flops / rate / 60
 	e.Efficiency = mfu
 	e.Assumptions = append(e.Assumptions,
-		i18n.M("perf.as.train_flops", fpt, j.Params, j.Tokens, flops),
+		i18n.M("perf.as.train_flops", fpt, work, j.Tokens, flops),
 		i18n.M("perf.as.mfu", 100*mfu, used, peak, mfuWhy))
 	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMTrain, Params: j.Params, Method: j.Method}, Query{Count: q.Count, Precision: p}, s)
 	if e.Memory != nil && e.Memory.Group > 1 {

@@ -134,9 +134,13 @@ func (x *run) basis(c *cand) *Basis {
 	if j := r.Workload.Job; j != nil {
 		switch j.Kind {
 		case perf.TransformerTrain:
-			b.FLOPs = 6 * j.Params * j.Tokens
+			work := j.Params
+			if j.ActiveParams > 0 {
+				work = j.ActiveParams
+			}
+			b.FLOPs = 6 * work * j.Tokens
 			if j.Method == perf.LoRA || j.Method == perf.QLoRA {
-				b.FLOPs = 4 * j.Params * j.Tokens
+				b.FLOPs = 4 * work * j.Tokens
 			}
 			b.Utilization = est.Efficiency
 		case perf.FLOPJob:
@@ -306,6 +310,9 @@ func (x *run) explain(cands []*cand) {
 					m = perf.Full
 				}
 				add("rec.train_memory", p.T("rec.method."+string(m)), pl.Estimate.Memory.NeedGB)
+				if j.ActiveParams > 0 {
+					add("rec.train_moe", j.Params, j.ActiveParams)
+				}
 			}
 			if pl.Nodes > 1 && r.training() {
 				add("rec.basis_scaling", pct(c.scaling), pl.Nodes, x.fabricName(o.Instance.RDMA), x.fabricNotes(c))
@@ -327,6 +334,9 @@ func (x *run) explain(cands []*cand) {
 			s := c.inf
 			add("rec.inf_sizing", s.TP, s.Replicas, s.PerInstance, p.T("rec.conf."+string(pl.Confidence)))
 			inf := r.Workload.Inference
+			if inf.ActiveParams > 0 {
+				add("rec.inf_moe", inf.Params, inf.ActiveParams)
+			}
 			if inf.Precision == "" {
 				add("rec.inf_weights16", inf.Params*2/1e9)
 			} else {

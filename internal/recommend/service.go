@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -57,9 +58,9 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 	}
 	q := perf.Query{GPU: it.GPUID, Count: g, Nodes: 1, GPUsPerNode: g,
 		Fabric: perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA, Instance: true}}
-	k := estKey{gpu: it.GPUID, count: g, nodes: 1, link: it.GPUInterconnect, rdma: it.RDMA, net: q.Fabric.NetworkGbps, bench: "llm-inference/" + string(inf.Precision)}
+	k := estKey{gpu: it.GPUID, count: g, nodes: 1, link: it.GPUInterconnect, rdma: it.RDMA, net: q.Fabric.NetworkGbps, bench: fmt.Sprintf("llm-inference/%s/%g", inf.Precision, inf.ActiveParams)}
 	est, err := cached(x.cache, x.cacheErr, k, func() (*perf.Estimate, error) {
-		return x.e.Perf.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: inf.Params, Tokens: 1, Precision: inf.Precision}, q)
+		return x.e.Perf.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: inf.Params, ActiveParams: inf.ActiveParams, Tokens: 1, Precision: inf.Precision}, q)
 	})
 	if err != nil {
 		// The model's own memory rule: weights at the precision + 20%.
@@ -102,7 +103,8 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 	// Latency: decoding reads the weights once per token (memory-bound);
 	// the first token waits for the prompt's prefill (compute-bound).
 	prec := est.Precision
-	weightsGB := inf.Params * bytesPerParam(prec) / 1e9
+	// A mixture of experts reads its active experts' weights per token at best.
+	weightsGB := inf.active() * bytesPerParam(prec) / 1e9
 	bw := it.GPU.BandwidthGBs.InexactFloat64()
 	if bw > 0 {
 		s.TPOTFloorMs = 1000 * weightsGB / float64(tp) / (bw * decodeBandwidthShare)
@@ -125,7 +127,7 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 		if peak <= 0 {
 			return nil, "rec.rej.no_peak", []any{it.GPUID}, nil
 		}
-		flops := 2 * inf.Params * inf.InputTokens
+		flops := 2 * inf.active() * inf.InputTokens
 		s.TTFTMs = 1000 * flops / (float64(tp) * peak * 1e12 * prefillMFU)
 		if b := inf.TTFTMs; b > 0 && s.TTFTMs > b {
 			return nil, "rec.rej.ttft", []any{s.TTFTMs, b, tp}, nil

@@ -27,6 +27,7 @@ type File struct {
 		Job         *JobSpec `yaml:"job"`
 		Inference   *struct {
 			Params          float64 `yaml:"params"`
+			ActiveParams    float64 `yaml:"active_params"`
 			TokensPerSecond float64 `yaml:"tokens_per_second"`
 			QPS             float64 `yaml:"qps"`
 			InputTokens     float64 `yaml:"input_tokens"`
@@ -89,6 +90,8 @@ type JobSpec struct {
 	Precision      string  `yaml:"precision"`
 	// Method is how a transformer-train job trains: full, lora or qlora.
 	Method string `yaml:"method"`
+	// ActiveParams is a mixture of experts' parameters active per token.
+	ActiveParams float64 `yaml:"active_params"`
 }
 
 // Read parses a job file.
@@ -139,7 +142,7 @@ func (f File) Requirements() (recommend.Requirements, error) {
 			return r, fmt.Errorf("workload.job.method: %w", err)
 		}
 		r.Workload.Job = &perf.Job{Kind: perf.JobKind(j.Kind), Params: j.Params, Tokens: j.Tokens, Images: j.Images, Epochs: j.Epochs,
-			GFLOPs: j.GFLOPsPerImage, FLOPs: j.FLOPs, Precision: p, Method: m}
+			GFLOPs: j.GFLOPsPerImage, FLOPs: j.FLOPs, Precision: p, Method: m, ActiveParams: j.ActiveParams}
 	}
 	if i := w.Inference; i != nil {
 		p, err := precision(i.Precision, "workload.inference.precision")
@@ -147,7 +150,7 @@ func (f File) Requirements() (recommend.Requirements, error) {
 			return r, err
 		}
 		r.Workload.Precision = strings.ToLower(i.Precision)
-		r.Workload.Inference = &recommend.Inference{Params: i.Params, TokensPerSecond: i.TokensPerSecond, QPS: i.QPS, InputTokens: i.InputTokens,
+		r.Workload.Inference = &recommend.Inference{Params: i.Params, ActiveParams: i.ActiveParams, TokensPerSecond: i.TokensPerSecond, QPS: i.QPS, InputTokens: i.InputTokens,
 			OutputTokens: i.OutputTokens, TTFTMs: i.TTFTMs, TPOTMs: i.TPOTMs, Heads: i.Heads, Precision: p}
 	}
 	if f.Weights != nil {
