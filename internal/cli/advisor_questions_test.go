@@ -215,3 +215,56 @@ func TestQuestionMixtureOfExperts(t *testing.T) {
 		t.Error("examples/moe-671b.yaml: no plan")
 	}
 }
+
+// "My job needs at least 24 GB per GPU": a 4 GB slice of an A10 is not a
+// 24 GB GPU, in recommend as in offers; slices are printed as fractions.
+func TestQuestionMinVRAMCountsSlicesAsSold(t *testing.T) {
+	d := ask(t, "--gpu-hours", "10", "--min-vram", "24", "--gpu", "A10", "--limit", "50")
+	for _, p := range d.Plans {
+		if p.MemoryGB < 24 {
+			t.Errorf("%s: %.0f GB per GPU as sold, below --min-vram 24", p.Offer, p.MemoryGB)
+		}
+	}
+	out, errOut, code := exec(t, true, nil, "offers", "--min-vram", "24", "--gpu", "A10", "-o", "json")
+	if code != 0 {
+		t.Fatalf("offers: exit %d: %s", code, errOut)
+	}
+	for _, bad := range []string{"NV6ads_A10", "NV12ads_A10", "NV18ads_A10", "vws-m4", "vws-m8."} {
+		if strings.Contains(out, bad) {
+			t.Errorf("offers --min-vram 24 lists the slice %s", bad)
+		}
+	}
+	slices := ask(t, "--gpu-hours", "0.1", "--gpu", "A10", "--provider", "azure", "--limit", "20")
+	frac := false
+	for _, p := range slices.Plans {
+		text := strings.Join(p.Reasons, " ")
+		if strings.Contains(text, "(0× ") {
+			t.Errorf("%s: a slice shown as 0 GPUs: %s", p.Offer, p.Reasons[0])
+		}
+		if strings.Contains(p.Instance, "NV6ads_A10") {
+			frac = true
+			if !strings.Contains(text, "(1/6× A10)") || p.MemoryGB != 4 {
+				t.Errorf("%s: want 1/6× A10 with 4 GB, got %q, %.0f GB", p.Offer, p.Reasons[0], p.MemoryGB)
+			}
+		}
+	}
+	if !frac {
+		t.Error("no A10 slice among the plans for a 0.1 GPU-hour job")
+	}
+}
+
+// "Keep 16 A100s for three years": every plan's JSON states its rate per
+// GPU-hour (not 0 because a cluster has no finishing time).
+func TestQuestionClusterPerGPUHour(t *testing.T) {
+	for _, args := range [][]string{
+		{"--cluster-gpus", "16", "--gpu", "A100", "--horizon-months", "36", "--multi-node", "--limit", "5"},
+		{"--params", "8e9", "--tokens-per-second", "500", "--horizon-months", "1", "--limit", "5"},
+	} {
+		d := ask(t, args...)
+		for _, p := range d.Plans {
+			if !(p.Cost.PerGPUHour > 0) {
+				t.Errorf("%v: %s: per_gpu_hour %v", args, p.Offer, p.Cost.PerGPUHour)
+			}
+		}
+	}
+}

@@ -357,8 +357,8 @@ func (a *app) writeRecommend(doc document.Recommendation) error {
 		} else if len(pl.Risks) > 0 {
 			risk = p.T("rec.notes", len(pl.Risks))
 		}
-		name := fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU)
-		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, a.billingLabel(pl.Billing), fmt.Sprint(pl.GPUs), planTime(a.printer, pl), numMoney(pl.Cost.Total), risk)
+		name := fmt.Sprintf("%s %d× %s (%s× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUCount, pl.GPU)
+		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, a.billingLabel(pl.Billing), pl.GPUCount, planTime(a.printer, pl), numMoney(pl.Cost.Total), risk)
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err
@@ -424,7 +424,7 @@ func (a *app) writeRecommendMarkdown(doc document.Recommendation) error {
 	fmt.Fprintf(&b, "# %s\n\n", p.T("rec.report_title"))
 	g := &output.Grid{Headers: []string{"#", p.T("col.plan"), p.T("col.region"), p.T("col.billing"), p.T("est.time"), p.T("col.total") + " " + doc.Currency}}
 	for _, pl := range doc.Plans {
-		g.Add(fmt.Sprint(pl.Rank), fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU), pl.Region, a.billingLabel(pl.Billing), planTime(a.printer, pl), numMoney(pl.Cost.Total))
+		g.Add(fmt.Sprint(pl.Rank), fmt.Sprintf("%s %d× %s (%s× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUCount, pl.GPU), pl.Region, a.billingLabel(pl.Billing), planTime(a.printer, pl), numMoney(pl.Cost.Total))
 	}
 	if _, err := fmt.Fprint(a.io.Out, b.String()); err != nil {
 		return err

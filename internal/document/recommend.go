@@ -27,12 +27,14 @@ type RecCost struct {
 
 // RecPlan is one ranked plan.
 type RecPlan struct {
-	Rank         int         `json:"rank"`
-	Offer        string      `json:"offer"`
-	Provider     string      `json:"provider"`
-	InstanceType string      `json:"instance_type"`
-	Count        int         `json:"count"`
-	GPUs         int         `json:"gpus"`
+	Rank         int    `json:"rank"`
+	Offer        string `json:"offer"`
+	Provider     string `json:"provider"`
+	InstanceType string `json:"instance_type"`
+	Count        int    `json:"count"`
+	GPUs         int    `json:"gpus"`
+	// GPUCount is the GPUs as sold: "32", or "1/6" of a GPU slice.
+	GPUCount     string      `json:"gpu_count"`
 	GPU          string      `json:"gpu"`
 	Billing      string      `json:"billing"`
 	Region       string      `json:"region"`
@@ -95,12 +97,12 @@ type Recommendation struct {
 
 func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 	o := p.Offer
-	rp := RecPlan{Rank: p.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Count: p.Instances, GPUs: p.GPUs,
+	rp := RecPlan{Rank: p.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Count: p.Instances, GPUs: p.GPUs, GPUCount: p.GPUCount(),
 		GPU: o.Instance.GPUID, Billing: string(o.Billing), Region: o.RegionCode, Confidence: string(p.Confidence),
 		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
 		Cost:   RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
 		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Fabric: o.Instance.RDMA,
-		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.GPU.MemoryGB)}
+		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.VRAMPerGPUGB())}
 	if p.BilledHours > 0 {
 		rp.BilledHours = fnum(p.BilledHours)
 	}
@@ -109,6 +111,8 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 		if p.GPUs > 0 {
 			rp.Cost.PerGPUHour = fnum(p.Cost / (p.Hours * float64(p.GPUs)))
 		}
+	} else if p.PerGPUHour > 0 {
+		rp.Cost.PerGPUHour = fnum(p.PerGPUHour)
 	}
 	if rp.Reasons == nil {
 		rp.Reasons = []string{}

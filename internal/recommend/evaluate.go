@@ -120,9 +120,9 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 			last = &why{"fit", "rec.rej.min_gpus", []any{total, r.MinGPUs}}
 			continue
 		}
-		mem := it.GPU.MemoryGB.InexactFloat64()
-		if r.MinTotalVRAMGB > 0 && total*mem < r.MinTotalVRAMGB {
-			last = &why{"fit", "rec.rej.total_vram", []any{total * mem, r.MinTotalVRAMGB}}
+		mem := it.VRAMPerGPUGB().InexactFloat64() * math.Max(total, float64(n))
+		if r.MinTotalVRAMGB > 0 && mem < r.MinTotalVRAMGB {
+			last = &why{"fit", "rec.rej.total_vram", []any{mem, r.MinTotalVRAMGB}}
 			continue
 		}
 		c, w, err := x.job(o, n)

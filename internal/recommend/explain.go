@@ -46,6 +46,12 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 	if p.Cost, err = e.toCur(b.Total().InexactFloat64(), b.Currency, cur); err != nil {
 		return nil, err
 	}
+	if g := c.offer.Instance.GPUCount.InexactFloat64(); g > 0 {
+		// The effective hourly rate per GPU (commitments spread over their hours).
+		if h, err := e.toCur(c.offer.EffectiveHourly().InexactFloat64(), c.offer.Price.Currency, cur); err == nil {
+			p.PerGPUHour = h / g
+		}
+	}
 	if r.service() && c.offer.Billing.IsCommitment() {
 		p.Cost = c.cost // renewals over the horizon
 	}
@@ -256,10 +262,10 @@ func (x *run) explain(cands []*cand) {
 		add := func(key string, args ...any) { pl.Reasons = append(pl.Reasons, p.T(key, args...)) }
 		risk := func(key string, args ...any) { pl.Risks = append(pl.Risks, p.T(key, args...)) }
 		if r.service() {
-			add("rec.what_service", pl.Instances, o.InstanceName, pl.GPUs, o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
+			add("rec.what_service", pl.Instances, o.InstanceName, pl.GPUCount(), o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
 				money(pl.Cost, cur), max(1, r.HorizonMonths))
 		} else {
-			add("rec.what_job", pl.Instances, o.InstanceName, pl.GPUs, o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
+			add("rec.what_job", pl.Instances, o.InstanceName, pl.GPUCount(), o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
 				x.hrs(pl.Hours), money(pl.Cost, cur))
 		}
 		hourly, _ := e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, cur)

@@ -161,14 +161,14 @@ func (x *run) filters(gpus map[string]bool) []stage {
 	if r.MinVRAMGB > 0 {
 		st = append(st, stage{name: "vram", describe: p.T("rec.st.vram", r.MinVRAMGB),
 			reject: func(o *catalog.Offer) string {
-				if m := o.Instance.GPU.MemoryGB.InexactFloat64(); m < r.MinVRAMGB {
+				if m := o.Instance.VRAMPerGPUGB().InexactFloat64(); m < r.MinVRAMGB {
 					return p.T("rec.rej.vram", m, r.MinVRAMGB)
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
 				best := 0.0
 				for _, o := range b {
-					best = max(best, o.Instance.GPU.MemoryGB.InexactFloat64())
+					best = max(best, o.Instance.VRAMPerGPUGB().InexactFloat64())
 				}
 				return p.T("rec.relax.vram", best)
 			}})
