@@ -268,3 +268,43 @@ func TestQuestionClusterPerGPUHour(t *testing.T) {
 		}
 	}
 }
+
+// "8 × H100 for one month": a 1-year or 3-year commitment is more than
+// twice the horizon and is dropped (with its reason listed, however many
+// offers the GPU and provider filters removed); a term longer than the
+// horizon but within twice is charged in full, and said so.
+func TestQuestionCommitmentLongerThanHorizon(t *testing.T) {
+	d := ask(t, "--cluster-gpus", "8", "--gpu", "H100", "--horizon-months", "1", "--provider", "aws,gcp,azure", "--limit", "60")
+	for _, p := range d.Plans {
+		if strings.Contains(p.Offer, "-1y") || strings.Contains(p.Offer, "-3y") {
+			t.Errorf("%s: a multi-year term planned for a 1-month horizon (%.0f)", p.Offer, p.Cost.Total)
+		}
+	}
+	found := false
+	for _, r := range d.Rejected {
+		if strings.Contains(r.Offer, "reserved-3y") && strings.Contains(r.Reason, "more than twice the 1-month horizon") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the 3-year reservations' rejection is not listed (%d rejections listed)", len(d.Rejected))
+	}
+	d = ask(t, "--cluster-gpus", "8", "--gpu", "H100", "--horizon-months", "7", "--limit", "80")
+	seen := false
+	for _, p := range d.Plans {
+		if !strings.Contains(p.Offer, "-1y") {
+			continue
+		}
+		seen = true
+		text := strings.Join(p.Reasons, " ")
+		if !strings.Contains(text, "the whole term is charged") {
+			t.Errorf("%s: a 12-month term on a 7-month horizon without saying the whole term is charged: %q", p.Offer, p.Reasons)
+		}
+		if strings.Contains(text, "Below") && !strings.Contains(text, "over your 7 month(s)") {
+			t.Errorf("%s: the break-even ignores the horizon: %q", p.Offer, p.Reasons)
+		}
+	}
+	if !seen {
+		t.Error("no 1-year commitment among the plans for a 7-month horizon")
+	}
+}

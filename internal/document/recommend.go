@@ -130,8 +130,13 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 	return rp
 }
 
-// BuildRecommendation renders the advisor's result; rejected rows are
-// capped at maxRejected (the counts per stage are complete).
+// broadStage marks the selection filters whose rejections are capped.
+var broadStage = map[string]bool{"status": true, "provider": true, "gpu": true, "location": true}
+
+// BuildRecommendation renders the advisor's result; rejections of the
+// broad selection filters are capped at maxRejected, all others listed
+// (the counts per stage are complete).
+
 func BuildRecommendation(res *recommend.Result, requirements any, maxRejected int) Recommendation {
 	doc := Recommendation{Schema: SchemaRecommendation, Requirements: requirements, Currency: res.Currency,
 		Plans: []RecPlan{}, Pareto: []RecPlan{}, Rejected: []RecRejected{}, RejectedBy: map[string]int{}, Feasible: res.Feasible, Notes: res.Notes,
@@ -145,11 +150,21 @@ func BuildRecommendation(res *recommend.Result, requirements any, maxRejected in
 	for _, p := range res.Pareto {
 		doc.Pareto = append(doc.Pareto, recPlan(p, false))
 	}
+	// Every rejection that says something about the job (fit, deadline,
+	// fabric, term ...) is listed; those of the selection filters the
+	// question itself drew (status, provider, GPU, location), thousands in
+	// a broad catalog, are counted in rejected_by_stage and listed up to
+	// maxRejected.
+	broad := 0
 	for _, r := range res.Rejected {
 		doc.RejectedBy[r.Stage]++
-		if len(doc.Rejected) < maxRejected {
-			doc.Rejected = append(doc.Rejected, RecRejected{Offer: r.Offer, Stage: r.Stage, Reason: r.Reason})
+		if broadStage[r.Stage] {
+			if broad >= maxRejected {
+				continue
+			}
+			broad++
 		}
+		doc.Rejected = append(doc.Rejected, RecRejected{Offer: r.Offer, Stage: r.Stage, Reason: r.Reason})
 	}
 	if doc.Notes == nil {
 		doc.Notes = []string{}

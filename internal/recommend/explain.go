@@ -393,6 +393,10 @@ func (x *run) explain(cands []*cand) {
 				risk("rec.risk_spot2", fmt.Sprintf("%.0f", s.MTBIHours), pl.spotRisk.Source)
 			}
 		}
+		// A commitment longer than the horizon is paid in full.
+		if tm := o.Billing.TermHours() / 730; r.service() && o.Billing.IsCommitment() && tm > max(1, r.HorizonMonths) {
+			add("rec.commit_whole_term", x.billing(o), tm, max(1, r.HorizonMonths))
+		}
 		// Commitments over a longer horizon.
 		if r.service() && o.Billing.IsCommitment() && c.terms > 1 {
 			add("rec.commit_renew", x.billing(o), c.terms)
@@ -601,7 +605,20 @@ func (x *run) whatWouldChange(pl *Plan) {
 			}
 		}
 	}
-	if o.Billing.IsCommitment() && r.service() {
+	months := max(1, r.HorizonMonths)
+	if o.Billing.IsCommitment() && r.service() && o.Billing.TermHours()/730 > months {
+		// The whole term against on-demand for the horizon only.
+		if od, ok := c.Offer(base + string(catalog.OnDemand)); ok {
+			if h, err := e.toCur(od.EffectiveHourly().InexactFloat64(), od.Price.Currency, cur); err == nil && h > 0 {
+				full := h * 730 * float64(months) * float64(pl.Instances)
+				if be := pl.Cost / full; be >= 1 {
+					pl.Reasons = append(pl.Reasons, p.T("rec.change_commit_never", money(full, cur), months))
+				} else {
+					pl.Reasons = append(pl.Reasons, p.T("rec.change_commit_below_horizon", fmt.Sprintf("%.0f", 100*be), months))
+				}
+			}
+		}
+	} else if o.Billing.IsCommitment() && r.service() {
 		if be, ok, err := e.Pricing.UtilizationBreakEven(o); err == nil && ok && be.Found {
 			pl.Reasons = append(pl.Reasons, p.T("rec.change_commit_below", be.Value.Mul(decimal.NewFromInt(100)).Round(0)))
 		}

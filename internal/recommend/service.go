@@ -197,6 +197,8 @@ func (x *run) priceService(o *catalog.Offer, c *cand) (*cand, string, []any, err
 		return nil, "rec.rej.flex_start_service", []any{catalog.FlexStartMaxHours / 24}, nil
 	case o.Billing == catalog.CapacityBlock && hours > catalog.CapacityBlockMaxHours:
 		return nil, "rec.rej.capacity_block_service", []any{months}, nil
+	case o.Billing.IsCommitment() && o.Billing.TermHours()/730 > 2*months:
+		return nil, "rec.rej.term_service", []any{x.p.Billing(string(o.Billing), o.Billing.Family()), o.Billing.TermHours() / 730, months}, nil
 	case o.Billing.IsCommitment():
 		termMonths := o.Billing.TermHours() / 730
 		terms := (months + termMonths - 1) / termMonths
