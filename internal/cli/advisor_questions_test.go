@@ -308,3 +308,32 @@ func TestQuestionCommitmentLongerThanHorizon(t *testing.T) {
 		t.Error("no 1-year commitment among the plans for a 7-month horizon")
 	}
 }
+
+// "Run 10 GPU-hours on T4G" / "on AMD only": the plan warns that the host
+// is ARM, or that the GPU needs ROCm, in both languages; an impossible
+// deadline is answered in hours and days with the GPUs that would meet it;
+// hints name flags, not job-file keys.
+func TestQuestionPlatformCaveatsAndDeadlineAnswer(t *testing.T) {
+	for _, c := range []struct{ gpu, en, zh string }{{"T4G", "ARM host", "ARM 架构"}, {"MI300X", "ROCm", "ROCm"}} {
+		for lang, want := range map[string]string{"en": c.en, "zh": c.zh} {
+			out, errOut, code := exec(t, true, nil, "recommend", "--gpu-hours", "10", "--gpu", c.gpu, "--limit", "1", "--lang", lang)
+			if code != 0 {
+				t.Fatalf("%s %s: exit %d: %s", c.gpu, lang, code, errOut)
+			}
+			if !strings.Contains(out, want) {
+				t.Errorf("%s (%s): no %q caveat:\n%s", c.gpu, lang, want, out)
+			}
+		}
+	}
+	out, errOut, _ := exec(t, true, nil, "recommend", "--workload", "transformer-train", "--params", "7e9", "--tokens", "3e11", "--gpu", "H100",
+		"--max-gpus", "8", "--deadline-hours", "24")
+	msg := errOut + out
+	for _, want := range []string{"days)", "× H100", "--multi-node", "--max-gpus"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("impossible deadline: want %q in\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "e+0") || strings.Contains(msg, "multi_node: true") {
+		t.Errorf("impossible deadline: exponent or job-file key in\n%s", msg)
+	}
+}

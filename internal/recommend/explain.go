@@ -116,6 +116,13 @@ func (x *run) fabricNotes(c *cand) string {
 	return strings.Join(v, "; ")
 }
 
+// armHost reports whether an instance's CPUs are ARM: AWS Graviton
+// instances with T4G GPUs (g5g) and NVIDIA Grace (GH200).
+func armHost(it *catalog.InstanceType) bool {
+	id := strings.ToUpper(it.GPUID)
+	return id == "T4G" || strings.HasPrefix(id, "GH200") || strings.HasPrefix(strings.ToLower(it.Name), "g5g.")
+}
+
 // basis states what a job's time rests on.
 func (x *run) basis(c *cand) *Basis {
 	est := c.est
@@ -417,6 +424,12 @@ func (x *run) explain(cands []*cand) {
 		}
 		if pl.DeadlineMiss >= 0.005 {
 			risk("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours, x.hrs(pl.HoursHigh))
+		}
+		if g := o.Instance.GPU; g != nil && armHost(o.Instance) {
+			risk("rec.risk_arm", o.Instance.GPUID)
+		}
+		if g := o.Instance.GPU; g != nil && strings.EqualFold(g.Vendor, "AMD") {
+			risk("rec.risk_rocm")
 		}
 		if pl.Confidence == perf.Transferred || pl.Confidence == perf.SpecsOnly {
 			risk("rec.risk_confidence2", p.T("rec.conf."+string(pl.Confidence)))
