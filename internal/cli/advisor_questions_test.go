@@ -337,3 +337,14 @@ func TestQuestionPlatformCaveatsAndDeadlineAnswer(t *testing.T) {
 		t.Errorf("impossible deadline: exponent or job-file key in\n%s", msg)
 	}
 }
+
+// "Serve a 70B model at 4 requests/s": the plan says how much memory the
+// KV cache has left after the weights and how many requests that holds.
+func TestQuestionKVCacheHeadroom(t *testing.T) {
+	d := ask(t, "--params", "70e9", "--qps", "4", "--input-tokens", "1000", "--output-tokens", "250", "--horizon-months", "1", "--limit", "3")
+	for _, p := range d.Plans {
+		if !strings.Contains(strings.Join(p.Reasons, " "), "KV cache: about") {
+			t.Errorf("%s: no KV-cache headroom note: %q", p.Offer, p.Reasons)
+		}
+	}
+}

@@ -347,6 +347,10 @@ func (x *run) explain(cands []*cand) {
 			s := c.inf
 			add("rec.inf_sizing", s.TP, s.Replicas, s.PerInstance, p.T("rec.conf."+string(pl.Confidence)))
 			inf := r.Workload.Inference
+			if rf := c.est.Roofline; rf != nil && rf.KVPerSeqGB > 0 {
+				free := float64(s.TP)*c.offer.Instance.VRAMPerGPUGB().InexactFloat64()*0.9 - inf.Params*bytesPerParam(c.est.Precision)/1e9
+				add("rec.inf_kv", rf.KVPerSeqGB, math.Max(0, free), s.TP, math.Floor(math.Max(0, free)/rf.KVPerSeqGB), rf.Batch)
+			}
 			if inf.ActiveParams > 0 {
 				add("rec.inf_moe", inf.Params, inf.ActiveParams)
 			}
