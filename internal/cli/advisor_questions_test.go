@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -345,6 +346,43 @@ func TestQuestionKVCacheHeadroom(t *testing.T) {
 	for _, p := range d.Plans {
 		if !strings.Contains(strings.Join(p.Reasons, " "), "KV cache: about") {
 			t.Errorf("%s: no KV-cache headroom note: %q", p.Offer, p.Reasons)
+		}
+	}
+}
+
+// A program reading `recommend -o json` gets JSON on standard output for
+// every error: an unknown GPU, a bad flag, a malformed job file; with
+// --lang zh the hint is Chinese.
+func TestQuestionJSONErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := dir + "/bad.yaml"
+	if err := os.WriteFile(bad, []byte("workload:\n  gpu_hours: many\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"recommend", "--gpu", "NOPE", "--gpu-hours", "1", "-o", "json"}, "NOPE"},
+		{[]string{"recommend", "--bogus", "-o", "json"}, "--bogus"},
+		{[]string{"recommend", "-f", bad, "-o", "json"}, "line 2: `many` is not a number"},
+		{[]string{"recommend", "--bogus", "-o", "json", "--lang", "zh"}, "--help 运行"},
+	} {
+		out, _, code := exec(t, true, nil, c.args...)
+		if code == 0 {
+			t.Errorf("%v: exit 0", c.args)
+		}
+		var doc struct {
+			Schema string `json:"schema"`
+			Error  string `json:"error"`
+			Hint   string `json:"hint"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Errorf("%v: stdout is not JSON: %v\n%s", c.args, err, out)
+			continue
+		}
+		if doc.Schema != "gpuscout/error@v1" || !strings.Contains(doc.Error+" "+doc.Hint, c.want) {
+			t.Errorf("%v: got %+v, want %q", c.args, doc, c.want)
 		}
 	}
 }

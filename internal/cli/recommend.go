@@ -135,7 +135,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 		r, err = jobfile.Read(fh)
 		fh.Close()
 		if err != nil {
-			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err)}
+			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err), job: true}
 		}
 	}
 	fs := cmd.Flags()
@@ -243,7 +243,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	}
 	if err := r.Validate(); err != nil {
 		if o.file != "" && !anyWorkloadFlag(fs) {
-			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err)}
+			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err), job: true}
 		}
 		return r, usagef("see gpuscout recommend --help and examples/*.yaml.", "%v", err)
 	}

@@ -201,6 +201,9 @@ var messages = map[Lang]map[string]string{
 		"billing.flex-start":     "flex-start (DWS)",
 
 		"err.hint":                       "Hint: %s",
+		"err.hint.data_file":             "fix the file and line named above; `gpuscout catalog validate --catalog DIR` lists every problem.",
+		"err.hint.job_file":              "fix the job file at the line named above; examples/*.yaml and docs/advisor.md show every field.",
+		"err.hint.flags":                 "run with --help to see the flags and examples.",
 		"warn.rejected.unknown-currency": "warning: left out imported %s %s: no exchange rate for its currency %q (add one to fx.csv or pass --fx %s=RATE, or re-import); everything else is used as usual.",
 		"warn.rejected.invalid":          "warning: left out %s %s: %s; everything else is used as usual.",
 		"warn.rejected_more":             "warning: ... and %d more stored records left out (all are listed in the warnings field of -o json and of /api/v1/offers).",
@@ -405,6 +408,9 @@ var messages = map[Lang]map[string]string{
 		"billing.flex-start":     "灵活启动 (DWS)",
 
 		"err.hint":                       "提示：%s",
+		"err.hint.data_file":             "请修正上面指出的文件和行；`gpuscout catalog validate --catalog DIR` 会列出所有问题。",
+		"err.hint.job_file":              "请修正作业文件中上面指出的行；examples/*.yaml 与 docs/advisor.md 列出了所有字段。",
+		"err.hint.flags":                 "加 --help 运行可查看参数和示例。",
 		"warn.rejected.unknown-currency": "警告：已忽略导入的%s %s：其币种 %q 没有汇率（可在 fx.csv 中添加，或使用 --fx %s=汇率，或重新导入）；其余数据照常使用。",
 		"warn.rejected.invalid":          "警告：已忽略%s %s：%s；其余数据照常使用。",
 		"warn.rejected_more":             "警告：……另有 %d 条已存储记录被忽略（-o json 与 /api/v1/offers 的 warnings 字段列出全部）。",

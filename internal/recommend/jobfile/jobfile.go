@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/perf"
@@ -109,6 +110,11 @@ func Read(r io.Reader) (recommend.Requirements, error) {
 			return req, errors.New("the file is empty")
 		}
 		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n"), "yaml: ")
+		msg = structType.ReplaceAllString(msg, "struct")
+		msg = unmarshalMsg.ReplaceAllStringFunc(msg, func(m string) string {
+			g := unmarshalMsg.FindStringSubmatch(m)
+			return fmt.Sprintf("%s is not %s", g[1], goTypeWords(g[2]))
+		})
 		return req, errors.New(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
 	}
 	return f.Requirements()
@@ -157,6 +163,29 @@ func (f File) Requirements() (recommend.Requirements, error) {
 		r.Weights = &recommend.Weights{Cost: f.Weights.Cost, Time: f.Weights.Time, Risk: f.Weights.Risk}
 	}
 	return r, r.Validate()
+}
+
+// structType is an anonymous Go struct type as the YAML decoder prints it.
+var structType = regexp.MustCompile(`struct \{[^}]*\}`)
+
+// unmarshalMsg is the YAML decoder's type error, which names Go types.
+var unmarshalMsg = regexp.MustCompile("cannot unmarshal !!\\w+ (`[^`]*`|[^ ]+) into ([][*.\\w]+)")
+
+// goTypeWords says what a Go type is in words a job file's author reads.
+func goTypeWords(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "a whole number"
+	case t == "bool":
+		return "true or false"
+	case t == "string":
+		return "text"
+	}
+	return "the expected form (a mapping of fields)"
 }
 
 func precision(s, field string) (perf.Precision, error) {
