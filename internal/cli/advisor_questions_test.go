@@ -386,3 +386,22 @@ func TestQuestionJSONErrors(t *testing.T) {
 		}
 	}
 }
+
+// "Embed one billion tokens with a 335M encoder": an encoder batch job is
+// sized by its input tokens (minutes on one modern GPU), not as generation.
+func TestQuestionBatchEmbeddings(t *testing.T) {
+	d := ask(t, "--workload", "embedding", "--params", "335e6", "--tokens", "1e9", "--gpu", "H100", "--limit", "3")
+	if len(d.Plans) == 0 {
+		t.Fatal("no plan")
+	}
+	p := d.Plans[0]
+	if p.Time.Hours > 2 || p.GPUs > 8 {
+		t.Errorf("%s: %.1f h on %d GPUs for 1B encoder tokens; MLPerf BERT-Large puts an H100 at millions of tokens/s", p.Offer, p.Time.Hours, p.GPUs)
+	}
+	if p.Basis == nil || !strings.Contains(strings.Join(p.Basis.Assumptions, " "), "encoder batch job") {
+		t.Errorf("%s: the basis does not say how the encoder job was timed", p.Offer)
+	}
+	if d := ask(t, "-f", "../../examples/batch-embeddings.yaml"); len(d.Plans) == 0 {
+		t.Error("examples/batch-embeddings.yaml: no plan")
+	}
+}

@@ -23,10 +23,16 @@ const (
 	CNNTraining JobKind = "cnn-train"
 	// FLOPJob runs a fixed number of floating-point operations (HPC).
 	FLOPJob JobKind = "flops"
+	// Embedding runs Tokens input tokens through an encoder of Params
+	// parameters (embeddings, classification, reranking: a batch job
+	// sized by what goes in, with nothing generated).
+	Embedding JobKind = "embedding"
 )
 
 // JobKinds lists the sized job kinds.
-func JobKinds() []JobKind { return []JobKind{TransformerTrain, LLMInference, CNNTraining, FLOPJob} }
+func JobKinds() []JobKind {
+	return []JobKind{TransformerTrain, LLMInference, CNNTraining, FLOPJob, Embedding}
+}
 
 // Job is a sized workload.
 type Job struct {
@@ -102,8 +108,13 @@ func (j Job) Validate() error {
 		return pos("epochs", j.Epochs)
 	case FLOPJob:
 		return pos("flops", j.FLOPs)
+	case Embedding:
+		if err := pos("params", j.Params); err != nil {
+			return err
+		}
+		return pos("tokens", j.Tokens)
 	}
-	return fmt.Errorf("unknown job kind %q (use transformer-train, llm-inference, cnn-train or flops)", j.Kind)
+	return fmt.Errorf("unknown job kind %q (use transformer-train, llm-inference, cnn-train, embedding or flops)", j.Kind)
 }
 
 // EstimateJob estimates how long a sized job takes on q's GPUs.
@@ -131,6 +142,8 @@ func (m *Model) EstimateJob(j Job, q Query) (*Estimate, error) {
 		return m.llmInference(j, q, spec)
 	case CNNTraining:
 		return m.cnnTrain(j, q)
+	case Embedding:
+		return m.embedding(j, q)
 	default:
 		return m.flopJob(j, q, spec)
 	}
@@ -294,6 +307,39 @@ func (m *Model) cnnTrain(j Job, q Query) (*Estimate, error) {
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.cnn_scaled", resnet50GFLOPs, g))
 	}
 	e.Minutes = j.Images * j.Epochs / e.Throughput / 60
+	f := e.High / e.Throughput
+	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
+	return &e, nil
+}
+
+// The encoder calibration: MLPerf Inference BERT-Large (340 M parameters)
+// at the 99.9 % accuracy target (FP16, or FP8 where it meets the target),
+// offline, on SQuAD v1.1 sequences padded to 384 tokens.
+const (
+	encoderBench  = "mlperf-inf-bert-99.9"
+	encoderParams = 340e6
+	encoderSeq    = 384
+)
+
+// embedding times an encoder batch job from the BERT-Large calibration:
+// tokens/s = samples/s × 384 × 340 M / parameters (the work per token
+// grows with the parameters; attention over longer sequences is not
+// modelled).
+func (m *Model) embedding(j Job, q Query) (*Estimate, error) {
+	ref, err := m.Estimate(Query{Benchmark: encoderBench, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, GPUsPerNode: q.GPUsPerNode, Fabric: q.Fabric})
+	if err != nil {
+		return nil, fmt.Errorf("embedding needs the BERT-Large inference calibration: %w", err)
+	}
+	scale := encoderSeq * encoderParams / j.Params
+	e := *ref
+	e.Benchmark, e.Unit, e.Class = string(j.Kind), "tokens/s", BERTInfer
+	e.Throughput, e.Low, e.High, e.PerGPU = ref.Throughput*scale, ref.Low*scale, ref.High*scale, ref.PerGPU*scale
+	if j.Params != encoderParams && (e.Confidence == Measured || e.Confidence == Interpolated) {
+		e.Confidence = Transferred
+	}
+	e.Assumptions = append(append([]i18n.Msg(nil), ref.Assumptions...), i18n.M("perf.as.embedding", j.Params, j.Tokens))
+	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: BERTInfer, Params: j.Params}, Query{Count: q.Count, Precision: FP16}, m.specs[q.GPU])
+	e.Minutes = j.Tokens / e.Throughput / 60
 	f := e.High / e.Throughput
 	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
 	return &e, nil
