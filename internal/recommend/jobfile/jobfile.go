@@ -184,6 +184,8 @@ func goTypeWords(t string) string {
 		return "true or false"
 	case t == "string":
 		return "text"
+	case t == "jobfile.File":
+		return "a job description (a YAML mapping: workload:, gpu:, location: ...)"
 	}
 	return "the expected form (a mapping of fields)"
 }
