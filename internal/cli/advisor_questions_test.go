@@ -405,3 +405,21 @@ func TestQuestionBatchEmbeddings(t *testing.T) {
 		t.Error("examples/batch-embeddings.yaml: no plan")
 	}
 }
+
+// "Keep 8 A100s for three years at 80% utilisation": when pay-as-you-go
+// wins, the top plan names the cheapest commitment it beat, its total and
+// its break-even, and the assumption that only used hours are billed.
+func TestQuestionStandingClusterNamesBestCommitment(t *testing.T) {
+	d := ask(t, "--cluster-gpus", "8", "--gpu", "A100", "--horizon-months", "36", "--utilization", "0.8", "--limit", "3")
+	if len(d.Plans) == 0 {
+		t.Fatal("no plan")
+	}
+	top := d.Plans[0]
+	text := strings.Join(top.Reasons, " ")
+	if strings.Contains(top.Offer, "reserved") || strings.Contains(top.Offer, "committed") || strings.Contains(top.Offer, "savings") || strings.Contains(top.Offer, "subscription") {
+		t.Skipf("a commitment won (%s)", top.Offer)
+	}
+	if !strings.Contains(text, "The cheapest commitment it beat:") || !strings.Contains(text, "billed only for the hours used") {
+		t.Errorf("%s: the top plan does not name the commitment it beat: %q", top.Offer, top.Reasons)
+	}
+}

@@ -103,6 +103,40 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 	return p, nil
 }
 
+// bestCommitment names, in a service's top plan that pays as it goes,
+// the cheapest feasible commitment it beat, its total and the utilisation
+// above which it would win; and the assumption that pay-as-you-go is
+// billed only for the hours used.
+func (x *run) bestCommitment(pl *Plan, cands []*cand) {
+	var best *cand
+	for _, c := range cands {
+		if c.offer.Billing.IsCommitment() && (best == nil || c.cost < best.cost) {
+			best = c
+		}
+	}
+	util := x.r.Utilization
+	if util == 0 {
+		util = 1
+	}
+	cur := x.res.Currency
+	x.add(pl, "rec.payg_used_hours", pct(util))
+	if best == nil {
+		x.add(pl, "rec.no_commitment")
+		return
+	}
+	full := pl.Cost / util // this plan at 100% utilisation
+	name := x.p.T("rec.commit_name", best.offer.InstanceName, best.instances, best.offer.Provider, best.offer.RegionCode, x.billing(best.offer))
+	if be := best.cost / full; be < 1 {
+		x.add(pl, "rec.best_commitment", name, money(best.cost, cur), pct(be))
+	} else {
+		x.add(pl, "rec.best_commitment_never", name, money(best.cost, cur))
+	}
+}
+
+func (x *run) add(pl *Plan, key string, args ...any) {
+	pl.Reasons = append(pl.Reasons, x.p.T(key, args...))
+}
+
 // fabricNotes is the fabric bandwidth a multi-node plan's scaling assumed,
 // in the printer's language.
 func (x *run) fabricNotes(c *cand) string {
@@ -375,6 +409,9 @@ func (x *run) explain(cands []*cand) {
 			}
 			if len(res.Plans) > 1 {
 				pl.Reasons = append(pl.Reasons, x.tradeOff(pl, res.Plans[1]))
+			}
+			if r.service() && !o.Billing.IsCommitment() {
+				x.bestCommitment(pl, cands)
 			}
 		}
 		x.whatWouldChange(pl)

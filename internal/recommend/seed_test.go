@@ -410,6 +410,10 @@ func checkChinese(t *testing.T, d jsonDoc) {
 			if !letters.MatchString(w) || allowed[strings.ToLower(w)] {
 				continue
 			}
+			// Identifiers with digits (instance types such as g6e.12xlarge) are names, not English.
+			if strings.ContainsAny(w, "0123456789") && strings.ContainsAny(w, ".-_") {
+				continue
+			}
 			if all := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '_' || r == '.' }); len(all) > 1 && allAllowed(all, allowed) {
 				continue
 			}
