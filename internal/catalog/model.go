@@ -122,6 +122,19 @@ type InstanceType struct {
 	Discovered bool
 }
 
+// VRAMPerGPUGB is the GPU memory of one GPU as the offer sells it: a
+// fractional GPU (a slice, vGPU) has the slice's memory, not the whole
+// card's.
+func (it *InstanceType) VRAMPerGPUGB() decimal.Decimal {
+	if it.GPUCount.LessThan(decimal.NewFromInt(1)) && it.GPUMemoryGB.IsPositive() {
+		return it.GPUMemoryGB
+	}
+	if it.GPU == nil {
+		return decimal.Zero
+	}
+	return it.GPU.MemoryGB
+}
+
 // ID is "provider/instance_type".
 func (it *InstanceType) ID() string { return it.Provider + "/" + it.Name }
 

@@ -165,7 +165,7 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 				(len(q.GPUs) == 0 || inFold(q.GPUs, it.GPUID)) &&
 				inFold(statuses, it.Status) &&
 				(!q.MinGPUs.IsPositive() || !it.GPUCount.LessThan(q.MinGPUs)) &&
-				(!q.MinVRAMGB.IsPositive() || !it.GPU.MemoryGB.LessThan(q.MinVRAMGB))
+				(!q.MinVRAMGB.IsPositive() || !it.VRAMPerGPUGB().LessThan(q.MinVRAMGB))
 		}
 		if !itMatch {
 			continue

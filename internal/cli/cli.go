@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -64,15 +65,20 @@ func usagef(hint, format string, args ...any) error {
 }
 
 // dataError is invalid input data (exit 3).
-type dataError struct{ err error }
+type dataError struct {
+	err error
+	job bool // a job file (not catalog data)
+}
 
 func (e *dataError) Error() string { return e.err.Error() }
 func (e *dataError) Unwrap() error { return e.err }
 
 // app carries the global options and lazily loaded data of one run.
 type app struct {
-	io  IO
-	env Env
+	io   IO
+	env  Env
+	args []string // the command line, for reporting errors in its format and language
+	out0 *countingWriter
 
 	// global flags
 	format   string
@@ -118,12 +124,15 @@ func Main(ctx context.Context, args []string, stdio IO, env Env) int {
 		env.Catalog = curated.Embedded()
 	}
 	if env.IsTTY == nil {
+		orig := stdio.Out
 		env.IsTTY = func() bool {
-			f, ok := stdio.Out.(*os.File)
+			f, ok := orig.(*os.File)
 			return ok && term.IsTerminal(int(f.Fd()))
 		}
 	}
-	a := &app{io: stdio, env: env}
+	out := &countingWriter{w: stdio.Out}
+	stdio.Out = out
+	a := &app{io: stdio, env: env, args: args, out0: out}
 	root := a.rootCmd()
 	root.SetArgs(args)
 	root.SetIn(stdio.In)
@@ -136,41 +145,106 @@ func Main(ctx context.Context, args []string, stdio IO, env Env) int {
 	return a.report(err)
 }
 
-// report prints err with a hint and maps it to an exit code.
+// report prints err with a hint and maps it to an exit code. With -o json
+// the error is also a JSON document on standard output (schema
+// gpuscout/error@v1), so that a program reading the output always gets JSON.
 func (a *app) report(err error) int {
 	p := a.printer
-	if p == nil {
-		p = i18n.NewPrinter(i18n.FromEnv(a.env.Getenv))
+	if l, ok := a.langFromArgs(); ok || p == nil {
+		p = i18n.NewPrinter(l)
 	}
+	msg, hint, code := a.describe(err, p)
+	fmt.Fprintf(a.io.Err, "gpuscout: %s\n", msg)
+	if hint != "" {
+		fmt.Fprintln(a.io.Err, p.T("err.hint", hint))
+	}
+	if a.jsonFromArgs() && (a.out0 == nil || a.out0.n == 0) {
+		doc := struct {
+			Schema string `json:"schema"`
+			Error  string `json:"error"`
+			Hint   string `json:"hint,omitempty"`
+			Exit   int    `json:"exit_code"`
+		}{"gpuscout/error@v1", msg, hint, code}
+		b, _ := json.MarshalIndent(doc, "", "  ")
+		fmt.Fprintln(a.io.Out, string(b))
+	}
+	return code
+}
+
+// countingWriter counts what a command wrote to standard output (a
+// command that wrote its JSON document before failing gets no second one).
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// describe is an error's message, hint and exit code in p's language.
+func (a *app) describe(err error, p *i18n.Printer) (msg, hint string, code int) {
 	var le *localError
 	if errors.As(err, &le) {
-		fmt.Fprintf(a.io.Err, "gpuscout: %s\n", p.T(le.key, le.args...))
 		if le.hint != "" {
-			fmt.Fprintln(a.io.Err, p.T("err.hint", p.T(le.hint)))
+			hint = p.T(le.hint)
 		}
-		return le.exit
+		return p.T(le.key, le.args...), hint, le.exit
 	}
-	fmt.Fprintf(a.io.Err, "gpuscout: %v\n", err)
+	msg = err.Error()
 	var ue *usageError
 	var de *dataError
 	var nf *catalog.NotFoundError
 	var ve *catalog.ValidationError
 	switch {
+	case errors.As(err, &de) && de.job:
+		return msg, p.T("err.hint.job_file"), ExitData
 	case errors.As(err, &de), errors.As(err, &ve):
-		fmt.Fprintln(a.io.Err, p.T("err.hint", "fix the file and line named above; `gpuscout catalog validate --catalog DIR` lists every problem."))
-		return ExitData
+		return msg, p.T("err.hint.data_file"), ExitData
 	case errors.As(err, &ue):
-		if ue.hint != "" {
-			fmt.Fprintln(a.io.Err, p.T("err.hint", ue.hint))
+		if strings.HasPrefix(ue.hint, "err.hint.") {
+			return msg, p.T(ue.hint), ExitUsage
 		}
-		return ExitUsage
+		return msg, ue.hint, ExitUsage
 	case errors.As(err, &nf):
-		return ExitUsage
+		return msg, "", ExitUsage
 	case isFlagError(err):
-		fmt.Fprintln(a.io.Err, p.T("err.hint", "run with --help to see the flags and examples."))
-		return ExitUsage
+		return msg, p.T("err.hint.flags"), ExitUsage
 	}
-	return ExitFailure
+	return msg, "", ExitFailure
+}
+
+// jsonFromArgs reports whether the command line asks for JSON output
+// (read from the arguments: the error may be the flags' own).
+func (a *app) jsonFromArgs() bool {
+	for i, s := range a.args {
+		switch {
+		case s == "-ojson" || s == "--output=json" || s == "-o=json":
+			return true
+		case (s == "-o" || s == "--output") && i+1 < len(a.args) && a.args[i+1] == "json":
+			return true
+		}
+	}
+	return false
+}
+
+// langFromArgs is --lang from the arguments (ok), else the environment's language.
+func (a *app) langFromArgs() (i18n.Lang, bool) {
+	for i, s := range a.args {
+		v := ""
+		switch {
+		case strings.HasPrefix(s, "--lang="):
+			v = strings.TrimPrefix(s, "--lang=")
+		case s == "--lang" && i+1 < len(a.args):
+			v = a.args[i+1]
+		}
+		if l, err := i18n.ParseLang(v); v != "" && err == nil {
+			return l, true
+		}
+	}
+	return i18n.FromEnv(a.env.Getenv), false
 }
 
 // isFlagError recognises cobra's and pflag's usage errors, which are not typed.
@@ -214,7 +288,7 @@ carries its source and as-of date. It works offline.`,
 	pf.StringVar(&a.db, "db", "", "database of imported price snapshots (default: gpuscout.db in your data directory)")
 	pf.BoolVar(&a.dbReadOnly, "db-read-only", false, "open --db as a published snapshot: read only, nothing written beside it (see catalog publish)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return &usageError{err: err, hint: "run with --help to see the flags and examples."}
+		return &usageError{err: err, hint: "err.hint.flags"}
 	})
 
 	root.AddCommand(a.gpusCmd(), a.instancesCmd(), a.offersCmd(), a.costCmd(), a.tcoCmd(), a.estimateCmd(), a.perfCmd(), a.spotCmd(), a.recommendCmd(), a.providersCmd(), a.catalogCmd(), a.serveCmd(), a.exportCmd(), a.rightsizeCmd(), a.watchCmd(), a.versionCmd(), a.healthCmd())

@@ -27,7 +27,8 @@ type recommendOptions struct {
 	gpus, residency, regions, countries, providers, exclude       []string
 	ecosystem, nearUsers                                          []string
 	interruptible, multiNode, rdma                                bool
-	precision                                                     string
+	precision, method                                             string
+	activeParams                                                  float64
 	fabric, osName                                                string
 	qps, inTok, outTok, ttft, tpot, mtbi                          float64
 	heads                                                         int
@@ -75,9 +76,11 @@ examples/*.yaml and docs/advisor.md.`,
 	f.StringVarP(&o.file, "file", "f", "", "job file (YAML)")
 	f.StringVar(&o.benchmark, "benchmark", "", "a calibration benchmark (see gpuscout perf benchmarks)")
 	f.Float64Var(&o.size, "size", 0, "with --benchmark: the work, in the benchmark's unit (samples, tokens ...)")
-	f.StringVar(&o.workload, "workload", "", "a sized job: transformer-train, llm-inference, cnn-train, flops")
-	f.Float64Var(&o.params, "params", 0, "model parameters")
-	f.Float64Var(&o.tokens, "tokens", 0, "training tokens or output tokens")
+	f.StringVar(&o.workload, "workload", "", "a sized job: transformer-train, llm-inference, cnn-train, embedding (encoder batch: --params, --tokens in), flops")
+	f.Float64Var(&o.params, "params", 0, "model parameters (a mixture of experts: all of them)")
+	f.Float64Var(&o.activeParams, "active-params", 0, "a mixture of experts: parameters active per token (memory from --params, time from these)")
+	f.StringVar(&o.method, "method", "", "transformer-train: full (default; 16 bytes/parameter), lora (frozen 16-bit weights + adapters) or qlora (frozen 4-bit weights + adapters)")
+	f.Float64Var(&o.tokens, "tokens", 0, "training tokens, output tokens (llm-inference) or input tokens (embedding)")
 	f.Float64Var(&o.images, "images", 0, "images (cnn-train)")
 	f.Float64Var(&o.epochs, "epochs", 0, "epochs (cnn-train)")
 	f.Float64Var(&o.flops, "flops", 0, "FLOPs (flops jobs)")
@@ -132,7 +135,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 		r, err = jobfile.Read(fh)
 		fh.Close()
 		if err != nil {
-			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err)}
+			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err), job: true}
 		}
 	}
 	fs := cmd.Flags()
@@ -152,17 +155,27 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	case set("benchmark"):
 		w.Benchmark, w.Samples = o.benchmark, o.size
 	case set("workload"):
-		w.Job = &perf.Job{Kind: perf.JobKind(o.workload), Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs, FLOPs: o.flops, Precision: p}
+		w.Job = &perf.Job{Kind: perf.JobKind(o.workload), Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs, FLOPs: o.flops, Precision: p, ActiveParams: o.activeParams}
 	case set("gpu-hours"):
 		w.GPUHours, w.GPUHoursOn = o.gpuHours, o.gpuHoursOn
 	case set("tokens-per-second") || set("qps"):
-		w.Inference = &recommend.Inference{Params: o.params, TokensPerSecond: o.tps, QPS: o.qps, InputTokens: o.inTok, OutputTokens: o.outTok,
+		w.Inference = &recommend.Inference{Params: o.params, ActiveParams: o.activeParams, TokensPerSecond: o.tps, QPS: o.qps, InputTokens: o.inTok, OutputTokens: o.outTok,
 			TTFTMs: o.ttft, TPOTMs: o.tpot, Heads: o.heads, Precision: p}
 	case set("cluster-gpus"):
 		w.ClusterGPUs = o.clusterGPUs
 	}
 	if o.precision != "" {
 		w.Precision = strings.ToLower(o.precision)
+	}
+	if set("method") {
+		m, err := perf.ParseMethod(o.method)
+		if err != nil {
+			return r, usagef("", "%v", err)
+		}
+		if w.Job == nil {
+			return r, usagef("", "--method applies to a sized training job (--workload transformer-train)")
+		}
+		w.Job.Method = m
 	}
 	if set("gpu") {
 		r.GPUs = o.gpus
@@ -230,7 +243,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	}
 	if err := r.Validate(); err != nil {
 		if o.file != "" && !anyWorkloadFlag(fs) {
-			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err)}
+			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err), job: true}
 		}
 		return r, usagef("see gpuscout recommend --help and examples/*.yaml.", "%v", err)
 	}
@@ -344,8 +357,8 @@ func (a *app) writeRecommend(doc document.Recommendation) error {
 		} else if len(pl.Risks) > 0 {
 			risk = p.T("rec.notes", len(pl.Risks))
 		}
-		name := fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU)
-		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, a.billingLabel(pl.Billing), fmt.Sprint(pl.GPUs), planTime(a.printer, pl), numMoney(pl.Cost.Total), risk)
+		name := fmt.Sprintf("%s %d× %s (%s× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUCount, pl.GPU)
+		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, a.billingLabel(pl.Billing), pl.GPUCount, planTime(a.printer, pl), numMoney(pl.Cost.Total), risk)
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err
@@ -411,7 +424,7 @@ func (a *app) writeRecommendMarkdown(doc document.Recommendation) error {
 	fmt.Fprintf(&b, "# %s\n\n", p.T("rec.report_title"))
 	g := &output.Grid{Headers: []string{"#", p.T("col.plan"), p.T("col.region"), p.T("col.billing"), p.T("est.time"), p.T("col.total") + " " + doc.Currency}}
 	for _, pl := range doc.Plans {
-		g.Add(fmt.Sprint(pl.Rank), fmt.Sprintf("%s %d× %s (%d× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUs, pl.GPU), pl.Region, a.billingLabel(pl.Billing), planTime(a.printer, pl), numMoney(pl.Cost.Total))
+		g.Add(fmt.Sprint(pl.Rank), fmt.Sprintf("%s %d× %s (%s× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUCount, pl.GPU), pl.Region, a.billingLabel(pl.Billing), planTime(a.printer, pl), numMoney(pl.Cost.Total))
 	}
 	if _, err := fmt.Fprint(a.io.Out, b.String()); err != nil {
 		return err

@@ -27,12 +27,14 @@ type RecCost struct {
 
 // RecPlan is one ranked plan.
 type RecPlan struct {
-	Rank         int         `json:"rank"`
-	Offer        string      `json:"offer"`
-	Provider     string      `json:"provider"`
-	InstanceType string      `json:"instance_type"`
-	Count        int         `json:"count"`
-	GPUs         int         `json:"gpus"`
+	Rank         int    `json:"rank"`
+	Offer        string `json:"offer"`
+	Provider     string `json:"provider"`
+	InstanceType string `json:"instance_type"`
+	Count        int    `json:"count"`
+	GPUs         int    `json:"gpus"`
+	// GPUCount is the GPUs as sold: "32", or "1/6" of a GPU slice.
+	GPUCount     string      `json:"gpu_count"`
 	GPU          string      `json:"gpu"`
 	Billing      string      `json:"billing"`
 	Region       string      `json:"region"`
@@ -95,12 +97,12 @@ type Recommendation struct {
 
 func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 	o := p.Offer
-	rp := RecPlan{Rank: p.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Count: p.Instances, GPUs: p.GPUs,
+	rp := RecPlan{Rank: p.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Count: p.Instances, GPUs: p.GPUs, GPUCount: p.GPUCount(),
 		GPU: o.Instance.GPUID, Billing: string(o.Billing), Region: o.RegionCode, Confidence: string(p.Confidence),
 		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
 		Cost:   RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
 		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Fabric: o.Instance.RDMA,
-		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.GPU.MemoryGB)}
+		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.VRAMPerGPUGB())}
 	if p.BilledHours > 0 {
 		rp.BilledHours = fnum(p.BilledHours)
 	}
@@ -109,6 +111,8 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 		if p.GPUs > 0 {
 			rp.Cost.PerGPUHour = fnum(p.Cost / (p.Hours * float64(p.GPUs)))
 		}
+	} else if p.PerGPUHour > 0 {
+		rp.Cost.PerGPUHour = fnum(p.PerGPUHour)
 	}
 	if rp.Reasons == nil {
 		rp.Reasons = []string{}
@@ -126,8 +130,13 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 	return rp
 }
 
-// BuildRecommendation renders the advisor's result; rejected rows are
-// capped at maxRejected (the counts per stage are complete).
+// broadStage marks the selection filters whose rejections are capped.
+var broadStage = map[string]bool{"status": true, "provider": true, "gpu": true, "location": true}
+
+// BuildRecommendation renders the advisor's result; rejections of the
+// broad selection filters are capped at maxRejected, all others listed
+// (the counts per stage are complete).
+
 func BuildRecommendation(res *recommend.Result, requirements any, maxRejected int) Recommendation {
 	doc := Recommendation{Schema: SchemaRecommendation, Requirements: requirements, Currency: res.Currency,
 		Plans: []RecPlan{}, Pareto: []RecPlan{}, Rejected: []RecRejected{}, RejectedBy: map[string]int{}, Feasible: res.Feasible, Notes: res.Notes,
@@ -141,11 +150,21 @@ func BuildRecommendation(res *recommend.Result, requirements any, maxRejected in
 	for _, p := range res.Pareto {
 		doc.Pareto = append(doc.Pareto, recPlan(p, false))
 	}
+	// Every rejection that says something about the job (fit, deadline,
+	// fabric, term ...) is listed; those of the selection filters the
+	// question itself drew (status, provider, GPU, location), thousands in
+	// a broad catalog, are counted in rejected_by_stage and listed up to
+	// maxRejected.
+	broad := 0
 	for _, r := range res.Rejected {
 		doc.RejectedBy[r.Stage]++
-		if len(doc.Rejected) < maxRejected {
-			doc.Rejected = append(doc.Rejected, RecRejected{Offer: r.Offer, Stage: r.Stage, Reason: r.Reason})
+		if broadStage[r.Stage] {
+			if broad >= maxRejected {
+				continue
+			}
+			broad++
 		}
+		doc.Rejected = append(doc.Rejected, RecRejected{Offer: r.Offer, Stage: r.Stage, Reason: r.Reason})
 	}
 	if doc.Notes == nil {
 		doc.Notes = []string{}

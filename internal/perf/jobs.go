@@ -3,6 +3,7 @@ package perf
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/i18n"
 )
@@ -22,10 +23,16 @@ const (
 	CNNTraining JobKind = "cnn-train"
 	// FLOPJob runs a fixed number of floating-point operations (HPC).
 	FLOPJob JobKind = "flops"
+	// Embedding runs Tokens input tokens through an encoder of Params
+	// parameters (embeddings, classification, reranking: a batch job
+	// sized by what goes in, with nothing generated).
+	Embedding JobKind = "embedding"
 )
 
 // JobKinds lists the sized job kinds.
-func JobKinds() []JobKind { return []JobKind{TransformerTrain, LLMInference, CNNTraining, FLOPJob} }
+func JobKinds() []JobKind {
+	return []JobKind{TransformerTrain, LLMInference, CNNTraining, FLOPJob, Embedding}
+}
 
 // Job is a sized workload.
 type Job struct {
@@ -37,6 +44,9 @@ type Job struct {
 	GFLOPs    float64   `json:"gflops_per_image,omitempty"` // forward GFLOPs per image (cnn-train; ResNet-50 is 4.1)
 	FLOPs     float64   `json:"flops,omitempty"`            // total FLOPs (flops jobs)
 	Precision Precision `json:"precision,omitempty"`
+	// Method is how a transformer-train job trains: full, lora or qlora
+	// ("" = full).
+	Method Method `json:"method,omitempty"`
 	// LLM inference request shape (optional): mean prompt and generated
 	// tokens per request, active parameters of a mixture of experts, and a
 	// cap on concurrent sequences per model copy.
@@ -71,6 +81,15 @@ func (j Job) Validate() error {
 		}
 		return nil
 	}
+	if _, err := ParseMethod(string(j.Method)); err != nil {
+		return err
+	}
+	if j.Method != "" && j.Method != Full && j.Kind != TransformerTrain {
+		return fmt.Errorf("%s job: --method %s applies to transformer-train jobs only", j.Kind, j.Method)
+	}
+	if j.ActiveParams < 0 || j.ActiveParams > j.Params && j.Params > 0 {
+		return fmt.Errorf("%s job: --active-params must be positive and at most --params", j.Kind)
+	}
 	switch j.Kind {
 	case TransformerTrain:
 		if err := pos("params", j.Params); err != nil {
@@ -89,8 +108,13 @@ func (j Job) Validate() error {
 		return pos("epochs", j.Epochs)
 	case FLOPJob:
 		return pos("flops", j.FLOPs)
+	case Embedding:
+		if err := pos("params", j.Params); err != nil {
+			return err
+		}
+		return pos("tokens", j.Tokens)
 	}
-	return fmt.Errorf("unknown job kind %q (use transformer-train, llm-inference, cnn-train or flops)", j.Kind)
+	return fmt.Errorf("unknown job kind %q (use transformer-train, llm-inference, cnn-train, embedding or flops)", j.Kind)
 }
 
 // EstimateJob estimates how long a sized job takes on q's GPUs.
@@ -118,6 +142,8 @@ func (m *Model) EstimateJob(j Job, q Query) (*Estimate, error) {
 		return m.llmInference(j, q, spec)
 	case CNNTraining:
 		return m.cnnTrain(j, q)
+	case Embedding:
+		return m.embedding(j, q)
 	default:
 		return m.flopJob(j, q, spec)
 	}
@@ -146,20 +172,36 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.fp8_training"))
 	}
 	e.MFU, e.MFUSource = mfu, mfuWhy.String()
-	flops := 6 * j.Params * j.Tokens
+	// Full training: 6 FLOPs per parameter and token (forward 2, backward
+	// 4). Adapters on frozen weights skip the weights' gradients: the
+	// backward pass still propagates activations' gradients (2), so about
+	// 4 (an assumption; adapter FLOPs are under 1%).
+	fpt := 6.0
+	if j.Method == LoRA || j.Method == QLoRA {
+		fpt = 4
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.lora_flops", strings.ToUpper(string(j.Method))))
+	}
+	// A mixture of experts computes with its active parameters; its memory
+	// holds all of them.
+	work := j.Params
+	if j.ActiveParams > 0 {
+		work = j.ActiveParams
+		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.moe", j.Params, j.ActiveParams))
+	}
+	flops := fpt * work * j.Tokens
 	rate := float64(q.Count) * peak * 1e12 * mfu
 	if q.Nodes > 1 && (q.Fabric.RDMA == "" || q.Fabric.RDMA == "none") && q.Fabric.Instance {
 		rate *= 0.7
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.no_rdma"))
 	}
-	e.Throughput = rate / (6 * j.Params)
+	e.Throughput = rate / (fpt * work)
 	e.PerGPU = e.Throughput / float64(q.Count)
 	e.Minutes = flops / rate / 60
 	e.Efficiency = mfu
 	e.Assumptions = append(e.Assumptions,
-		i18n.M("perf.as.train_flops", j.Params, j.Tokens, flops),
+		i18n.M("perf.as.train_flops", fpt, work, j.Tokens, flops),
 		i18n.M("perf.as.mfu", 100*mfu, used, peak, mfuWhy))
-	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMTrain, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
+	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMTrain, Params: j.Params, Method: j.Method}, Query{Count: q.Count, Precision: p}, s)
 	if e.Memory != nil && e.Memory.Group > 1 {
 		e.Memory.Note += " (sharded data parallel, e.g. FSDP or ZeRO-3)"
 	}
@@ -176,9 +218,14 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 }
 
 func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
+	// The model's native 16-bit weights unless a precision is asked for:
+	// quantising is the user's choice, not the model's default.
 	p := j.Precision
 	if p == "" {
-		p = FP8
+		p = FP16
+	}
+	if p == FP8 && s.Peak[FP8] <= 0 {
+		return nil, fmt.Errorf("%s has no FP8 support: use int8 (8-bit weights, 16-bit compute) or fp16", q.GPU)
 	}
 	mem := m.memoryCheck(Benchmark{Name: string(j.Kind), Class: LLMInfer, Params: j.Params}, Query{Count: q.Count, Precision: p}, s)
 	e := &Estimate{Benchmark: string(j.Kind), Class: LLMInfer, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p, Unit: "tokens/s",
@@ -260,6 +307,39 @@ func (m *Model) cnnTrain(j Job, q Query) (*Estimate, error) {
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.cnn_scaled", resnet50GFLOPs, g))
 	}
 	e.Minutes = j.Images * j.Epochs / e.Throughput / 60
+	f := e.High / e.Throughput
+	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
+	return &e, nil
+}
+
+// The encoder calibration: MLPerf Inference BERT-Large (340 M parameters)
+// at the 99.9 % accuracy target (FP16, or FP8 where it meets the target),
+// offline, on SQuAD v1.1 sequences padded to 384 tokens.
+const (
+	encoderBench  = "mlperf-inf-bert-99.9"
+	encoderParams = 340e6
+	encoderSeq    = 384
+)
+
+// embedding times an encoder batch job from the BERT-Large calibration:
+// tokens/s = samples/s × 384 × 340 M / parameters (the work per token
+// grows with the parameters; attention over longer sequences is not
+// modelled).
+func (m *Model) embedding(j Job, q Query) (*Estimate, error) {
+	ref, err := m.Estimate(Query{Benchmark: encoderBench, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, GPUsPerNode: q.GPUsPerNode, Fabric: q.Fabric})
+	if err != nil {
+		return nil, fmt.Errorf("embedding needs the BERT-Large inference calibration: %w", err)
+	}
+	scale := encoderSeq * encoderParams / j.Params
+	e := *ref
+	e.Benchmark, e.Unit, e.Class = string(j.Kind), "tokens/s", BERTInfer
+	e.Throughput, e.Low, e.High, e.PerGPU = ref.Throughput*scale, ref.Low*scale, ref.High*scale, ref.PerGPU*scale
+	if j.Params != encoderParams && (e.Confidence == Measured || e.Confidence == Interpolated) {
+		e.Confidence = Transferred
+	}
+	e.Assumptions = append(append([]i18n.Msg(nil), ref.Assumptions...), i18n.M("perf.as.embedding", j.Params, j.Tokens))
+	e.Memory = m.memoryCheck(Benchmark{Name: string(j.Kind), Class: BERTInfer, Params: j.Params}, Query{Count: q.Count, Precision: FP16}, m.specs[q.GPU])
+	e.Minutes = j.Tokens / e.Throughput / 60
 	f := e.High / e.Throughput
 	e.MinutesLow, e.MinutesHigh = e.Minutes/f, e.Minutes*f
 	return &e, nil

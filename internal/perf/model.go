@@ -411,8 +411,12 @@ func (m *Model) busbw(gpu string, count, nodes int, f Fabric) (float64, []i18n.M
 	intra, note := intraBusBW(s, f.Link)
 	notes := []i18n.Msg{note}
 	if nodes > 1 {
-		inter, n2 := interBusBW(f.NetworkGbps, f.RDMA)
-		notes = append(notes, n2)
+		per := 8
+		if nodes > 0 && count >= nodes {
+			per = count / nodes
+		}
+		inter, n2 := interBusBW(f, s, per)
+		notes = append(notes, n2...)
 		return math.Min(intra, inter), notes
 	}
 	return intra, notes

@@ -124,19 +124,82 @@ func linkName(link string, s Spec) i18n.Msg {
 	return i18n.M("perf.as.link." + link)
 }
 
+// railGbps is the RDMA rate per GPU of the usual GPU node built for
+// multi-node training, one NIC per GPU ("rail-optimised"): NDR 400 Gb/s
+// with Hopper, Blackwell and MI300X (DGX H100/B200: 8 × 400 Gb/s
+// ConnectX-7), HDR 200 Gb/s with Ampere (DGX A100: 8 × 200 Gb/s), EDR
+// 100 Gb/s before. An assumption, used only where the catalog does not
+// state the fabric's rate, and stated in every estimate that uses it.
+func railGbps(arch string) float64 {
+	switch arch {
+	case "Hopper", "Blackwell", "CDNA", "Ada":
+		return 400
+	case "Ampere":
+		return 200
+	}
+	return 100
+}
+
+// fabricGbps is the rate across nodes the model uses for an instance's
+// fabric, and the note that says where it comes from. InfiniBand is a
+// network of its own beside the instance's Ethernet, so a catalog figure
+// below the rail rate is the front-end Ethernet, not the fabric; any RDMA
+// fabric without a figure gets the rail rate (one NIC per GPU on SXM
+// boards, one per node otherwise).
+func fabricGbps(f Fabric, s Spec, gpusPerNode int) (float64, i18n.Msg, bool) {
+	if f.RDMA == "" || f.RDMA == catalog.RDMANone || !f.Instance {
+		return f.NetworkGbps, i18n.Msg{}, false
+	}
+	rails := 1
+	if s.SXM && gpusPerNode > 1 {
+		rails = gpusPerNode
+	}
+	rail := railGbps(s.Arch)
+	assumed := rail * float64(rails)
+	switch {
+	case f.NetworkGbps <= 0:
+		return assumed, i18n.M("perf.as.rail_unknown", fabricLabel(f.RDMA), rails, rail), true
+	case f.RDMA == catalog.RDMAInfiniBand && f.NetworkGbps < assumed:
+		return assumed, i18n.M("perf.as.rail_frontend", f.NetworkGbps, rails, rail), true
+	}
+	return f.NetworkGbps, i18n.Msg{}, false
+}
+
+// fabricLabel is an RDMA fabric's name as its vendors write it.
+func fabricLabel(rdma string) string {
+	switch rdma {
+	case catalog.RDMAInfiniBand:
+		return "InfiniBand"
+	case "roce":
+		return "RoCE"
+	case "erdma":
+		return "eRDMA"
+	}
+	return strings.ToUpper(rdma)
+}
+
 // interBusBW is the all-reduce bandwidth (GB/s) across nodes from the
-// node's network: 85 % of the NIC line rate with RDMA (InfiniBand, EFA,
-// RoCE, eRDMA), 30 % over plain TCP (an assumption to calibrate).
-func interBusBW(networkGbps float64, rdma string) (float64, i18n.Msg) {
-	if networkGbps <= 0 {
-		networkGbps, rdma = 100, ""
+// node's network: 85 % of the line rate with RDMA (InfiniBand, EFA,
+// RoCE, eRDMA, whose rate fabricGbps reads or assumes), 30 % over plain
+// TCP (an assumption to calibrate). The fabric kind itself does not
+// change the share: at the rates of GPU nodes, measured NCCL all-reduce
+// bus bandwidth is set by the line rate, whichever RDMA carries it.
+func interBusBW(f Fabric, s Spec, gpusPerNode int) (float64, []i18n.Msg) {
+	gbps, note, assumed := fabricGbps(f, s, gpusPerNode)
+	rdma := f.RDMA
+	if gbps <= 0 {
+		gbps, rdma = 100, ""
 	}
 	share, kind := 0.3, i18n.M("perf.as.tcp")
 	if rdma != "" && rdma != catalog.RDMANone {
-		share, kind = 0.85, i18n.M("perf.as.rdma_rate", strings.ToUpper(rdma))
+		share, kind = 0.85, i18n.M("perf.as.rdma_rate", fabricLabel(rdma))
 	}
-	bw := networkGbps / 8 * share
-	return bw, i18n.M("perf.as.inter", bw, networkGbps, kind)
+	bw := gbps / 8 * share
+	notes := []i18n.Msg{i18n.M("perf.as.inter", bw, gbps, kind)}
+	if assumed {
+		notes = append(notes, note)
+	}
+	return bw, notes
 }
 
 // log guards against zero.

@@ -1,6 +1,9 @@
 package perf
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Class is a workload family: workloads of a class share the model's
 // compute/bandwidth blend (alpha) and communication coefficient.
@@ -43,6 +46,29 @@ type Benchmark struct {
 	Params float64
 	// Time is true for time-to-train benchmarks (minutes to a quality target).
 	Time bool
+	// Method is how a training benchmark trains: full, lora or qlora
+	// ("" = full).
+	Method Method
+}
+
+// Method is how a model is trained: all its weights, or small low-rank
+// adapters on frozen weights.
+type Method string
+
+// Training methods.
+const (
+	Full  Method = "full"  // every weight trained (mixed-precision Adam)
+	LoRA  Method = "lora"  // low-rank adapters on frozen 16-bit weights
+	QLoRA Method = "qlora" // low-rank adapters on frozen 4-bit (NF4) weights
+)
+
+// ParseMethod reads a training method: full, lora or qlora ("" = full).
+func ParseMethod(s string) (Method, error) {
+	switch m := Method(strings.ToLower(strings.TrimSpace(s))); m {
+	case "", Full, LoRA, QLoRA:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown training method %q (use full, lora or qlora)", s)
 }
 
 // modelParams are published parameter counts: ResNet-50 25.6 M (He et al.
@@ -69,6 +95,12 @@ func Describe(name string) Benchmark {
 	}
 	infer := strings.Contains(n, "-inf") || strings.Contains(n, "inference") || strings.HasPrefix(n, "vllm")
 	b.Time = strings.HasPrefix(n, "mlperf-train")
+	switch {
+	case strings.Contains(n, "qlora"):
+		b.Method = QLoRA
+	case strings.Contains(n, "lora"):
+		b.Method = LoRA
+	}
 	switch {
 	case strings.Contains(n, "resnet") || strings.Contains(n, "unet"):
 		b.Class = pick(infer, CNNInfer, CNNTrain)

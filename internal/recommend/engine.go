@@ -9,6 +9,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/spot"
@@ -36,16 +37,18 @@ type Plan struct {
 	Instances, GPUs, Nodes     int
 	Hours, HoursLow, HoursHigh float64 // wall time of a job (0 for a service)
 	Cost                       float64 // expected, in Currency: the job, or the service over the horizon
-	Currency                   string
-	Confidence                 perf.Confidence
-	DeadlineMiss               float64
-	RiskScore                  float64
-	Score                      float64
-	Pareto                     bool
-	Risks                      []string
-	Reasons                    []string
-	Estimate                   *perf.Estimate
-	Breakdown                  *pricing.Breakdown
+	// PerGPUHour is the offer's effective rate per GPU-hour, in Currency.
+	PerGPUHour   float64
+	Currency     string
+	Confidence   perf.Confidence
+	DeadlineMiss float64
+	RiskScore    float64
+	Score        float64
+	Pareto       bool
+	Risks        []string
+	Reasons      []string
+	Estimate     *perf.Estimate
+	Breakdown    *pricing.Breakdown
 	// Basis is what the time rests on (FLOPs, utilisation, scaling and
 	// their sources); nil for services and GPU-hour jobs.
 	Basis *Basis
@@ -92,6 +95,11 @@ type Redundancy struct {
 	Cost      float64 `json:"cost"`
 	Extra     float64 `json:"extra"`
 	Chosen    bool    `json:"chosen"` // the plan itself is N+1 (ha: true)
+}
+
+// GPUCount is the plan's GPUs as sold: "32", or "1/6" of a GPU slice.
+func (p *Plan) GPUCount() string {
+	return output.Qty(p.Offer.Instance.GPUCount.Mul(decimal.NewFromInt(int64(p.Instances))))
 }
 
 // ID is "offer × instances".
@@ -184,6 +192,7 @@ type cand struct {
 	nearKM                                 float64
 	nearBonus                              float64
 	scaling                                float64
+	fabric                                 []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
 	fp64                                   float64
 	sizing                                 string
 	inf                                    *infSizing

@@ -52,8 +52,8 @@ type run struct {
 	cache    map[estKey]*perf.Estimate
 	cacheErr map[estKey]error
 	near     []place
-	// deadlineHours are the times of candidates the deadline rejected.
-	deadlineHours []float64
+	// deadlineHours are the candidates the deadline rejected.
+	deadlineHours []deadlineMiss
 }
 
 func (x *run) reject(o *catalog.Offer, stage, key string, args ...any) {
@@ -120,9 +120,9 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 			last = &why{"fit", "rec.rej.min_gpus", []any{total, r.MinGPUs}}
 			continue
 		}
-		mem := it.GPU.MemoryGB.InexactFloat64()
-		if r.MinTotalVRAMGB > 0 && total*mem < r.MinTotalVRAMGB {
-			last = &why{"fit", "rec.rej.total_vram", []any{total * mem, r.MinTotalVRAMGB}}
+		mem := it.VRAMPerGPUGB().InexactFloat64() * math.Max(total, float64(n))
+		if r.MinTotalVRAMGB > 0 && mem < r.MinTotalVRAMGB {
+			last = &why{"fit", "rec.rej.total_vram", []any{mem, r.MinTotalVRAMGB}}
 			continue
 		}
 		c, w, err := x.job(o, n)
@@ -246,6 +246,9 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 		if w.Job != nil {
 			prec = w.Job.Precision
 		}
+		if prec == perf.FP8 && !it.GPU.FP8TFLOPS.IsPositive() {
+			return nil, &why{"precision", "rec.rej.no_fp8", []any{it.GPUID}}, nil
+		}
 		fp64 := prec == FP64
 		if fp64 {
 			prec = perf.FP32
@@ -288,6 +291,11 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 				b1, errOne := x.estimate(o, 1, scalingBenchmark, "")
 				if errN == nil && errOne == nil && bn.Efficiency > 0 && b1.Efficiency > 0 {
 					c.scaling = bn.Efficiency / b1.Efficiency
+					for _, a := range bn.Assumptions {
+						if strings.HasPrefix(a.Key, "perf.as.inter") || strings.HasPrefix(a.Key, "perf.as.rail") {
+							c.fabric = append(c.fabric, a)
+						}
+					}
 				}
 				if !hasRDMA(it) && !hasAssumption(est, "RDMA") {
 					c.scaling *= 1 - noRDMAPenalty
@@ -358,7 +366,7 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 	}
 	if d := r.DeadlineHours; d > 0 {
 		if c.hours > d {
-			x.deadlineHours = append(x.deadlineHours, c.hours)
+			x.deadlineHours = append(x.deadlineHours, deadlineMiss{hours: c.hours, gpus: c.gpus, gpu: o.Instance.GPUID, perNode: int(it.GPUCount.IntPart())})
 			return nil, &why{"deadline", "rec.rej.deadline", []any{c.hours, d}}, nil
 		}
 		c.miss = missProbability(c.hours, c.high, d)
@@ -426,6 +434,21 @@ func cached(cache map[estKey]*perf.Estimate, cacheErr map[estKey]error, k estKey
 	return est, nil
 }
 
+// deadlineMiss is a candidate the deadline rejected.
+type deadlineMiss struct {
+	hours         float64
+	gpus, perNode int
+	gpu           string
+}
+
+// hrsDays is hours, with days beyond two days ("1,770 h (73.8 days)").
+func (x *run) hrsDays(h float64) string {
+	if h >= 48 {
+		return x.p.T("rec.unit.h_days", h, h/24)
+	}
+	return x.p.T("rec.unit.h_only", h)
+}
+
 // noFeasible explains why every candidate failed its evaluation.
 func (x *run) noFeasible() *NoPlanError {
 	r, p, res := x.r, x.p, x.res
@@ -435,13 +458,21 @@ func (x *run) noFeasible() *NoPlanError {
 	}
 	switch {
 	case by["deadline"] > 0:
-		best := math.Inf(1)
-		for _, c := range x.deadlineHours {
-			best = math.Min(best, c)
+		var best *deadlineMiss
+		for i, c := range x.deadlineHours {
+			if best == nil || c.hours < best.hours {
+				best = &x.deadlineHours[i]
+			}
 		}
 		relax := ""
-		if !math.IsInf(best, 1) {
-			relax = p.T("rec.relax.deadline", best, math.Ceil(best))
+		if best != nil {
+			// GPUs that would meet the deadline at linear scaling from the
+			// fastest plan (a lower bound: scaling is never better).
+			need := int(math.Ceil(float64(best.gpus) * best.hours / r.DeadlineHours))
+			if best.perNode > 0 {
+				need = (need + best.perNode - 1) / best.perNode * best.perNode
+			}
+			relax = p.T("rec.relax.deadline2", x.hrsDays(best.hours), best.gpus, best.gpu, x.hrsDays(r.DeadlineHours), need, best.gpu, x.hrsDays(math.Ceil(best.hours)))
 		}
 		return x.noPlan("deadline", p.T("rec.st.deadline", r.DeadlineHours), relax)
 	case by["term"] > 0 && by["fit"] == 0:

@@ -46,6 +46,12 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 	if p.Cost, err = e.toCur(b.Total().InexactFloat64(), b.Currency, cur); err != nil {
 		return nil, err
 	}
+	if g := c.offer.Instance.GPUCount.InexactFloat64(); g > 0 {
+		// The effective hourly rate per GPU (commitments spread over their hours).
+		if h, err := e.toCur(c.offer.EffectiveHourly().InexactFloat64(), c.offer.Price.Currency, cur); err == nil {
+			p.PerGPUHour = h / g
+		}
+	}
 	if r.service() && c.offer.Billing.IsCommitment() {
 		p.Cost = c.cost // renewals over the horizon
 	}
@@ -97,6 +103,60 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 	return p, nil
 }
 
+// bestCommitment names, in a service's top plan that pays as it goes,
+// the cheapest feasible commitment it beat, its total and the utilisation
+// above which it would win; and the assumption that pay-as-you-go is
+// billed only for the hours used.
+func (x *run) bestCommitment(pl *Plan, cands []*cand) {
+	var best *cand
+	for _, c := range cands {
+		if c.offer.Billing.IsCommitment() && (best == nil || c.cost < best.cost) {
+			best = c
+		}
+	}
+	util := x.r.Utilization
+	if util == 0 {
+		util = 1
+	}
+	cur := x.res.Currency
+	x.add(pl, "rec.payg_used_hours", pct(util))
+	if best == nil {
+		x.add(pl, "rec.no_commitment")
+		return
+	}
+	full := pl.Cost / util // this plan at 100% utilisation
+	name := x.p.T("rec.commit_name", best.offer.InstanceName, best.instances, best.offer.Provider, best.offer.RegionCode, x.billing(best.offer))
+	if be := best.cost / full; be < 1 {
+		x.add(pl, "rec.best_commitment", name, money(best.cost, cur), pct(be))
+	} else {
+		x.add(pl, "rec.best_commitment_never", name, money(best.cost, cur))
+	}
+}
+
+func (x *run) add(pl *Plan, key string, args ...any) {
+	pl.Reasons = append(pl.Reasons, x.p.T(key, args...))
+}
+
+// fabricNotes is the fabric bandwidth a multi-node plan's scaling assumed,
+// in the printer's language.
+func (x *run) fabricNotes(c *cand) string {
+	var v []string
+	for _, m := range c.fabric {
+		v = append(v, x.p.M(m))
+	}
+	if len(v) == 0 {
+		return x.p.T("rec.fabric_none")
+	}
+	return strings.Join(v, "; ")
+}
+
+// armHost reports whether an instance's CPUs are ARM: AWS Graviton
+// instances with T4G GPUs (g5g) and NVIDIA Grace (GH200).
+func armHost(it *catalog.InstanceType) bool {
+	id := strings.ToUpper(it.GPUID)
+	return id == "T4G" || strings.HasPrefix(id, "GH200") || strings.HasPrefix(strings.ToLower(it.Name), "g5g.")
+}
+
 // basis states what a job's time rests on.
 func (x *run) basis(c *cand) *Basis {
 	est := c.est
@@ -115,10 +175,20 @@ func (x *run) basis(c *cand) *Basis {
 	if c.scaling > 0 && c.scaling < 1 {
 		b.Assumptions = append(b.Assumptions, fmt.Sprintf("multi-node data-parallel efficiency %.2f from the model's all-reduce fit on %s", c.scaling, scalingBenchmark))
 	}
+	for _, m := range c.fabric {
+		b.Assumptions = append(b.Assumptions, x.p.M(m))
+	}
 	if j := r.Workload.Job; j != nil {
 		switch j.Kind {
 		case perf.TransformerTrain:
-			b.FLOPs = 6 * j.Params * j.Tokens
+			work := j.Params
+			if j.ActiveParams > 0 {
+				work = j.ActiveParams
+			}
+			b.FLOPs = 6 * work * j.Tokens
+			if j.Method == perf.LoRA || j.Method == perf.QLoRA {
+				b.FLOPs = 4 * work * j.Tokens
+			}
 			b.Utilization = est.Efficiency
 		case perf.FLOPJob:
 			b.FLOPs = j.FLOPs
@@ -233,10 +303,10 @@ func (x *run) explain(cands []*cand) {
 		add := func(key string, args ...any) { pl.Reasons = append(pl.Reasons, p.T(key, args...)) }
 		risk := func(key string, args ...any) { pl.Risks = append(pl.Risks, p.T(key, args...)) }
 		if r.service() {
-			add("rec.what_service", pl.Instances, o.InstanceName, pl.GPUs, o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
+			add("rec.what_service", pl.Instances, o.InstanceName, pl.GPUCount(), o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
 				money(pl.Cost, cur), max(1, r.HorizonMonths))
 		} else {
-			add("rec.what_job", pl.Instances, o.InstanceName, pl.GPUs, o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
+			add("rec.what_job", pl.Instances, o.InstanceName, pl.GPUCount(), o.Instance.GPUID, o.Provider, o.RegionCode, x.billing(o),
 				x.hrs(pl.Hours), money(pl.Cost, cur))
 		}
 		hourly, _ := e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, cur)
@@ -281,8 +351,18 @@ func (x *run) explain(cands []*cand) {
 			if c.fp64 > 0 {
 				add("rec.basis_fp64", c.fp64, o.Instance.GPU.FP64TensorTFLOPS.InexactFloat64())
 			}
+			if j := r.Workload.Job; j != nil && j.Kind == perf.TransformerTrain && pl.Estimate.Memory != nil {
+				m := j.Method
+				if m == "" {
+					m = perf.Full
+				}
+				add("rec.train_memory", p.T("rec.method."+string(m)), pl.Estimate.Memory.NeedGB)
+				if j.ActiveParams > 0 {
+					add("rec.train_moe", j.Params, j.ActiveParams)
+				}
+			}
 			if pl.Nodes > 1 && r.training() {
-				add("rec.basis_scaling", pct(c.scaling), pl.Nodes, x.fabricName(o.Instance.RDMA))
+				add("rec.basis_scaling", pct(c.scaling), pl.Nodes, x.fabricName(o.Instance.RDMA), x.fabricNotes(c))
 			}
 			add("rec.time2", x.hrs(pl.HoursLow), x.hrs(pl.HoursHigh))
 		}
@@ -300,6 +380,19 @@ func (x *run) explain(cands []*cand) {
 		if c.inf != nil {
 			s := c.inf
 			add("rec.inf_sizing", s.TP, s.Replicas, s.PerInstance, p.T("rec.conf."+string(pl.Confidence)))
+			inf := r.Workload.Inference
+			if rf := c.est.Roofline; rf != nil && rf.KVPerSeqGB > 0 {
+				free := float64(s.TP)*c.offer.Instance.VRAMPerGPUGB().InexactFloat64()*0.9 - inf.Params*bytesPerParam(c.est.Precision)/1e9
+				add("rec.inf_kv", rf.KVPerSeqGB, math.Max(0, free), s.TP, math.Floor(math.Max(0, free)/rf.KVPerSeqGB), rf.Batch)
+			}
+			if inf.ActiveParams > 0 {
+				add("rec.inf_moe", inf.Params, inf.ActiveParams)
+			}
+			if inf.Precision == "" {
+				add("rec.inf_weights16", inf.Params*2/1e9)
+			} else {
+				add("rec.inf_weights", r.precisionLabel(inf.Precision), inf.Params*bytesPerParam(inf.Precision)/1e9)
+			}
 			if r.Workload.Inference.QPS > 0 {
 				add("rec.inf_latency", s.TTFTMs, s.TPOTFloorMs, r.Workload.Inference.QPS, r.Workload.Inference.OutputRate(), c.base)
 			} else if s.TPOTFloorMs > 0 {
@@ -316,6 +409,9 @@ func (x *run) explain(cands []*cand) {
 			}
 			if len(res.Plans) > 1 {
 				pl.Reasons = append(pl.Reasons, x.tradeOff(pl, res.Plans[1]))
+			}
+			if r.service() && !o.Billing.IsCommitment() {
+				x.bestCommitment(pl, cands)
 			}
 		}
 		x.whatWouldChange(pl)
@@ -345,6 +441,10 @@ func (x *run) explain(cands []*cand) {
 				risk("rec.risk_spot2", fmt.Sprintf("%.0f", s.MTBIHours), pl.spotRisk.Source)
 			}
 		}
+		// A commitment longer than the horizon is paid in full.
+		if tm := o.Billing.TermHours() / 730; r.service() && o.Billing.IsCommitment() && tm > max(1, r.HorizonMonths) {
+			add("rec.commit_whole_term", x.billing(o), tm, max(1, r.HorizonMonths))
+		}
 		// Commitments over a longer horizon.
 		if r.service() && o.Billing.IsCommitment() && c.terms > 1 {
 			add("rec.commit_renew", x.billing(o), c.terms)
@@ -365,6 +465,12 @@ func (x *run) explain(cands []*cand) {
 		}
 		if pl.DeadlineMiss >= 0.005 {
 			risk("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours, x.hrs(pl.HoursHigh))
+		}
+		if g := o.Instance.GPU; g != nil && armHost(o.Instance) {
+			risk("rec.risk_arm", o.Instance.GPUID)
+		}
+		if g := o.Instance.GPU; g != nil && strings.EqualFold(g.Vendor, "AMD") {
+			risk("rec.risk_rocm")
 		}
 		if pl.Confidence == perf.Transferred || pl.Confidence == perf.SpecsOnly {
 			risk("rec.risk_confidence2", p.T("rec.conf."+string(pl.Confidence)))
@@ -556,7 +662,20 @@ func (x *run) whatWouldChange(pl *Plan) {
 			}
 		}
 	}
-	if o.Billing.IsCommitment() && r.service() {
+	months := max(1, r.HorizonMonths)
+	if o.Billing.IsCommitment() && r.service() && o.Billing.TermHours()/730 > months {
+		// The whole term against on-demand for the horizon only.
+		if od, ok := c.Offer(base + string(catalog.OnDemand)); ok {
+			if h, err := e.toCur(od.EffectiveHourly().InexactFloat64(), od.Price.Currency, cur); err == nil && h > 0 {
+				full := h * 730 * float64(months) * float64(pl.Instances)
+				if be := pl.Cost / full; be >= 1 {
+					pl.Reasons = append(pl.Reasons, p.T("rec.change_commit_never", money(full, cur), months))
+				} else {
+					pl.Reasons = append(pl.Reasons, p.T("rec.change_commit_below_horizon", fmt.Sprintf("%.0f", 100*be), months))
+				}
+			}
+		}
+	} else if o.Billing.IsCommitment() && r.service() {
 		if be, ok, err := e.Pricing.UtilizationBreakEven(o); err == nil && ok && be.Found {
 			pl.Reasons = append(pl.Reasons, p.T("rec.change_commit_below", be.Value.Mul(decimal.NewFromInt(100)).Round(0)))
 		}

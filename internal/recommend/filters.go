@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/perf"
+	"github.com/shopspring/decimal"
 )
 
 // stage is one hard filter on offers.
@@ -108,7 +110,14 @@ func (x *run) filters(gpus map[string]bool) []stage {
 			return ""
 		}, relax: none})
 	if len(r.Providers) > 0 || len(r.ExcludeProviders) > 0 {
-		st = append(st, stage{name: "provider", describe: p.T("rec.st.provider", x.list(r.Providers), x.list(r.ExcludeProviders)),
+		desc := p.T("rec.st.provider", x.list(r.Providers), x.list(r.ExcludeProviders))
+		switch {
+		case len(r.ExcludeProviders) == 0:
+			desc = p.T("rec.st.provider_only", x.list(r.Providers))
+		case len(r.Providers) == 0:
+			desc = p.T("rec.st.provider_excl", x.list(r.ExcludeProviders))
+		}
+		st = append(st, stage{name: "provider", describe: desc,
 			reject: func(o *catalog.Offer) string {
 				if len(r.Providers) > 0 && !inFold(r.Providers, o.Provider) {
 					return p.T("rec.rej.provider_not", x.list(r.Providers))
@@ -152,14 +161,14 @@ func (x *run) filters(gpus map[string]bool) []stage {
 	if r.MinVRAMGB > 0 {
 		st = append(st, stage{name: "vram", describe: p.T("rec.st.vram", r.MinVRAMGB),
 			reject: func(o *catalog.Offer) string {
-				if m := o.Instance.GPU.MemoryGB.InexactFloat64(); m < r.MinVRAMGB {
+				if m := o.Instance.VRAMPerGPUGB().InexactFloat64(); m < r.MinVRAMGB {
 					return p.T("rec.rej.vram", m, r.MinVRAMGB)
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
 				best := 0.0
 				for _, o := range b {
-					best = max(best, o.Instance.GPU.MemoryGB.InexactFloat64())
+					best = max(best, o.Instance.VRAMPerGPUGB().InexactFloat64())
 				}
 				return p.T("rec.relax.vram", best)
 			}})
@@ -167,7 +176,7 @@ func (x *run) filters(gpus map[string]bool) []stage {
 	if r.Interconnect != "" {
 		st = append(st, stage{name: "interconnect", describe: p.T("rec.st.interconnect." + r.Interconnect),
 			reject: func(o *catalog.Offer) string {
-				l := o.Instance.GPUInterconnect
+				l := GPULink(o.Instance)
 				if r.Interconnect == "nvswitch" && l != catalog.LinkNVSwitch {
 					return p.T("rec.rej.not_nvswitch", x.linkName(l))
 				}
@@ -176,12 +185,16 @@ func (x *run) filters(gpus map[string]bool) []stage {
 				}
 				return ""
 			}, relax: func(b []*catalog.Offer) string {
-				return p.T("rec.relax.interconnect", distinct(b, 8, func(o *catalog.Offer) string {
-					if l := o.Instance.GPUInterconnect; l == catalog.LinkNVSwitch || l == catalog.LinkNVLink {
+				have := distinct(b, 8, func(o *catalog.Offer) string {
+					if l := GPULink(o.Instance); l == catalog.LinkNVSwitch || l == catalog.LinkNVLink {
 						return o.Instance.ID()
 					}
 					return ""
-				}))
+				})
+				if have == "" {
+					return p.T("rec.relax.interconnect_none")
+				}
+				return p.T("rec.relax.interconnect", have)
 			}})
 	}
 	if f := r.fabric(); f != "" {
@@ -302,6 +315,25 @@ func (x *run) locationText() string {
 		parts = append(parts, p.T("rec.st.residency", x.list(r.Residency)))
 	}
 	return x.list(parts)
+}
+
+// GPULink is an instance type's GPU interconnect; where the catalog does
+// not state it, a board of several SXM (or OAM) GPUs is linked GPU to
+// GPU (that is what the socketed form is for): NVSwitch on 8-GPU boards
+// from Ampere on (HGX A100/H100/H200/B200), NVLink otherwise.
+func GPULink(it *catalog.InstanceType) string {
+	l := it.GPUInterconnect
+	if l != "" || it.GPU == nil || it.GPUCount.LessThan(decimal.NewFromInt(2)) {
+		return l
+	}
+	s := perf.SpecOf(it.GPU)
+	if !s.SXM || s.Arch == "CDNA" {
+		return l
+	}
+	if it.GPUCount.Equal(decimal.NewFromInt(8)) && s.Arch != "Volta" {
+		return catalog.LinkNVSwitch
+	}
+	return catalog.LinkNVLink
 }
 
 // linkName is a GPU interconnect's name (NVSwitch, NVLink, PCIe ...).

@@ -37,7 +37,8 @@ type Workload struct {
 // (time to first token and time per output token, as MLPerf Inference's
 // server scenario states them).
 type Inference struct {
-	Params          float64        `json:"params,omitempty"`            // model parameters
+	Params          float64        `json:"params,omitempty"`            // model parameters (a mixture of experts: all of them)
+	ActiveParams    float64        `json:"active_params,omitempty"`     // mixture of experts: parameters used per token (0 = Params)
 	TokensPerSecond float64        `json:"tokens_per_second,omitempty"` // aggregate output tokens per second to sustain
 	QPS             float64        `json:"qps,omitempty"`               // requests per second
 	InputTokens     float64        `json:"input_tokens,omitempty"`      // prompt tokens per request
@@ -66,6 +67,14 @@ func (w Workload) MarshalJSON() ([]byte, error) {
 		}
 	}
 	return json.Marshal(p)
+}
+
+// active is the parameter count that works on each token.
+func (i *Inference) active() float64 {
+	if i.ActiveParams > 0 {
+		return i.ActiveParams
+	}
+	return i.Params
 }
 
 // OutputRate is the output tokens per second the target needs.
@@ -221,6 +230,8 @@ func (r *Requirements) Validate() error {
 		switch {
 		case !(i.Params > 0):
 			return inputErr("workload.inference.params", "must be positive")
+		case i.ActiveParams < 0 || i.ActiveParams > i.Params:
+			return inputErr("workload.inference.active_params", "must be positive and at most the total parameters (%.3g)", i.Params)
 		case i.QPS > 0 && i.TokensPerSecond > 0:
 			return inputErr("workload.inference", "give qps (with input_tokens and output_tokens) or tokens_per_second, not both")
 		case i.QPS > 0 && (!(i.OutputTokens > 0) || !(i.InputTokens > 0)):

@@ -57,7 +57,7 @@ func checkConstraints(t *testing.T, e *recommend.Engine, r recommend.Requirement
 		if r.RDMA && (it.RDMA == "" || it.RDMA == catalog.RDMANone) {
 			t.Errorf("%s: no RDMA", id)
 		}
-		if r.Interconnect == "nvswitch" && it.GPUInterconnect != catalog.LinkNVSwitch {
+		if r.Interconnect == "nvswitch" && recommend.GPULink(it) != catalog.LinkNVSwitch {
 			t.Errorf("%s: interconnect %s", id, it.GPUInterconnect)
 		}
 		if !r.Interruptible && o.Billing == catalog.Spot {

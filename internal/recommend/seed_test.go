@@ -366,8 +366,8 @@ func checkChinese(t *testing.T, d jsonDoc) {
 	t.Helper()
 	allowed := map[string]bool{}
 	for _, w := range strings.Fields(`GB TFLOPS FLOPs CNY USD EUR JPY token InfiniBand EFA eRDMA RoCE RDMA Windows WeChat Kubernetes ONNX
-		TensorRT Young Daly NVLink NVSwitch PCIe xGMI MPI MLPerf gpuscout perf validate mtbi allow_no_rdma multi_node max_gpus min_gpus interruptible
-		fabric infiniband efa none Llama false true cn-mainland bf16 fp16 fp32 fp64 fp8 int8 tf32 Linux GPU NVIDIA AMD`) {
+		TensorRT Young Daly NVLink NVSwitch PCIe xGMI MPI MLPerf gpuscout perf validate mtbi allow_no_rdma multi_node max_gpus min_gpus interruptible allow-no-rdma multi-node max-gpus min-gpus interconnect ROCm PyTorch vLLM CUDA Python arm64 aarch64 x86-64 ARM
+		fabric infiniband efa none Llama LoRA QLoRA Adam false true cn-mainland bf16 fp16 fp32 fp64 fp8 int8 tf32 Linux GPU NVIDIA AMD`) {
 		allowed[strings.ToLower(w)] = true
 	}
 	token := regexp.MustCompile(`[A-Za-z0-9][A-Za-z0-9_.\-]*`)
@@ -408,6 +408,10 @@ func checkChinese(t *testing.T, d jsonDoc) {
 		for _, w := range token.FindAllString(s, -1) {
 			w = strings.TrimRight(w, ".")
 			if !letters.MatchString(w) || allowed[strings.ToLower(w)] {
+				continue
+			}
+			// Identifiers with digits (instance types such as g6e.12xlarge) are names, not English.
+			if strings.ContainsAny(w, "0123456789") && strings.ContainsAny(w, ".-_") {
 				continue
 			}
 			if all := strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '_' || r == '.' }); len(all) > 1 && allAllowed(all, allowed) {

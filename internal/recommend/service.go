@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -52,17 +53,20 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 		c.instances, c.nodes, c.gpus = n, n, n*g
 		return x.priceService(o, c)
 	}
+	if inf.Precision == perf.FP8 && !it.GPU.FP8TFLOPS.IsPositive() {
+		return nil, "rec.rej.no_fp8", []any{it.GPUID}, nil
+	}
 	q := perf.Query{GPU: it.GPUID, Count: g, Nodes: 1, GPUsPerNode: g,
 		Fabric: perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA, Instance: true}}
-	k := estKey{gpu: it.GPUID, count: g, nodes: 1, link: it.GPUInterconnect, rdma: it.RDMA, net: q.Fabric.NetworkGbps, bench: "llm-inference/" + string(inf.Precision)}
+	k := estKey{gpu: it.GPUID, count: g, nodes: 1, link: it.GPUInterconnect, rdma: it.RDMA, net: q.Fabric.NetworkGbps, bench: fmt.Sprintf("llm-inference/%s/%g", inf.Precision, inf.ActiveParams)}
 	est, err := cached(x.cache, x.cacheErr, k, func() (*perf.Estimate, error) {
-		return x.e.Perf.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: inf.Params, Tokens: 1, Precision: inf.Precision}, q)
+		return x.e.Perf.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: inf.Params, ActiveParams: inf.ActiveParams, Tokens: 1, Precision: inf.Precision}, q)
 	})
 	if err != nil {
 		// The model's own memory rule: weights at the precision + 20%.
 		prec := inf.Precision
 		if prec == "" {
-			prec = perf.FP8
+			prec = perf.FP16
 		}
 		need := inf.Params * bytesPerParam(prec) * 1.2 / 1e9
 		usable := it.GPU.MemoryGB.InexactFloat64() * 0.9
@@ -99,7 +103,8 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 	// Latency: decoding reads the weights once per token (memory-bound);
 	// the first token waits for the prompt's prefill (compute-bound).
 	prec := est.Precision
-	weightsGB := inf.Params * bytesPerParam(prec) / 1e9
+	// A mixture of experts reads its active experts' weights per token at best.
+	weightsGB := inf.active() * bytesPerParam(prec) / 1e9
 	bw := it.GPU.BandwidthGBs.InexactFloat64()
 	if bw > 0 {
 		s.TPOTFloorMs = 1000 * weightsGB / float64(tp) / (bw * decodeBandwidthShare)
@@ -122,7 +127,7 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 		if peak <= 0 {
 			return nil, "rec.rej.no_peak", []any{it.GPUID}, nil
 		}
-		flops := 2 * inf.Params * inf.InputTokens
+		flops := 2 * inf.active() * inf.InputTokens
 		s.TTFTMs = 1000 * flops / (float64(tp) * peak * 1e12 * prefillMFU)
 		if b := inf.TTFTMs; b > 0 && s.TTFTMs > b {
 			return nil, "rec.rej.ttft", []any{s.TTFTMs, b, tp}, nil
@@ -192,6 +197,8 @@ func (x *run) priceService(o *catalog.Offer, c *cand) (*cand, string, []any, err
 		return nil, "rec.rej.flex_start_service", []any{catalog.FlexStartMaxHours / 24}, nil
 	case o.Billing == catalog.CapacityBlock && hours > catalog.CapacityBlockMaxHours:
 		return nil, "rec.rej.capacity_block_service", []any{months}, nil
+	case o.Billing.IsCommitment() && o.Billing.TermHours()/730 > 2*months:
+		return nil, "rec.rej.term_service", []any{x.p.Billing(string(o.Billing), o.Billing.Family()), o.Billing.TermHours() / 730, months}, nil
 	case o.Billing.IsCommitment():
 		termMonths := o.Billing.TermHours() / 730
 		terms := (months + termMonths - 1) / termMonths

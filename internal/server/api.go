@@ -651,7 +651,7 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 func recommendInputError(err error, lang i18n.Lang) error {
 	p := i18n.NewPrinter(lang)
 	msg := err.Error()
-	if strings.Contains(msg, "cannot unmarshal") && strings.Contains(msg, "jobfile.File") {
+	if strings.Contains(msg, "is not a job description") {
 		line := ""
 		if m := yamlLine.FindStringSubmatch(msg); m != nil {
 			line = m[1]

@@ -47,6 +47,9 @@ var zhAllowed = map[string]bool{
 	"dcgm": true, "smi": true, "ecb": true, "mig": true, "ultra": true, "tpu": true, "inferentia": true, "trainium": true, "gaudi": true,
 	"instinct": true, "mi": true, "erdma": true, "govcloud": true, "vianet": true, "nvme": true, "ssd": true, "daly": true, "young": true, "openapi": true, "token": true, // token: the term Chinese ML writing uses
 	"radeon": true, "transformer": true, "gflops": true, "exporter": true, "gzip": true, "mib": true, "aws": true, "gcp": true, "oci": true, "et": true, "al": true, "fp": true, "bf": true, "int": true,
+	"lora": true, "qlora": true, "adam": true, // method names Chinese ML writing keeps
+	"allow-no-rdma": true, "multi-node": true, "max-gpus": true, "min-gpus": true, "interruptible": true, "fabric": true, "interconnect": true, // flags
+	"rocm": true, "pytorch": true, "cuda": true, "python": true, "arm64": true, "aarch64": true, "x86-64": true, "arm": true, // software names
 }
 
 // catalogNames adds the catalog's own names to the allowlist: region

@@ -322,7 +322,7 @@ func (f *queryFilter) matches(r *catalog.OfferRow, ord int32) bool {
 	switch it := r.Offer.Instance; {
 	case q.InstanceID != "" && it.ID() != q.InstanceID,
 		q.MinGPUs.IsPositive() && it.GPUCount.LessThan(q.MinGPUs),
-		q.MinVRAMGB.IsPositive() && it.GPU.MemoryGB.LessThan(q.MinVRAMGB),
+		q.MinVRAMGB.IsPositive() && it.VRAMPerGPUGB().LessThan(q.MinVRAMGB),
 		q.MaxPrice.IsPositive() && r.Price.GreaterThan(q.MaxPrice):
 		return false
 	}

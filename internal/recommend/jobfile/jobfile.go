@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/perf"
@@ -27,6 +28,7 @@ type File struct {
 		Job         *JobSpec `yaml:"job"`
 		Inference   *struct {
 			Params          float64 `yaml:"params"`
+			ActiveParams    float64 `yaml:"active_params"`
 			TokensPerSecond float64 `yaml:"tokens_per_second"`
 			QPS             float64 `yaml:"qps"`
 			InputTokens     float64 `yaml:"input_tokens"`
@@ -87,6 +89,10 @@ type JobSpec struct {
 	GFLOPsPerImage float64 `yaml:"gflops_per_image"`
 	FLOPs          float64 `yaml:"flops"`
 	Precision      string  `yaml:"precision"`
+	// Method is how a transformer-train job trains: full, lora or qlora.
+	Method string `yaml:"method"`
+	// ActiveParams is a mixture of experts' parameters active per token.
+	ActiveParams float64 `yaml:"active_params"`
 }
 
 // Read parses a job file.
@@ -104,6 +110,11 @@ func Read(r io.Reader) (recommend.Requirements, error) {
 			return req, errors.New("the file is empty")
 		}
 		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n"), "yaml: ")
+		msg = structType.ReplaceAllString(msg, "struct")
+		msg = unmarshalMsg.ReplaceAllStringFunc(msg, func(m string) string {
+			g := unmarshalMsg.FindStringSubmatch(m)
+			return fmt.Sprintf("%s is not %s", g[1], goTypeWords(g[2]))
+		})
 		return req, errors.New(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
 	}
 	return f.Requirements()
@@ -132,8 +143,12 @@ func (f File) Requirements() (recommend.Requirements, error) {
 		if err != nil {
 			return r, err
 		}
+		m, err := perf.ParseMethod(j.Method)
+		if err != nil {
+			return r, fmt.Errorf("workload.job.method: %w", err)
+		}
 		r.Workload.Job = &perf.Job{Kind: perf.JobKind(j.Kind), Params: j.Params, Tokens: j.Tokens, Images: j.Images, Epochs: j.Epochs,
-			GFLOPs: j.GFLOPsPerImage, FLOPs: j.FLOPs, Precision: p}
+			GFLOPs: j.GFLOPsPerImage, FLOPs: j.FLOPs, Precision: p, Method: m, ActiveParams: j.ActiveParams}
 	}
 	if i := w.Inference; i != nil {
 		p, err := precision(i.Precision, "workload.inference.precision")
@@ -141,13 +156,38 @@ func (f File) Requirements() (recommend.Requirements, error) {
 			return r, err
 		}
 		r.Workload.Precision = strings.ToLower(i.Precision)
-		r.Workload.Inference = &recommend.Inference{Params: i.Params, TokensPerSecond: i.TokensPerSecond, QPS: i.QPS, InputTokens: i.InputTokens,
+		r.Workload.Inference = &recommend.Inference{Params: i.Params, ActiveParams: i.ActiveParams, TokensPerSecond: i.TokensPerSecond, QPS: i.QPS, InputTokens: i.InputTokens,
 			OutputTokens: i.OutputTokens, TTFTMs: i.TTFTMs, TPOTMs: i.TPOTMs, Heads: i.Heads, Precision: p}
 	}
 	if f.Weights != nil {
 		r.Weights = &recommend.Weights{Cost: f.Weights.Cost, Time: f.Weights.Time, Risk: f.Weights.Risk}
 	}
 	return r, r.Validate()
+}
+
+// structType is an anonymous Go struct type as the YAML decoder prints it.
+var structType = regexp.MustCompile(`struct \{[^}]*\}`)
+
+// unmarshalMsg is the YAML decoder's type error, which names Go types.
+var unmarshalMsg = regexp.MustCompile("cannot unmarshal !!\\w+ (`[^`]*`|[^ ]+) into ([][*.\\w]+)")
+
+// goTypeWords says what a Go type is in words a job file's author reads.
+func goTypeWords(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "a whole number"
+	case t == "bool":
+		return "true or false"
+	case t == "string":
+		return "text"
+	case t == "jobfile.File":
+		return "a job description (a YAML mapping: workload:, gpu:, location: ...)"
+	}
+	return "the expected form (a mapping of fields)"
 }
 
 func precision(s, field string) (perf.Precision, error) {

@@ -151,3 +151,22 @@ func FuzzReadJob(f *testing.F) {
 		}
 	})
 }
+
+// A job file with a value of the wrong kind names the line and says what
+// was expected in words, never a Go type.
+func TestWrongKindsInWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"workload:\n  gpu_hours: many\n":                         "line 2: `many` is not a number",
+		"workload:\n  gpu_hours: 3\ngpu:\n  models: H100\n":      "line 4: `H100` is not a list",
+		"workload:\n  gpu_hours: 3\ngpu: 5\n":                    "line 3: `5` is not the expected form",
+		"workload:\n  gpu_hours: 3\ngpu:\n  multi_node: maybe\n": "line 4: `maybe` is not true or false",
+	} {
+		_, err := jobfile.Read(strings.NewReader(in))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want %q", in, err, want)
+		}
+		if err != nil && (strings.Contains(err.Error(), "float64") || strings.Contains(err.Error(), "struct") || strings.Contains(err.Error(), "[]string")) {
+			t.Errorf("%q: Go type in %v", in, err)
+		}
+	}
+}
