@@ -8,5 +8,6 @@ func Sources() []Source {
 		priceserverAlibaba(),
 		silybenchLambda(),
 		silybenchGCP(),
+		skypilotSource(skypilotVerda),
 	}
 }
