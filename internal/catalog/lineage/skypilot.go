@@ -138,3 +138,29 @@ var skypilotVerda = skypilotFile{
 	Instances: []string{"1H100.80S.32V", "1H200.141S.44V", "2H200.141S.88V", "1B200.30V",
 		"8B200.240V", "1RTX6000ADA.10V", "2RTX6000ADA.20V"},
 }
+
+// skypilotNebius is Nebius's vms.csv (see testdata/skypilot-nebius/SOURCE.md).
+var skypilotNebius = skypilotFile{
+	Provider:    "nebius",
+	Path:        "catalogs/v8/nebius/vms.csv",
+	Commit:      "0082b0435f3912ae4c566856b272455cc78f4f61",
+	ReadOn:      "2026-12-04",
+	Origin:      "the Nebius API",
+	SpotMeaning: "Nebius preemptible instances",
+	Instances: []string{"gpu-h100-sxm_1gpu-16vcpu-200gb", "gpu-h100-sxm_8gpu-128vcpu-1600gb",
+		"gpu-h200-sxm_1gpu-16vcpu-200gb", "gpu-h200-sxm_8gpu-128vcpu-1600gb", "gpu-b200-sxm_8gpu-160vcpu-1792gb",
+		"gpu-l40s-a_1gpu-8vcpu-32gb", "gpu-l40s-d_1gpu-16vcpu-96gb", "gpu-l40s-d_4gpu-128vcpu-768gb"},
+}
+
+// skypilotHyperstack is Hyperstack's vms.csv (see
+// testdata/skypilot-hyperstack/SOURCE.md).
+var skypilotHyperstack = skypilotFile{
+	Provider:    "hyperstack",
+	Path:        "catalogs/v8/hyperstack/vms.csv",
+	Commit:      "fdc9d908ab0b2af9f468f139fb3f662c8c6b3257",
+	ReadOn:      "2026-12-04",
+	Origin:      "the Hyperstack API",
+	SpotMeaning: "none in this file",
+	Instances: []string{"n3-A100x1", "n3-A100x8", "n3-A100x8-NVLink", "n3-H100x1", "n3-H100x8",
+		"n3-H100x8-NVLink", "n3-H100-SXM5x8", "n3-L40x1", "n3-L40x8", "n3-RTX-A6000x1", "n3-RTX-A6000x8"},
+}

@@ -9,5 +9,7 @@ func Sources() []Source {
 		silybenchLambda(),
 		silybenchGCP(),
 		skypilotSource(skypilotVerda),
+		skypilotSource(skypilotNebius),
+		skypilotSource(skypilotHyperstack),
 	}
 }
