@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer/skypilot"
+	"github.com/shopspring/decimal"
 )
 
 // skypilotRepo is the repository every SkyPilot excerpt was cut from.
@@ -32,6 +33,18 @@ type skypilotFile struct {
 	// Instances are the catalog instance types kept (instances/<provider>.csv);
 	// offers for other types are left out.
 	Instances []string
+	// Region maps the file's Region value to a catalog region code; nil
+	// keeps it as is. Rows that map to the same code keep the lowest price.
+	Region func(string) (string, error)
+	// Regions, when set, are the catalog region codes kept (regions.csv);
+	// offers elsewhere are left out.
+	Regions []string
+	// Lead, when set, gives the first note of every row, from all rows
+	// kept (e.g. a marketplace's per-GPU price range).
+	Lead func(rows []skypilotRow) []string
+	// RegionWord names what the file's Region values are, for the note
+	// on merged rows, e.g. "host locations".
+	RegionWord string
 }
 
 // ref is the offers' source_ref.
@@ -72,7 +85,9 @@ func (f skypilotFile) generate(excerpt fs.FS) ([]Row, error) {
 			onDemand[[2]string{o.InstanceName, o.RegionCode}] = true
 		}
 	}
-	var rows []Row
+	var rows []skypilotRow
+	index := map[[3]string]int{}
+	merged := map[int]int{}
 	for _, o := range res.Offers {
 		if !keep[o.InstanceName] {
 			continue
@@ -89,26 +104,65 @@ func (f skypilotFile) generate(excerpt fs.FS) ([]Row, error) {
 		default:
 			return nil, fmt.Errorf("%s: unexpected billing %q", o.InstanceName, o.Billing)
 		}
+		region := o.RegionCode
+		if f.Region != nil {
+			if region, err = f.Region(o.RegionCode); err != nil {
+				return nil, fmt.Errorf("%s: %w", o.InstanceName, err)
+			}
+		}
+		if f.Regions != nil && !contains(f.Regions, region) {
+			continue
+		}
+		key := [3]string{o.InstanceName, region, string(o.Billing)}
+		if k, ok := index[key]; ok {
+			merged[k]++
+			if o.Price.Hourly.LessThan(rows[k].price) {
+				rows[k].price = o.Price.Hourly
+			}
+			continue
+		}
 		notes := []string{what}
 		if o.Notes != "" {
 			notes = append(notes, o.Notes)
 		}
-		notes = append(notes, f.dating())
-		rows = append(rows, Row{
+		index[key] = len(rows)
+		rows = append(rows, skypilotRow{price: o.Price.Hourly, notes: notes, Row: Row{
 			Provider:     f.Provider,
 			InstanceType: o.InstanceName,
-			Region:       o.RegionCode,
+			Region:       region,
 			Billing:      string(o.Billing),
-			Hourly:       o.Price.Hourly.String(),
 			Currency:     o.Price.Currency,
-			Notes:        strings.Join(notes, "; "),
 			SourceKind:   string(catalog.SourceThirdParty),
 			SourceRef:    f.ref(),
 			AsOf:         f.AsOf,
 			ReadOn:       readOn(f),
-		})
+		}})
 	}
-	return rows, nil
+	var lead []string
+	if f.Lead != nil {
+		lead = f.Lead(rows)
+	}
+	out := make([]Row, len(rows))
+	for k, r := range rows {
+		if lead != nil {
+			r.notes = append([]string{lead[k]}, r.notes...)
+		}
+		if n := merged[k]; n > 0 {
+			r.notes = append(r.notes, fmt.Sprintf("lowest of %d %s in this region", n+1, f.RegionWord))
+		}
+		r.notes = append(r.notes, f.dating())
+		r.Hourly = r.price.String()
+		r.Notes = strings.Join(r.notes, "; ")
+		out[k] = r.Row
+	}
+	return out, nil
+}
+
+// skypilotRow is a row being built, with its price and notes.
+type skypilotRow struct {
+	Row
+	price decimal.Decimal
+	notes []string
 }
 
 func readOn(f skypilotFile) string {
@@ -163,4 +217,99 @@ var skypilotHyperstack = skypilotFile{
 	SpotMeaning: "none in this file",
 	Instances: []string{"n3-A100x1", "n3-A100x8", "n3-A100x8-NVLink", "n3-H100x1", "n3-H100x8",
 		"n3-H100x8-NVLink", "n3-H100-SXM5x8", "n3-L40x1", "n3-L40x8", "n3-RTX-A6000x1", "n3-RTX-A6000x8"},
+}
+
+// vastCountry maps a Vast Region value ("Texas, US, NA": place, ISO
+// country, continent) to the catalog's region code, the country.
+func vastCountry(region string) (string, error) {
+	parts := strings.Split(region, ",")
+	if len(parts) != 3 || len(strings.TrimSpace(parts[1])) != 2 {
+		return "", fmt.Errorf("region %q is not \"place, CC, continent\"", region)
+	}
+	return strings.TrimSpace(parts[1]), nil
+}
+
+// skypilotVast is Vast.ai's vms.csv (see testdata/skypilot-vast/SOURCE.md).
+var skypilotVast = skypilotFile{
+	Provider:    "vast",
+	Path:        "catalogs/v8/vast/vms.csv",
+	Commit:      "01b8cdda287814b30ff0acb49746cca19fbd4355",
+	ReadOn:      "2026-12-04",
+	Origin:      "snapshot of Vast.ai marketplace offers",
+	SpotMeaning: "not used: 0.00 throughout",
+	Region:      vastCountry,
+	Lead:        vastMarketplace,
+	RegionWord:  "host locations",
+	Regions:     []string{"US", "CA", "DE", "FR", "FI", "BG", "SI", "HR", "TW", "JP", "VN", "TH", "AU"},
+	Instances: []string{"1x-H100_SXM-32-65536", "2x-H100_SXM-32-65536", "4x-H100_SXM-32-65536", "8x-H100_SXM-32-65536",
+		"1x-H100_NVL-32-65536", "2x-H100_NVL-32-65536", "1x-RTX_4090-32-65536", "2x-RTX_4090-32-65536",
+		"4x-RTX_4090-32-65536", "8x-RTX_4090-32-65536", "1x-L40S-32-65536", "2x-L40S-32-65536", "4x-L40S-32-65536",
+		"1x-A100_SXM4-32-65536", "2x-A100_SXM4-32-65536", "4x-A100_SXM4-32-65536", "1x-A100_PCIE-32-65536",
+		"1x-RTX_6000Ada-32-65536", "1x-A40-32-65536", "2x-A40-32-65536", "2x-B200-32-65536", "4x-B200-32-65536"},
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// vastGPU names the catalog GPU of each Vast instance family (the type
+// name without its "<n>x-" count), as instances/vast.csv does.
+var vastGPU = map[string]string{
+	"H100_SXM": "H100-SXM-80GB", "H100_NVL": "H100-NVL-94GB", "RTX_4090": "RTX-4090", "L40S": "L40S",
+	"A100_SXM4": "A100-SXM4-40GB", "A100_PCIE": "A100-PCIe-80GB", "RTX_6000Ada": "RTX-6000-Ada", "A40": "A40",
+	"B200": "B200-SXM-180GB",
+}
+
+// vastMarketplace says, for each row, that it is one host's asking price
+// and gives the range of per-GPU-hour prices of the kept offers of the
+// same GPU in this snapshot.
+func vastMarketplace(rows []skypilotRow) []string {
+	type span struct{ lo, hi decimal.Decimal }
+	family := func(r skypilotRow) (string, decimal.Decimal) {
+		n, name, _ := strings.Cut(r.InstanceType, "x-")
+		fam := name[:strings.LastIndex(name[:strings.LastIndex(name, "-")], "-")]
+		count, err := decimal.NewFromString(n)
+		if err != nil || !count.IsPositive() {
+			count = decimal.NewFromInt(1)
+		}
+		return fam, count
+	}
+	spans := map[string]*span{}
+	for _, r := range rows {
+		fam, count := family(r)
+		per := r.price.Div(count).Round(4)
+		sp := spans[fam]
+		if sp == nil {
+			spans[fam] = &span{per, per}
+			continue
+		}
+		if per.LessThan(sp.lo) {
+			sp.lo = per
+		}
+		if per.GreaterThan(sp.hi) {
+			sp.hi = per
+		}
+	}
+	out := make([]string, len(rows))
+	for k, r := range rows {
+		fam, _ := family(r)
+		sp := spans[fam]
+		rng := sp.lo.String()
+		if !sp.hi.Equal(sp.lo) {
+			rng += "-" + sp.hi.String()
+		}
+		gpu := vastGPU[fam]
+		if gpu == "" {
+			gpu = fam
+		}
+		out[k] = fmt.Sprintf("MARKETPLACE: asking price of one host's offer in this snapshot, not a fixed list price; "+
+			"across this snapshot %s offers ranged %s USD per GPU-hour (price / GPU count of each offer kept here); "+
+			"no SLA; prices, hosts and availability change continuously", gpu, rng)
+	}
+	return out
 }

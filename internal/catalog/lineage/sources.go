@@ -11,5 +11,6 @@ func Sources() []Source {
 		skypilotSource(skypilotVerda),
 		skypilotSource(skypilotNebius),
 		skypilotSource(skypilotHyperstack),
+		skypilotSource(skypilotVast),
 	}
 }
