@@ -11,5 +11,9 @@ func Sources() []Source {
 		priceserverAlibaba(),
 		silybenchLambda(),
 		silybenchGCP(),
+		skypilotSource(skypilotVerda),
+		skypilotSource(skypilotNebius),
+		skypilotSource(skypilotHyperstack),
+		skypilotSource(skypilotVast),
 	}
 }
