@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // NotFoundError says that a name matched nothing, with close matches.
@@ -91,9 +92,16 @@ func Suggest(name string, candidates []string, n int) []string {
 		}
 		seen[c] = true
 		ck := normalize(c)
-		d := levenshtein(k, ck)
 		limit := max(2, len(ck)/3)
-		if d <= limit || (len(k) >= 2 && strings.HasPrefix(ck, k)) {
+		prefix := len(k) >= 2 && strings.HasPrefix(ck, k)
+		// The distance is at least the difference in length: a name far
+		// longer or shorter than a candidate skips the quadratic distance
+		// (an unknown 256-byte ID against the whole catalog costs no time).
+		if !prefix && abs(utf8.RuneCountInString(k)-utf8.RuneCountInString(ck)) > limit {
+			continue
+		}
+		d := levenshtein(k, ck)
+		if d <= limit || prefix {
 			best = append(best, scored{c, d})
 		}
 	}
@@ -108,6 +116,13 @@ func Suggest(name string, candidates []string, n int) []string {
 		out = append(out, best[i].s)
 	}
 	return out
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 // levenshtein is the edit distance between a and b (in runes).

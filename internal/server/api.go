@@ -121,11 +121,14 @@ func (s *Server) api(h func(*http.Request, *Data) (any, error)) http.HandlerFunc
 // both work (?gpu=A100&gpu=H100 or ?gpu=A100,H100).
 type params struct{ v url.Values }
 
+// list returns a parameter's values in order, each once.
 func (p params) list(name string) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, v := range p.v[name] {
 		for _, s := range strings.Split(v, ",") {
-			if s = strings.TrimSpace(s); s != "" {
+			if s = strings.TrimSpace(s); s != "" && !seen[s] {
+				seen[s] = true
 				out = append(out, s)
 			}
 		}

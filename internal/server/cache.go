@@ -17,10 +17,14 @@ type responseCache struct {
 	mu      sync.Mutex
 	max     int
 	maxBody int
-	entries map[string]*cachedResponse
-	order   []string // insertion order, for eviction
-	hits    atomic.Uint64
-	misses  atomic.Uint64
+	// maxBytes bounds the bodies held in all, so that distinct URLs cannot
+	// pin memory without limit; bytes is what is held now.
+	maxBytes int
+	bytes    int
+	entries  map[string]*cachedResponse
+	order    []string // insertion order, for eviction
+	hits     atomic.Uint64
+	misses   atomic.Uint64
 }
 
 type cachedResponse struct {
@@ -43,8 +47,8 @@ func (e *cachedResponse) gzipped() []byte {
 	return e.gz
 }
 
-func newResponseCache(maxEntries, maxBody int) *responseCache {
-	return &responseCache{max: maxEntries, maxBody: maxBody, entries: map[string]*cachedResponse{}}
+func newResponseCache(maxEntries, maxBody, maxBytes int) *responseCache {
+	return &responseCache{max: maxEntries, maxBody: maxBody, maxBytes: maxBytes, entries: map[string]*cachedResponse{}}
 }
 
 func (c *responseCache) get(key string) (*cachedResponse, bool) {
@@ -68,12 +72,14 @@ func (c *responseCache) put(key string, e *cachedResponse) {
 	if _, ok := c.entries[key]; ok {
 		return
 	}
-	for len(c.order) >= c.max {
+	for len(c.order) > 0 && (len(c.order) >= c.max || c.bytes+len(e.body) > c.maxBytes) {
+		c.bytes -= len(c.entries[c.order[0]].body)
 		delete(c.entries, c.order[0])
 		c.order = c.order[1:]
 	}
 	c.entries[key] = e
 	c.order = append(c.order, key)
+	c.bytes += len(e.body)
 }
 
 // clear drops every entry (after a reload).
@@ -81,6 +87,7 @@ func (c *responseCache) clear() {
 	c.mu.Lock()
 	c.entries = map[string]*cachedResponse{}
 	c.order = nil
+	c.bytes = 0
 	c.mu.Unlock()
 }
 

@@ -387,7 +387,11 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if len(cells) == 0 && search.Query.Billing != nil {
 		page.EmptyWhy = v.P.T("web.x.none_billing", v.P.Billing(strings.Join(search.Query.Billing, ","), catalog.Billing(strings.Join(search.Query.Billing, ",")).Family()))
 	}
-	page.PageNum, _ = p.int("page", 1, 1, 1<<20)
+	// A bad page number is the caller's error (400 with the page's error
+	// box), never an out-of-range slice.
+	if page.PageNum, err = p.int("page", 1, 1, 1<<20); err != nil {
+		return page, err
+	}
 	page.Pages = (len(cells) + offersPageSize - 1) / offersPageSize
 	if page.PageNum > page.Pages {
 		page.PageNum = max(page.Pages, 1)

@@ -57,7 +57,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /gpus", s.cached(s.pageGPUs))
 	mux.HandleFunc("GET /about", s.cached(s.pageAbout))
 	mux.HandleFunc("/", s.pageNotFound)
-	return s.recoverer(s.headers(s.accessLog(compress(mux))))
+	return s.recoverer(s.headers(s.accessLog(s.guard(compress(mux)))))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {

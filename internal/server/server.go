@@ -103,7 +103,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger, pages: pages, metrics: newMetrics(), cache: newResponseCache(2048, 4<<20)}
+	s := &Server{cfg: cfg, log: cfg.Logger, pages: pages, metrics: newMetrics(), cache: newResponseCache(2048, 4<<20, 64<<20)}
 	s.metrics.cacheHits, s.metrics.cacheMisses = s.cache.hits.Load, s.cache.misses.Load
 	if err := s.Reload(ctx); err != nil {
 		return nil, err
