@@ -77,6 +77,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzReadParts -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/sqlite
 	$(GO) test -run '^$$' -fuzz FuzzPackVarints -fuzztime $(FUZZTIME) ./internal/sqlite
 	$(GO) test -run '^$$' -fuzz FuzzParseMFU -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterAzure -fuzztime $(FUZZTIME) ./internal/catalog/lineage
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:

@@ -4,5 +4,7 @@ package lineage
 // the order `make catalog` rebuilds them. Each entry's Generate lives in a
 // file named for the source.
 func Sources() []Source {
-	return []Source{}
+	return []Source{
+		KarpenterAzure,
+	}
 }
