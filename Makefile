@@ -97,6 +97,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseCapacityBlocks -fuzztime $(FUZZTIME) ./internal/catalog/lineage
 	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterPrices -fuzztime $(FUZZTIME) ./internal/catalog/lineage
 	$(GO) test -run '^$$' -fuzz FuzzParseVantageJS -fuzztime $(FUZZTIME) ./internal/catalog/lineage
+	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterAzure -fuzztime $(FUZZTIME) ./internal/catalog/lineage
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:

@@ -15,5 +15,6 @@ func Sources() []Source {
 		skypilotSource(skypilotNebius),
 		skypilotSource(skypilotHyperstack),
 		skypilotSource(skypilotVast),
+		KarpenterAzure,
 	}
 }
