@@ -32,3 +32,33 @@ func TestBrowserCompareBreakEvenInPageCurrency(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserCompareDetailsNamed: the TCO page's offer table names the
+// provider (Amazon Web Services, 亚马逊云科技), not its ID, and its source
+// column is in the page's language.
+func TestBrowserCompareDetailsNamed(t *testing.T) {
+	ctx, base, problems := browser(t)
+	const offers = "offer=aws/g5.xlarge/us-east-1/reserved-1y-no-upfront&offer=aws/g5.xlarge/us-east-1/on-demand&months=12"
+	for lang, want := range map[string]string{"en": "Amazon Web Services", "zh": "亚马逊云科技"} {
+		var cells []string
+		err := chromedp.Run(ctx,
+			chromedp.Navigate(base+"/compare?"+offers+"&lang="+lang),
+			chromedp.WaitVisible(`[data-breakeven]`, chromedp.ByQuery),
+			chromedp.Evaluate(`[...document.querySelectorAll('table.data tbody tr')].filter(tr => tr.cells.length === 9).flatMap(tr => [tr.cells[0].textContent, tr.cells[7].textContent])`, &cells),
+		)
+		if err != nil {
+			t.Fatalf("%s: %v (problems: %v)", lang, err, problems())
+		}
+		if len(cells) == 0 {
+			t.Fatalf("%s: no offer rows", lang)
+		}
+		for i := 0; i < len(cells); i += 2 {
+			if cells[i] != want {
+				t.Errorf("%s: provider cell %q, want %q", lang, cells[i], want)
+			}
+			if lang == "zh" && (cells[i+1] == "third-party" || cells[i+1] == "official-api") {
+				t.Errorf("zh: raw source kind %q", cells[i+1])
+			}
+		}
+	}
+}
