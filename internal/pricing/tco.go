@@ -156,7 +156,7 @@ func (e *Engine) Compare(plans []Plan, months int, currency string) (*TCO, error
 				continue
 			}
 			seenOffer[part.Offer.ID()] = true
-			if be, ok, err := e.UtilizationBreakEven(part.Offer); err != nil {
+			if be, ok, err := e.UtilizationBreakEvenIn(part.Offer, currency); err != nil {
 				return nil, err
 			} else if ok {
 				be.Plan = p.Name
@@ -277,6 +277,16 @@ func (e *Engine) plan(p Plan, months int, currency string) (*PlanResult, error) 
 // region: commitment effective hourly ÷ on-demand hourly. It reports false
 // for offers that are not commitments or have no on-demand counterpart.
 func (e *Engine) UtilizationBreakEven(o *catalog.Offer) (BreakEven, bool, error) {
+	return e.UtilizationBreakEvenIn(o, o.Price.Currency)
+}
+
+// UtilizationBreakEvenIn is UtilizationBreakEven with the two hourly prices
+// in its sentence converted to currency (the ratio does not change), so a
+// TCO in EUR or CNY says its break-even in that currency too.
+func (e *Engine) UtilizationBreakEvenIn(o *catalog.Offer, currency string) (BreakEven, bool, error) {
+	if currency == "" {
+		currency = o.Price.Currency
+	}
 	if !o.Billing.IsCommitment() {
 		return BreakEven{}, false, nil
 	}
@@ -291,10 +301,18 @@ func (e *Engine) UtilizationBreakEven(o *catalog.Offer) (BreakEven, bool, error)
 	}
 	u := commit.Div(odh)
 	be := BreakEven{Kind: "utilization", Versus: od.ID(), Value: u, Found: u.LessThanOrEqual(one)}
+	commitIn, err := e.convert(commit, o.Price.Currency, currency)
+	if err != nil {
+		return BreakEven{}, false, err
+	}
+	odhIn, err := e.convert(odh, o.Price.Currency, currency)
+	if err != nil {
+		return BreakEven{}, false, err
+	}
 	if be.Found {
-		be.say("be.utilization", term(o.Billing), o.InstanceName, o.RegionCode, u.Mul(hundred).Round(1).String(), commit.Round(4).String(), odh.Round(4).String(), o.Price.Currency)
+		be.say("be.utilization", term(o.Billing), o.InstanceName, o.RegionCode, u.Mul(hundred).Round(1).String(), commitIn.Round(4).String(), odhIn.Round(4).String(), currency)
 	} else {
-		be.say("be.utilization.never", term(o.Billing), o.InstanceName, o.RegionCode, commit.Round(4).String(), odh.Round(4).String(), o.Price.Currency)
+		be.say("be.utilization.never", term(o.Billing), o.InstanceName, o.RegionCode, commitIn.Round(4).String(), odhIn.Round(4).String(), currency)
 	}
 	return be, true, nil
 }

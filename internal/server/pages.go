@@ -754,12 +754,17 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	} else if len(res.Plans) > 1 {
 		page.ComparedAt = v.P.T("tco.compared_at", num(res.GPUs))
 	}
+	names := providerNames(d, v.P)
 	for _, id := range in.Offers {
 		if row, err := d.offerRow(id, v.Currency); err == nil {
 			o := row.Offer
-			page.Details = append(page.Details, offerRowView{ID: id, Provider: o.Provider, Instance: o.InstanceName, GPU: o.Instance.GPUID,
+			provider := names[o.Provider]
+			if provider == "" {
+				provider = o.Provider
+			}
+			page.Details = append(page.Details, offerRowView{ID: id, Provider: provider, Instance: o.InstanceName, GPU: o.Instance.GPUID,
 				GPUs: num(o.Instance.GPUCount), Region: o.RegionCode, BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
-				Price: money(row.EffectiveHourly), PerGPU: money(row.PerGPUHourly), Source: string(o.Source.Kind), SourceRef: o.Source.Ref,
+				Price: money(row.EffectiveHourly), PerGPU: money(row.PerGPUHourly), Source: v.P.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref,
 				AsOf: v.P.SourceDate(o.Source.AsOfString(), o.Source.ReadOnString())})
 		}
 	}

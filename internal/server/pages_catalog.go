@@ -138,7 +138,7 @@ const historyOffers = 6
 // historyChart is an ECharts option: the effective hourly price of the
 // instance's on-demand and spot offers at each imported snapshot, from the
 // server's price history (a database of imports). Offers with fewer than
-// two points, or in another currency than the first drawn, are left out.
+// two points are left out; every point is converted to the page's currency.
 func (s *Server) historyChart(r *http.Request, v view, doc *document.InstanceDetail) (map[string]any, string) {
 	src := s.historySource()
 	if src == nil {
@@ -150,7 +150,10 @@ func (s *Server) historyChart(r *http.Request, v view, doc *document.InstanceDet
 	}
 	var all []series
 	dates := map[string]bool{}
-	cur := ""
+	// Every point is drawn in the page's currency (a point that cannot be
+	// converted is left out), so an EUR or CNY page has no USD chart.
+	cur := v.Currency
+	table := s.Data().FX
 	for _, o := range doc.Offers {
 		if len(all) == historyOffers {
 			break
@@ -164,11 +167,17 @@ func (s *Server) historyChart(r *http.Request, v view, doc *document.InstanceDet
 		}
 		se := series{name: o.Region + " · " + v.P.BillingCode(o.Billing), pts: map[string]float64{}}
 		for _, p := range h.Points {
-			if cur == "" {
-				cur = p.Currency
+			amount, err := decimal.NewFromString(string(p.Effective))
+			if err != nil {
+				continue
 			}
 			if p.Currency != cur {
-				continue
+				if table == nil {
+					continue
+				}
+				if amount, err = table.Convert(amount, p.Currency, cur); err != nil {
+					continue
+				}
 			}
 			day := p.AsOf
 			if day == "" {
@@ -177,7 +186,7 @@ func (s *Server) historyChart(r *http.Request, v view, doc *document.InstanceDet
 			if len(p.FetchedAt) >= 10 {
 				day = p.FetchedAt[:10]
 			}
-			f, _ := p.Effective.Float64()
+			f, _ := amount.Round(4).Float64()
 			se.pts[day] = f
 			dates[day] = true
 		}

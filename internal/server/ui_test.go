@@ -166,9 +166,23 @@ func TestInstancePageDrawsPriceHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := get(t, srv, "/instances/aws/p5.48xlarge?lang=zh").Body.String()
+	body := get(t, srv, "/instances/aws/p5.48xlarge?lang=en").Body.String()
 	if !strings.Contains(body, `id="chart-history"`) || !strings.Contains(body, "2026-11-02") || !strings.Contains(body, "49.5") {
 		t.Error("no price-history chart with the imported point")
+	}
+	// the chart is in the page's currency: CNY on a Chinese page, EUR when
+	// chosen, never the stored USD
+	for q, cur := range map[string]string{"lang=zh": "CNY", "lang=en&currency=EUR": "EUR", "lang=en": "USD"} {
+		page := get(t, srv, "/instances/aws/p5.48xlarge?"+q).Body.String()
+		i := strings.Index(page, `id="chart-history"`)
+		if i < 0 {
+			t.Fatalf("%s: no history chart", q)
+		}
+		chart := page[i:]
+		chart = chart[:strings.Index(chart, "</script>")]
+		if !strings.Contains(chart, cur) || (cur != "USD" && (strings.Contains(chart, "USD") || strings.Contains(chart, "49.5,") || strings.Contains(chart, "49.5]"))) {
+			t.Errorf("%s: the history chart is not in %s: %s", q, cur, chart)
+		}
 	}
 	plain := get(t, newServer(t), "/instances/aws/p5.48xlarge?lang=en").Body.String()
 	if strings.Contains(plain, `id="chart-history"`) || !strings.Contains(plain, "data-history-none") {

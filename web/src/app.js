@@ -477,11 +477,28 @@ doc.addEventListener("click", function (ev) {
   window.location.assign(compareURL(t));
 });
 
-// On a phone the filter form starts folded (it was a screen and a half);
-// the summary line opens it.
+// The filter form folds so the table starts in the first viewport. On a
+// phone it starts folded (it was a screen and a half); on a wide screen it
+// starts open. Opening or folding it is remembered (localStorage) and wins.
+const FILTERS_KEY = "gpuscout.filters";
 function foldFilters() {
-  if (window.matchMedia && window.matchMedia("(max-width: 640px)").matches) {
-    for (const d of $$(doc, "details[data-filters]")) d.open = false;
+  let saved = null;
+  try {
+    saved = window.localStorage.getItem(FILTERS_KEY);
+  } catch (e) {
+    saved = null; // storage blocked: fall back to the default
+  }
+  const phone = window.matchMedia && window.matchMedia("(max-width: 640px)").matches;
+  for (const d of $$(doc, "details[data-filters]")) {
+    if (saved === "open") d.open = true;
+    else if (saved === "closed" || phone) d.open = false;
+    d.addEventListener("toggle", function () {
+      try {
+        window.localStorage.setItem(FILTERS_KEY, d.open ? "open" : "closed");
+      } catch (e) {
+        // storage blocked: the choice lasts for this page only
+      }
+    });
   }
 }
 
