@@ -325,5 +325,5 @@ func csvErr(src string, err error, header []string) error {
 		}
 		return &importer.ParseError{Source: src, Line: ce.Line, Err: fmt.Errorf("column %d: %w", ce.Column, ce.Err)}
 	}
-	return &importer.ParseError{Source: src, Err: err}
+	return &importer.ParseError{Source: src, Line: importer.CSVLine(err), Err: err}
 }

@@ -351,3 +351,15 @@ func TestDescribesMachines(t *testing.T) {
 		t.Error("gpuMemoryGiB")
 	}
 }
+
+// A vms.csv whose last line lost its end (and so maybe digits of its last
+// price) is refused with its line.
+func TestUnterminatedFileRefused(t *testing.T) {
+	in := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n" +
+		"gpu_1x_a100,A100,1,30,200,1.29,us-east-1\n" +
+		"gpu_8x_h100,H100,8,208,1800,23.9,us-ea"
+	_, err := (&Importer{Cloud: "lambda", File: "vms.csv"}).Parse(context.Background(), strings.NewReader(in), nil)
+	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "without a newline") {
+		t.Errorf("err = %v", err)
+	}
+}
