@@ -12,6 +12,21 @@ import (
 // tens of dollars per GPU-hour; a figure above this is a broken file.
 const MaxPerGPUHourUSD = 10000
 
+// MinPerGPUHourUSD is the smallest price per GPU-hour an import may
+// carry, in US dollars (per instance-hour when the GPU count is not
+// known). The cheapest GPU offers in any public price list, fractional
+// GPUs and spot included, cost several cents per GPU-hour; a figure below
+// this is a broken or hostile file, and would become the cheapest offer.
+const MinPerGPUHourUSD = 0.01
+
+// minPerHour is the floor in a currency the exchange-rate table cannot
+// convert: about 0.01 USD.
+var minPerHour = map[string]decimal.Decimal{
+	"USD": decimal.RequireFromString("0.01"), "EUR": decimal.RequireFromString("0.01"), "GBP": decimal.RequireFromString("0.01"),
+	"CNY": decimal.RequireFromString("0.07"), "JPY": decimal.RequireFromString("1"), "INR": decimal.RequireFromString("0.8"),
+	"KRW": decimal.RequireFromString("10"),
+}
+
 // Skip reasons of Check, as they appear in the skipped lines.
 const (
 	SkipNoProvider    = "no provider"
@@ -22,6 +37,7 @@ const (
 	SkipNoPrice       = "no positive price"
 	SkipUpfrontNoTerm = "upfront payment without a term"
 	SkipAbsurd        = "price above 10,000 USD per GPU-hour"
+	SkipImplausible   = "price below 0.01 USD per GPU-hour"
 	SkipDuplicate     = "duplicate offer (the last one was kept)"
 	SkipBadBand       = "interruption band outside 0-100%"
 )
@@ -60,7 +76,7 @@ type Checker struct {
 // counting each in res.Skipped with its reason: a missing provider,
 // instance type or region, an unknown billing model, a negative price, no
 // positive price, an upfront payment without a term, a price above
-// MaxPerGPUHourUSD per GPU-hour, a duplicate offer ID (the last is kept,
+// MaxPerGPUHourUSD or below MinPerGPUHourUSD per GPU-hour, a duplicate offer ID (the last is kept,
 // as storage would), a band outside 0-100%. An offer in a currency ToUSD
 // does not know is an error: nothing of the import may be stored.
 func (c Checker) Check(res *Result) error {
@@ -95,6 +111,8 @@ func (c Checker) Check(res *Result) error {
 			reason = SkipUpfrontNoTerm
 		case c.absurd(o):
 			reason = SkipAbsurd
+		case c.implausible(o):
+			reason = SkipImplausible
 		case last[id] != i:
 			reason = SkipDuplicate
 		}
@@ -121,6 +139,31 @@ func (c Checker) Check(res *Result) error {
 	}
 	res.Bands = bands
 	return nil
+}
+
+// gpus is the GPU count Check divides by: 1 when unknown.
+func (c Checker) gpus(o *catalog.Offer) int64 {
+	if c.GPUs != nil {
+		if n := c.GPUs(o.Provider, o.InstanceName); n > 0 {
+			return int64(n)
+		}
+	}
+	return 1
+}
+
+// implausible reports whether an offer costs less than MinPerGPUHourUSD
+// per GPU-hour (converted to US dollars, or against the floor of its own
+// currency when it cannot be converted; no floor for a currency neither
+// knows).
+func (c Checker) implausible(o *catalog.Offer) bool {
+	eff := o.EffectiveHourly().Div(decimal.NewFromInt(c.gpus(o)))
+	if c.ToUSD != nil {
+		if usd, ok := c.ToUSD(eff, o.Price.Currency); ok {
+			return usd.LessThan(decimal.NewFromFloat(MinPerGPUHourUSD))
+		}
+	}
+	floor, ok := minPerHour[o.Price.Currency]
+	return ok && eff.LessThan(floor)
 }
 
 // absurd reports whether an offer costs more than MaxPerGPUHourUSD per

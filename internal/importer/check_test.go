@@ -126,3 +126,34 @@ func TestTally(t *testing.T) {
 		t.Error("no answer at all accepted")
 	}
 }
+
+// A price of 1e-10 USD per hour would become the cheapest p5.48xlarge:
+// below the plausibility floor it is skipped and counted, per GPU-hour
+// when the GPU count is known, per instance-hour otherwise, in any
+// currency.
+func TestCheckSkipsImplausiblyLowPrices(t *testing.T) {
+	res := &Result{Source: "aws", Offers: []*catalog.Offer{
+		offer("p5.48xlarge", "us-east-1", catalog.OnDemand, "0.0000000001", "0", "USD"), // below
+		offer("p5.48xlarge", "us-west-2", catalog.OnDemand, "0.07", "0", "USD"),         // 0.00875/GPU-h: below
+		offer("p5.48xlarge", "us-west-1", catalog.OnDemand, "0.08", "0", "USD"),         // 0.01/GPU-h: kept
+		offer("g5.xlarge", "cn-north-1", catalog.OnDemand, "0.06", "0", "CNY"),          // 0.0086 USD: below
+		offer("g5.xlarge", "us-east-2", catalog.OnDemand, "0.009", "0", "USD"),          // per instance-hour: below
+		offer("g5.xlarge", "us-east-1", catalog.OnDemand, "0.5", "0", "USD"),            // kept
+	}}
+	if err := checker().Check(res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Offers) != 2 || res.Offers[0].RegionCode != "us-west-1" || res.Offers[1].RegionCode != "us-east-1" {
+		for _, o := range res.Offers {
+			t.Errorf("kept %s", o.ID())
+		}
+	}
+	if lines := strings.Join(res.Skipped.Lines(), "\n"); !strings.Contains(lines, "4 "+SkipImplausible) {
+		t.Errorf("skipped:\n%s", lines)
+	}
+	// Without an exchange-rate table, the currency's own floor applies.
+	res = &Result{Source: "alibaba", Offers: []*catalog.Offer{offer("g5.xlarge", "cn-north-1", catalog.OnDemand, "0.0000000001", "0", "CNY")}}
+	if err := (Checker{}).Check(res); err != nil || len(res.Offers) != 0 {
+		t.Errorf("no FX table: kept %d, err %v", len(res.Offers), err)
+	}
+}
