@@ -40,6 +40,30 @@ type SaveOptions struct {
 	// AllowShrink accepts a snapshot with fewer than MinShare of the
 	// records of the previous snapshot of its scope.
 	AllowShrink bool
+	// Usable reports whether reads will use an imported record (its
+	// region and instance type are known); the shrink guard counts only
+	// those, so a file whose every region is unknown cannot hide the
+	// previous snapshot. Nil counts every record.
+	Usable func(provider, instance, region string) bool
+}
+
+// usable counts the offers and bands of res that opt.Usable accepts.
+func (opt SaveOptions) usable(res *importer.Result) int {
+	if opt.Usable == nil {
+		return len(res.Offers) + len(res.Bands)
+	}
+	n := 0
+	for _, o := range res.Offers {
+		if opt.Usable(o.Provider, o.InstanceName, o.RegionCode) {
+			n++
+		}
+	}
+	for _, b := range res.Bands {
+		if opt.Usable(b.Provider, b.InstanceName, b.Region) {
+			n++
+		}
+	}
+	return n
 }
 
 // EmptyError is an import with no offers and no bands: stored, it would
@@ -59,11 +83,11 @@ type ShrinkError struct {
 	Source        string
 	Scope         string
 	Previous      int64 // the previous snapshot's ID
-	Before, After int   // offers and bands, before and now
+	Before, After int   // offers and bands, before and now (usable ones)
 }
 
 func (e *ShrinkError) Error() string {
-	return fmt.Sprintf("the %s import holds %d offers and bands, fewer than %.0f%% of the %d of snapshot %d: refused (pass --allow-shrink to store it anyway)",
+	return fmt.Sprintf("the %s import holds %d usable offers and bands, fewer than %.0f%% of the %d of snapshot %d: refused (pass --allow-shrink to store it anyway)",
 		e.Source, e.After, MinShare*100, e.Before, e.Previous)
 }
 
@@ -89,8 +113,8 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 		if err != nil {
 			return s, fmt.Errorf("read the previous snapshot: %w", err)
 		}
-		if prevID > 0 && float64(s.Offers+s.Bands) < MinShare*float64(before) {
-			return s, &ShrinkError{Source: s.Source, Scope: s.Scope, Previous: prevID, Before: before, After: s.Offers + s.Bands}
+		if after := opt.usable(res); prevID > 0 && float64(after) < MinShare*float64(before) {
+			return s, &ShrinkError{Source: s.Source, Scope: s.Scope, Previous: prevID, Before: before, After: after}
 		}
 	}
 	r, err := tx.ExecContext(ctx, `INSERT INTO snapshots (source, scope, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
