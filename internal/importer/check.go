@@ -38,7 +38,7 @@ const (
 	SkipUpfrontNoTerm = "upfront payment without a term"
 	SkipAbsurd        = "price above 10,000 USD per GPU-hour"
 	SkipImplausible   = "price below 0.01 USD per GPU-hour"
-	SkipDuplicate     = "duplicate offer (the last one was kept)"
+	SkipDuplicate     = "duplicate offer (the first one was kept)"
 	SkipBadBand       = "interruption band outside 0-100%"
 )
 
@@ -76,16 +76,13 @@ type Checker struct {
 // counting each in res.Skipped with its reason: a missing provider,
 // instance type or region, an unknown billing model, a negative price, no
 // positive price, an upfront payment without a term, a price above
-// MaxPerGPUHourUSD or below MinPerGPUHourUSD per GPU-hour, a duplicate offer ID (the last is kept,
-// as storage would), a band outside 0-100%. An offer in a currency ToUSD
+// MaxPerGPUHourUSD or below MinPerGPUHourUSD per GPU-hour, a duplicate
+// offer ID (the first is kept, the rest counted), a band outside 0-100%. An offer in a currency ToUSD
 // does not know is an error: nothing of the import may be stored.
 func (c Checker) Check(res *Result) error {
-	last := map[string]int{}
-	for i, o := range res.Offers {
-		last[o.ID()] = i
-	}
+	seen := make(map[string]bool, len(res.Offers))
 	kept := res.Offers[:0]
-	for i, o := range res.Offers {
+	for _, o := range res.Offers {
 		id := o.ID()
 		p := o.Price
 		if c.ToUSD != nil && o.Provider != "" {
@@ -113,9 +110,10 @@ func (c Checker) Check(res *Result) error {
 			reason = SkipAbsurd
 		case c.implausible(o):
 			reason = SkipImplausible
-		case last[id] != i:
+		case seen[id]:
 			reason = SkipDuplicate
 		}
+		seen[id] = true
 		if reason != "" {
 			res.Skipped.Add(reason, id)
 			continue

@@ -47,8 +47,8 @@ func TestCheckSkipsBadFiguresAndCountsThem(t *testing.T) {
 		offer("g5.xlarge", "cn-north-1", catalog.OnDemand, "70001", "0", "CNY"),    // 10,000.14 USD, 1 GPU
 		offer("g5.xlarge", "us-east-2", catalog.Billing("lease"), "1", "0", "USD"), // billing
 		offer("g5.xlarge", "us-east-1", catalog.Reserved1yAll, "0", "5000", "USD"), // kept
-		offer("g5.2xlarge", "us-east-1", catalog.OnDemand, "1", "0", "USD"),        // duplicate, dropped
-		offer("g5.2xlarge", "us-east-1", catalog.OnDemand, "2", "0", "USD"),        // duplicate, kept
+		offer("g5.2xlarge", "us-east-1", catalog.OnDemand, "1", "0", "USD"),        // duplicate, kept (the first)
+		offer("g5.2xlarge", "us-east-1", catalog.OnDemand, "2", "0", "USD"),        // duplicate, dropped
 	}}
 	res.Bands = []*catalog.InterruptionBand{
 		{Provider: "aws", InstanceName: "p5.48xlarge", Region: "us-east-1", LowPct: decimal.NewFromInt(5), HighPct: decimal.NewFromInt(10)},
@@ -61,7 +61,7 @@ func TestCheckSkipsBadFiguresAndCountsThem(t *testing.T) {
 	for _, o := range res.Offers {
 		kept = append(kept, o.ID()+"="+o.Price.Hourly.String())
 	}
-	want := "aws/p5.48xlarge/us-east-1/on-demand=55.04 aws/p5.48xlarge/us-west-2/on-demand=80000 aws/g5.xlarge/us-east-1/reserved-1y-all-upfront=0 aws/g5.2xlarge/us-east-1/on-demand=2"
+	want := "aws/p5.48xlarge/us-east-1/on-demand=55.04 aws/p5.48xlarge/us-west-2/on-demand=80000 aws/g5.xlarge/us-east-1/reserved-1y-all-upfront=0 aws/g5.2xlarge/us-east-1/on-demand=1"
 	if got := strings.Join(kept, " "); got != want {
 		t.Errorf("kept %s\nwant %s", got, want)
 	}
