@@ -113,6 +113,11 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 		if err != nil {
 			return s, fmt.Errorf("read the previous snapshot: %w", err)
 		}
+		if prevID > 0 && opt.Usable != nil {
+			if before, err = usableSize(ctx, tx, prevID, opt.Usable, before); err != nil {
+				return s, fmt.Errorf("read the previous snapshot: %w", err)
+			}
+		}
 		if after := opt.usable(res); prevID > 0 && float64(after) < MinShare*float64(before) {
 			return s, &ShrinkError{Source: s.Source, Scope: s.Scope, Previous: prevID, Before: before, After: after}
 		}
@@ -183,6 +188,36 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 
 // previousSize is the newest snapshot of a scope and how many offers and
 // bands it holds (0, 0 when there is none).
+// usableSize counts the offers and bands of snapshot id that usable
+// accepts, so that the shrink guard compares like with like; stored is
+// the snapshot's own count, kept when it has no rows to read.
+func usableSize(ctx context.Context, tx *sql.Tx, id int64, usable func(provider, instance, region string) bool, stored int) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT provider, instance_type, region FROM offers WHERE snapshot_id = ?
+		UNION ALL SELECT provider, instance_type, region FROM bands WHERE snapshot_id = ?`, id, id)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n, all := 0, 0
+	for rows.Next() {
+		var p, i, r string
+		if err := rows.Scan(&p, &i, &r); err != nil {
+			return 0, err
+		}
+		all++
+		if usable(p, i, r) {
+			n++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	if all == 0 {
+		return stored, nil
+	}
+	return n, nil
+}
+
 func previousSize(ctx context.Context, tx *sql.Tx, scope string) (int64, int, error) {
 	var id int64
 	var n int
