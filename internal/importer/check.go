@@ -2,6 +2,10 @@ package importer
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/shopspring/decimal"
@@ -39,6 +43,7 @@ const (
 	SkipAbsurd        = "price above 10,000 USD per GPU-hour"
 	SkipImplausible   = "price below 0.01 USD per GPU-hour"
 	SkipDuplicate     = "duplicate offer (the first one was kept)"
+	SkipBadIdentifier = "provider, instance type or region is not an identifier"
 	SkipBadBand       = "interruption band outside 0-100%"
 )
 
@@ -75,7 +80,8 @@ type Checker struct {
 // Check removes from res the offers and bands that fail validation,
 // counting each in res.Skipped with its reason: a missing provider,
 // instance type or region, an unknown billing model, a negative price, no
-// positive price, an upfront payment without a term, a price above
+// positive price, an identifier that breaks the catalog's identifier
+// rule, an upfront payment without a term, a price above
 // MaxPerGPUHourUSD or below MinPerGPUHourUSD per GPU-hour, a duplicate
 // offer ID (the first is kept, the rest counted), a band outside 0-100%. An offer in a currency ToUSD
 // does not know is an error: nothing of the import may be stored.
@@ -98,6 +104,8 @@ func (c Checker) Check(res *Result) error {
 			reason = SkipNoInstance
 		case o.RegionCode == "":
 			reason = SkipNoRegion
+		case !validIDs(o.Provider, o.InstanceName, o.RegionCode):
+			reason, id = SkipBadIdentifier, quoteID(id)
 		case !o.Billing.Valid():
 			reason = SkipBadBilling
 		case p.Hourly.IsNegative() || p.Upfront.IsNegative() || p.Monthly.IsNegative():
@@ -127,6 +135,10 @@ func (c Checker) Check(res *Result) error {
 	hundred := decimal.NewFromInt(100)
 	bands := res.Bands[:0]
 	for _, b := range res.Bands {
+		if b.InstanceName != "" && b.Region != "" && !validIDs(b.Provider, b.InstanceName, b.Region) {
+			res.Skipped.Add(SkipBadIdentifier, quoteID(b.Provider+"/"+b.InstanceName+"/"+b.Region))
+			continue
+		}
 		bad := b.LowPct.IsNegative() || b.HighPct.IsNegative() || b.LowPct.GreaterThan(hundred) || b.HighPct.GreaterThan(hundred) ||
 			(b.HighPct.IsPositive() && b.HighPct.LessThan(b.LowPct)) || b.InstanceName == "" || b.Region == ""
 		if bad {
@@ -136,7 +148,49 @@ func (c Checker) Check(res *Result) error {
 		bands = append(bands, b)
 	}
 	res.Bands = bands
+	instances := res.Instances[:0]
+	for _, in := range res.Instances {
+		if !validIDs(in.Provider, in.Name) || !safeText(in.GPUName) {
+			res.Skipped.Add(SkipBadIdentifier, quoteID(in.Provider+"/"+in.Name))
+			continue
+		}
+		instances = append(instances, in)
+	}
+	res.Instances = instances
 	return nil
+}
+
+// validIDs reports whether every identifier follows the catalog's
+// identifier rule (catalog.CheckIdentifier): imported names reach
+// terminals, web pages, CSV exports and file paths, so markup, "../",
+// terminal escapes and formulas are skipped, never stored.
+func validIDs(ids ...string) bool {
+	for _, v := range ids {
+		if catalog.CheckIdentifier(v) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// safeText reports whether a free-text name (a GPU name as the source
+// spells it) holds no control character and no markup.
+func safeText(v string) bool {
+	if len(v) > catalog.MaxIdentifierLen || !utf8.ValidString(v) || strings.ContainsAny(v, "<>\"'`|=") {
+		return false
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteID makes a rejected identifier safe to print in a skip example.
+func quoteID(v string) string {
+	q := strconv.QuoteToASCII(v)
+	return q[1 : len(q)-1]
 }
 
 // gpus is the GPU count Check divides by: 1 when unknown.

@@ -157,3 +157,29 @@ func TestCheckSkipsImplausiblyLowPrices(t *testing.T) {
 		t.Errorf("no FX table: kept %d, err %v", len(res.Offers), err)
 	}
 }
+
+// Imported identifiers follow the --catalog identifier rule: markup, path
+// segments, terminal escapes and spreadsheet formulas are skipped and
+// counted, and the skip examples print escaped.
+func TestCheckSkipsHostileIdentifiers(t *testing.T) {
+	res := &Result{Source: "skypilot", Offers: []*catalog.Offer{
+		offer("<script>alert(1)</script>", "us-east-1", catalog.OnDemand, "1", "0", "USD"),
+		offer("g5.xlarge", "../../etc", catalog.OnDemand, "1", "0", "USD"),
+		offer("g5.xlarge", "us-east-1\x1b[2J", catalog.OnDemand, "1", "0", "USD"),
+		offer("=cmd|' /C calc'!A0", "us-east-1", catalog.OnDemand, "1", "0", "USD"),
+		offer("g5..xlarge", "us-east-1", catalog.OnDemand, "1", "0", "USD"),
+		offer("g5.xlarge", "us-east-1", catalog.OnDemand, "1", "0", "USD"), // kept
+	}}
+	res.Bands = []*catalog.InterruptionBand{{Provider: "aws", InstanceName: "p5/../x", Region: "us-east-1", HighPct: decimal.NewFromInt(5)}}
+	res.Instances = []*catalog.DiscoveredInstance{{Provider: "aws", Name: "g5.xlarge", GPUName: "A10G\x1b]0;pwned\x07"}, {Provider: "aws", Name: "g5.xlarge", GPUName: "A10G"}}
+	if err := checker().Check(res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Offers) != 1 || res.Offers[0].ID() != "aws/g5.xlarge/us-east-1/on-demand" || len(res.Bands) != 0 || len(res.Instances) != 1 {
+		t.Errorf("kept %d offers, %d bands, %d instances", len(res.Offers), len(res.Bands), len(res.Instances))
+	}
+	lines := strings.Join(res.Skipped.Lines(), "\n")
+	if !strings.Contains(lines, "7 "+SkipBadIdentifier) || strings.ContainsRune(lines, 0x1b) {
+		t.Errorf("skipped:\n%q", lines)
+	}
+}

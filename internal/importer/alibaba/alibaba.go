@@ -294,12 +294,12 @@ type spotQuote struct {
 
 // builder turns entries into offers.
 type builder struct {
-	i       *Importer
-	offers  map[string]*catalog.Offer
+	i      *Importer
+	offers map[string]*catalog.Offer
 	// priced holds each offer ID and zone priced so far ("" for a
 	// region-level price): a second price for the same one is a
 	// duplicate, skipped and counted, never a lower price that wins.
-	priced map[[2]string]bool
+	priced  map[[2]string]bool
 	spot    map[[3]string]spotQuote // region, instance type, zone
 	skipped importer.Skips
 }

@@ -324,12 +324,12 @@ type quotaRow struct {
 
 // builder turns entries into offers.
 type builder struct {
-	i       *Importer
-	offers  map[string]*catalog.Offer
+	i      *Importer
+	offers map[string]*catalog.Offer
 	// priced holds each offer ID and zone priced so far ("" for a
 	// region-level price): a second price for the same one is a
 	// duplicate, skipped and counted, never a lower price that wins.
-	priced map[[2]string]bool
+	priced  map[[2]string]bool
 	skipped importer.Skips
 }
 
