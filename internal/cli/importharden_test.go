@@ -31,3 +31,31 @@ func TestShrinkGuardCountsUsableRecordsOnly(t *testing.T) {
 		t.Errorf("import with every region unknown: exit %d\n%s", code, errOut)
 	}
 }
+
+// Trailing data after a JSON document refuses the file; a UTF-8 byte order
+// mark is accepted by every JSON source.
+func TestTrailingDataRefusedAndBOMAccepted(t *testing.T) {
+	for _, g := range goodImports {
+		if g[0] == "skypilot" || g[0] == "aws-savings-plans" {
+			continue
+		}
+		b, err := os.ReadFile(g[len(g)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, in := range map[string]string{"trailing": string(b) + "\n{\"x\": 1}\n", "bom": "\xef\xbb\xbf" + string(b)} {
+			p := filepath.Join(t.TempDir(), "f.json")
+			if err := os.WriteFile(p, []byte(in), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			args := append(append([]string{"catalog", "import"}, g[:len(g)-1]...), p, "--db", filepath.Join(t.TempDir(), "d.db"))
+			_, errOut, code := exec(t, true, nil, args...)
+			if name == "bom" && code != 0 {
+				t.Errorf("%s with a byte order mark: exit %d\n%s", g[0], code, errOut)
+			}
+			if name == "trailing" && (code == 0 || !strings.Contains(errOut, "nothing was stored")) {
+				t.Errorf("%s with trailing data: exit %d\n%s", g[0], code, errOut)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package importer
 import (
 	"bufio"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -138,6 +139,18 @@ func SkipBOM(r io.Reader) io.Reader {
 		br.Discard(3)
 	}
 	return br
+}
+
+// DecoderEnd checks that nothing but whitespace follows the JSON document
+// dec has decoded: trailing data is a damaged or concatenated file.
+func DecoderEnd(dec *json.Decoder) error {
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return err
+		}
+		return errors.New("data after the end of the JSON document")
+	}
+	return nil
 }
 
 // MaxRecord is the most bytes one record (an API response item, a SKU, a

@@ -422,3 +422,16 @@ func TestTruncatedCSVRefused(t *testing.T) {
 		t.Errorf("offer file without a final newline: err = %v", err)
 	}
 }
+
+// A negative (or above 100 %) Spot Advisor saving is skipped and counted,
+// never stored.
+func TestSpotAdvisorNegativeSavingSkipped(t *testing.T) {
+	in := `{"ranges":[{"index":0,"label":"<5%","max":5}],"spot_advisor":{"us-east-1":{"Linux":{"p4d.24xlarge":{"s":-40,"r":0},"g5.xlarge":{"s":70,"r":0}}}}}`
+	res, err := (&SpotAdvisor{Now: now}).Parse(context.Background(), strings.NewReader(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Bands) != 1 || res.Bands[0].InstanceName != "g5.xlarge" || !strings.Contains(strings.Join(res.Skipped.Lines(), ";"), "saving outside 0-100%") {
+		t.Errorf("bands %d, skipped %v", len(res.Bands), res.Skipped.Lines())
+	}
+}

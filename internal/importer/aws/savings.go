@@ -39,7 +39,7 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 	if s.Now != nil {
 		now = s.Now
 	}
-	cr := csv.NewReader(importer.RecordLimit(&importer.CountingReader{R: r, Progress: p}, importer.MaxCSVRecord))
+	cr := csv.NewReader(importer.RecordLimit(&importer.CountingReader{R: importer.SkipBOM(r), Progress: p}, importer.MaxCSVRecord))
 	cr.FieldsPerRecord = -1
 	res := &importer.Result{Source: s.Name()}
 	var col map[string]int
