@@ -187,7 +187,8 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 		return err
 	}
 	defer db.Close()
-	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now(), sqlite.SaveOptions{AllowShrink: allowShrink, Usable: a.usable(res)})
+	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now(), sqlite.SaveOptions{AllowShrink: allowShrink, Usable: a.usable(res),
+		Waiting: func() { fmt.Fprintln(a.io.Err, a.printer.T("import.waiting_lock", db.Path())) }})
 	if err != nil {
 		// Refused: say what was skipped, which is usually why.
 		if n := res.Skipped.Total(); n > 0 {

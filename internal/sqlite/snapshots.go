@@ -45,6 +45,77 @@ type SaveOptions struct {
 	// those, so a file whose every region is unknown cannot hide the
 	// previous snapshot. Nil counts every record.
 	Usable func(provider, instance, region string) bool
+	// LockWait is how long to wait for another process (another import)
+	// to release the database; 0 means DefaultLockWait.
+	LockWait time.Duration
+	// Waiting is called once when the import has to wait for the lock,
+	// to tell the user; it may be nil.
+	Waiting func()
+}
+
+// DefaultLockWait is how long an import waits for another writer.
+const DefaultLockWait = 5 * time.Minute
+
+// LockedError is an import that gave up waiting for the database lock:
+// another process kept writing for longer than SaveOptions.LockWait.
+// Nothing was stored; the imported file is not at fault.
+type LockedError struct {
+	Path   string
+	Waited time.Duration
+	Err    error
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("%s is locked by another process (another import?); gave up after waiting %s; nothing was stored", e.Path, e.Waited.Round(time.Second))
+}
+
+func (e *LockedError) Unwrap() error { return e.Err }
+
+// isBusy reports whether err is SQLITE_BUSY or SQLITE_LOCKED.
+func isBusy(err error) bool {
+	var ce interface{ Code() int }
+	if errors.As(err, &ce) {
+		c := ce.Code() & 0xff
+		return c == 5 || c == 6
+	}
+	return strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked")
+}
+
+// beginWrite begins a write transaction, waiting for another writer in
+// steps of a second (telling opt.Waiting once) up to opt.LockWait.
+func (db *DB) beginWrite(ctx context.Context, opt SaveOptions) (*sql.Tx, error) {
+	wait := opt.LockWait
+	if wait <= 0 {
+		wait = DefaultLockWait
+	}
+	if _, err := db.w.ExecContext(ctx, `PRAGMA busy_timeout = 1000`); err != nil {
+		return nil, err
+	}
+	// Restored on the transaction's own connection (the pool holds one).
+	restore := func() { db.w.ExecContext(context.WithoutCancel(ctx), `PRAGMA busy_timeout = 10000`) }
+	start, told := time.Now(), false
+	for {
+		tx, err := db.w.BeginTx(ctx, nil)
+		if err == nil {
+			if _, err := tx.ExecContext(ctx, `PRAGMA busy_timeout = 10000`); err != nil {
+				tx.Rollback()
+				return nil, err
+			}
+			return tx, nil
+		}
+		if !isBusy(err) || ctx.Err() != nil {
+			restore()
+			return nil, fmt.Errorf("begin import: %w", err)
+		}
+		if waited := time.Since(start); waited >= wait {
+			restore()
+			return nil, &LockedError{Path: db.path, Waited: waited, Err: err}
+		}
+		if !told && opt.Waiting != nil {
+			opt.Waiting()
+			told = true
+		}
+	}
 }
 
 // usable counts the offers and bands of res that opt.Usable accepts.
@@ -103,9 +174,9 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 	if s.Offers+s.Bands == 0 {
 		return s, &EmptyError{Source: s.Source, Skipped: s.Skipped}
 	}
-	tx, err := db.w.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx, opt)
 	if err != nil {
-		return s, fmt.Errorf("begin import: %w", err)
+		return s, err
 	}
 	defer tx.Rollback() // no-op after Commit
 	if !opt.AllowShrink {
