@@ -67,7 +67,10 @@ func importError(source, file string, err error) *localError {
 	var ee *sqlite.EmptyError
 	var se *sqlite.ShrinkError
 	var fe *importer.FailureError
+	var le *sqlite.LockedError
 	switch {
+	case errors.As(err, &le):
+		return &localError{key: "import.err.locked", args: []any{source, le.Path, le.Waited.Round(time.Second).String()}, hint: "import.hint.locked", exit: ExitFailure, err: err}
 	case errors.As(err, &ce):
 		return &localError{key: "import.err.currency", args: []any{source, file, ce.Record, ce.Field, ce.Value, strings.Join(ce.Known, ", ")},
 			hint: "import.hint.currency", exit: ExitData, err: err}

@@ -187,7 +187,8 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 		return err
 	}
 	defer db.Close()
-	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now(), sqlite.SaveOptions{AllowShrink: allowShrink})
+	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now(), sqlite.SaveOptions{AllowShrink: allowShrink, Usable: a.usable(res),
+		Waiting: func() { fmt.Fprintln(a.io.Err, a.printer.T("import.waiting_lock", db.Path())) }})
 	if err != nil {
 		// Refused: say what was skipped, which is usually why.
 		if n := res.Skipped.Total(); n > 0 {
@@ -231,6 +232,30 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 		a.printDiscovery(disc)
 	}
 	return nil
+}
+
+// usable reports whether reads will use an imported record: its region
+// is in the catalog, and its instance type too or described by the import
+// itself. Nil (count everything) when the catalog cannot be loaded.
+func (a *app) usable(res *importer.Result) func(provider, instance, region string) bool {
+	ds, err := a.data()
+	if err != nil || ds.Catalog == nil {
+		return nil
+	}
+	described := map[[2]string]bool{}
+	for _, it := range res.Instances {
+		described[[2]string{it.Provider, it.Name}] = true
+	}
+	return func(provider, instance, region string) bool {
+		if _, ok := ds.Catalog.Region(provider, region); !ok {
+			return false
+		}
+		if described[[2]string{provider, instance}] {
+			return true
+		}
+		_, ok := ds.Catalog.Instance(provider + "/" + instance)
+		return ok
+	}
 }
 
 // discovery is what reads will make of the machines an import describes:

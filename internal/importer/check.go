@@ -2,6 +2,10 @@ package importer
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/shopspring/decimal"
@@ -11,6 +15,21 @@ import (
 // in US dollars. The dearest GPU offers in any public price list are a few
 // tens of dollars per GPU-hour; a figure above this is a broken file.
 const MaxPerGPUHourUSD = 10000
+
+// MinPerGPUHourUSD is the smallest price per GPU-hour an import may
+// carry, in US dollars (per instance-hour when the GPU count is not
+// known). The cheapest GPU offers in any public price list, fractional
+// GPUs and spot included, cost several cents per GPU-hour; a figure below
+// this is a broken or hostile file, and would become the cheapest offer.
+const MinPerGPUHourUSD = 0.01
+
+// minPerHour is the floor in a currency the exchange-rate table cannot
+// convert: about 0.01 USD.
+var minPerHour = map[string]decimal.Decimal{
+	"USD": decimal.RequireFromString("0.01"), "EUR": decimal.RequireFromString("0.01"), "GBP": decimal.RequireFromString("0.01"),
+	"CNY": decimal.RequireFromString("0.07"), "JPY": decimal.RequireFromString("1"), "INR": decimal.RequireFromString("0.8"),
+	"KRW": decimal.RequireFromString("10"),
+}
 
 // Skip reasons of Check, as they appear in the skipped lines.
 const (
@@ -22,7 +41,9 @@ const (
 	SkipNoPrice       = "no positive price"
 	SkipUpfrontNoTerm = "upfront payment without a term"
 	SkipAbsurd        = "price above 10,000 USD per GPU-hour"
-	SkipDuplicate     = "duplicate offer (the last one was kept)"
+	SkipImplausible   = "price below 0.01 USD per GPU-hour"
+	SkipDuplicate     = "duplicate offer (the first one was kept)"
+	SkipBadIdentifier = "provider, instance type or region is not an identifier"
 	SkipBadBand       = "interruption band outside 0-100%"
 )
 
@@ -59,17 +80,15 @@ type Checker struct {
 // Check removes from res the offers and bands that fail validation,
 // counting each in res.Skipped with its reason: a missing provider,
 // instance type or region, an unknown billing model, a negative price, no
-// positive price, an upfront payment without a term, a price above
-// MaxPerGPUHourUSD per GPU-hour, a duplicate offer ID (the last is kept,
-// as storage would), a band outside 0-100%. An offer in a currency ToUSD
+// positive price, an identifier that breaks the catalog's identifier
+// rule, an upfront payment without a term, a price above
+// MaxPerGPUHourUSD or below MinPerGPUHourUSD per GPU-hour, a duplicate
+// offer ID (the first is kept, the rest counted), a band outside 0-100%. An offer in a currency ToUSD
 // does not know is an error: nothing of the import may be stored.
 func (c Checker) Check(res *Result) error {
-	last := map[string]int{}
-	for i, o := range res.Offers {
-		last[o.ID()] = i
-	}
+	seen := make(map[string]bool, len(res.Offers))
 	kept := res.Offers[:0]
-	for i, o := range res.Offers {
+	for _, o := range res.Offers {
 		id := o.ID()
 		p := o.Price
 		if c.ToUSD != nil && o.Provider != "" {
@@ -85,6 +104,8 @@ func (c Checker) Check(res *Result) error {
 			reason = SkipNoInstance
 		case o.RegionCode == "":
 			reason = SkipNoRegion
+		case !validIDs(o.Provider, o.InstanceName, o.RegionCode):
+			reason, id = SkipBadIdentifier, quoteID(id)
 		case !o.Billing.Valid():
 			reason = SkipBadBilling
 		case p.Hourly.IsNegative() || p.Upfront.IsNegative() || p.Monthly.IsNegative():
@@ -95,9 +116,12 @@ func (c Checker) Check(res *Result) error {
 			reason = SkipUpfrontNoTerm
 		case c.absurd(o):
 			reason = SkipAbsurd
-		case last[id] != i:
+		case c.implausible(o):
+			reason = SkipImplausible
+		case seen[id]:
 			reason = SkipDuplicate
 		}
+		seen[id] = true
 		if reason != "" {
 			res.Skipped.Add(reason, id)
 			continue
@@ -111,6 +135,10 @@ func (c Checker) Check(res *Result) error {
 	hundred := decimal.NewFromInt(100)
 	bands := res.Bands[:0]
 	for _, b := range res.Bands {
+		if b.InstanceName != "" && b.Region != "" && !validIDs(b.Provider, b.InstanceName, b.Region) {
+			res.Skipped.Add(SkipBadIdentifier, quoteID(b.Provider+"/"+b.InstanceName+"/"+b.Region))
+			continue
+		}
 		bad := b.LowPct.IsNegative() || b.HighPct.IsNegative() || b.LowPct.GreaterThan(hundred) || b.HighPct.GreaterThan(hundred) ||
 			(b.HighPct.IsPositive() && b.HighPct.LessThan(b.LowPct)) || b.InstanceName == "" || b.Region == ""
 		if bad {
@@ -120,7 +148,74 @@ func (c Checker) Check(res *Result) error {
 		bands = append(bands, b)
 	}
 	res.Bands = bands
+	instances := res.Instances[:0]
+	for _, in := range res.Instances {
+		if !validIDs(in.Provider, in.Name) || !safeText(in.GPUName) {
+			res.Skipped.Add(SkipBadIdentifier, quoteID(in.Provider+"/"+in.Name))
+			continue
+		}
+		instances = append(instances, in)
+	}
+	res.Instances = instances
 	return nil
+}
+
+// validIDs reports whether every identifier follows the catalog's
+// identifier rule (catalog.CheckIdentifier): imported names reach
+// terminals, web pages, CSV exports and file paths, so markup, "../",
+// terminal escapes and formulas are skipped, never stored.
+func validIDs(ids ...string) bool {
+	for _, v := range ids {
+		if catalog.CheckIdentifier(v) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// safeText reports whether a free-text name (a GPU name as the source
+// spells it) holds no control character and no markup.
+func safeText(v string) bool {
+	if len(v) > catalog.MaxIdentifierLen || !utf8.ValidString(v) || strings.ContainsAny(v, "<>\"'`|=") {
+		return false
+	}
+	for _, r := range v {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// quoteID makes a rejected identifier safe to print in a skip example.
+func quoteID(v string) string {
+	q := strconv.QuoteToASCII(v)
+	return q[1 : len(q)-1]
+}
+
+// gpus is the GPU count Check divides by: 1 when unknown.
+func (c Checker) gpus(o *catalog.Offer) int64 {
+	if c.GPUs != nil {
+		if n := c.GPUs(o.Provider, o.InstanceName); n > 0 {
+			return int64(n)
+		}
+	}
+	return 1
+}
+
+// implausible reports whether an offer costs less than MinPerGPUHourUSD
+// per GPU-hour (converted to US dollars, or against the floor of its own
+// currency when it cannot be converted; no floor for a currency neither
+// knows).
+func (c Checker) implausible(o *catalog.Offer) bool {
+	eff := o.EffectiveHourly().Div(decimal.NewFromInt(c.gpus(o)))
+	if c.ToUSD != nil {
+		if usd, ok := c.ToUSD(eff, o.Price.Currency); ok {
+			return usd.LessThan(decimal.NewFromFloat(MinPerGPUHourUSD))
+		}
+	}
+	floor, ok := minPerHour[o.Price.Currency]
+	return ok && eff.LessThan(floor)
 }
 
 // absurd reports whether an offer costs more than MaxPerGPUHourUSD per

@@ -12,8 +12,11 @@ import (
 	"io"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 )
@@ -69,10 +72,23 @@ func (s *Skips) Add(reason, example string) {
 	if len(example) > maxExample {
 		example = example[:maxExample] + "..."
 	}
+	reason, example = printable(reason), printable(example)
 	s.counts[reason]++
 	if len(s.examples[reason]) < 3 && example != "" {
 		s.examples[reason] = append(s.examples[reason], example)
 	}
+}
+
+// printable escapes control characters and invalid UTF-8 (terminal
+// escapes in a hostile file) so that a skip line prints as it reads.
+func printable(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) {
+			q := strconv.QuoteToGraphic(s)
+			return q[1 : len(q)-1]
+		}
+	}
+	return s
 }
 
 // Total is the number of skipped items.

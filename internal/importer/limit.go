@@ -2,6 +2,9 @@ package importer
 
 import (
 	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -20,9 +23,37 @@ func (e *RecordLimitError) Error() string {
 	return fmt.Sprintf("a CSV record starting at byte %d is longer than %d bytes: not a price file", e.Offset, e.Max)
 }
 
+// UnterminatedError is a CSV file whose last line does not end with a
+// newline. The price files this tool imports always end their last
+// record with one, so a file without it was cut short: its last record
+// may have lost fields or digits.
+type UnterminatedError struct {
+	Line int // the last, unterminated line
+}
+
+func (e *UnterminatedError) Error() string {
+	return "the file ends without a newline: its last record is cut short (a truncated download?)"
+}
+
+// CSVLine is the line of a CSV reading error (an *encoding/csv.ParseError
+// or an *UnterminatedError), 0 when it has none.
+func CSVLine(err error) int {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return pe.Line
+	}
+	var ue *UnterminatedError
+	if errors.As(err, &ue) {
+		return ue.Line
+	}
+	return 0
+}
+
 // RecordLimit wraps a CSV stream so that a record (a line, or several
 // when a quoted field spans them) longer than max bytes is a
 // *RecordLimitError instead of memory: encoding/csv holds a whole record.
+// A stream that does not end with a newline is an *UnterminatedError at
+// its end: a price file cut short.
 func RecordLimit(r io.Reader, max int) io.Reader {
 	return &recordLimiter{r: r, max: max}
 }
@@ -33,6 +64,8 @@ type recordLimiter struct {
 	off    int64 // bytes read so far
 	start  int64 // offset of the current record
 	quoted bool
+	lines  int  // newlines read so far
+	last   byte // the last byte read
 	err    error
 }
 
@@ -48,6 +81,9 @@ func (l *recordLimiter) Read(p []byte) (int, error) {
 		case c == '\n' && !l.quoted:
 			l.start = l.off + int64(i) + 1
 		}
+		if c == '\n' {
+			l.lines++
+		}
 		if l.off+int64(i)-l.start >= int64(l.max) {
 			l.err = &RecordLimitError{Offset: l.start, Max: l.max}
 			l.off += int64(i)
@@ -55,6 +91,13 @@ func (l *recordLimiter) Read(p []byte) (int, error) {
 		}
 	}
 	l.off += int64(n)
+	if n > 0 {
+		l.last = p[n-1]
+	}
+	if errors.Is(err, io.EOF) && l.off > 0 && l.last != '\n' {
+		l.err = &UnterminatedError{Line: l.lines + 1}
+		return n, l.err
+	}
 	return n, err
 }
 
@@ -96,6 +139,18 @@ func SkipBOM(r io.Reader) io.Reader {
 		br.Discard(3)
 	}
 	return br
+}
+
+// DecoderEnd checks that nothing but whitespace follows the JSON document
+// dec has decoded: trailing data is a damaged or concatenated file.
+func DecoderEnd(dec *json.Decoder) error {
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		if err != nil {
+			return err
+		}
+		return errors.New("data after the end of the JSON document")
+	}
+	return nil
 }
 
 // MaxRecord is the most bytes one record (an API response item, a SKU, a

@@ -40,6 +40,101 @@ type SaveOptions struct {
 	// AllowShrink accepts a snapshot with fewer than MinShare of the
 	// records of the previous snapshot of its scope.
 	AllowShrink bool
+	// Usable reports whether reads will use an imported record (its
+	// region and instance type are known); the shrink guard counts only
+	// those, so a file whose every region is unknown cannot hide the
+	// previous snapshot. Nil counts every record.
+	Usable func(provider, instance, region string) bool
+	// LockWait is how long to wait for another process (another import)
+	// to release the database; 0 means DefaultLockWait.
+	LockWait time.Duration
+	// Waiting is called once when the import has to wait for the lock,
+	// to tell the user; it may be nil.
+	Waiting func()
+}
+
+// DefaultLockWait is how long an import waits for another writer.
+const DefaultLockWait = 5 * time.Minute
+
+// LockedError is an import that gave up waiting for the database lock:
+// another process kept writing for longer than SaveOptions.LockWait.
+// Nothing was stored; the imported file is not at fault.
+type LockedError struct {
+	Path   string
+	Waited time.Duration
+	Err    error
+}
+
+func (e *LockedError) Error() string {
+	return fmt.Sprintf("%s is locked by another process (another import?); gave up after waiting %s; nothing was stored", e.Path, e.Waited.Round(time.Second))
+}
+
+func (e *LockedError) Unwrap() error { return e.Err }
+
+// isBusy reports whether err is SQLITE_BUSY or SQLITE_LOCKED.
+func isBusy(err error) bool {
+	var ce interface{ Code() int }
+	if errors.As(err, &ce) {
+		c := ce.Code() & 0xff
+		return c == 5 || c == 6
+	}
+	return strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked")
+}
+
+// beginWrite begins a write transaction, waiting for another writer in
+// steps of a second (telling opt.Waiting once) up to opt.LockWait.
+func (db *DB) beginWrite(ctx context.Context, opt SaveOptions) (*sql.Tx, error) {
+	wait := opt.LockWait
+	if wait <= 0 {
+		wait = DefaultLockWait
+	}
+	if _, err := db.w.ExecContext(ctx, `PRAGMA busy_timeout = 1000`); err != nil {
+		return nil, err
+	}
+	// Restored on the transaction's own connection (the pool holds one).
+	restore := func() { db.w.ExecContext(context.WithoutCancel(ctx), `PRAGMA busy_timeout = 10000`) }
+	start, told := time.Now(), false
+	for {
+		tx, err := db.w.BeginTx(ctx, nil)
+		if err == nil {
+			if _, err := tx.ExecContext(ctx, `PRAGMA busy_timeout = 10000`); err != nil {
+				tx.Rollback()
+				return nil, err
+			}
+			return tx, nil
+		}
+		if !isBusy(err) || ctx.Err() != nil {
+			restore()
+			return nil, fmt.Errorf("begin import: %w", err)
+		}
+		if waited := time.Since(start); waited >= wait {
+			restore()
+			return nil, &LockedError{Path: db.path, Waited: waited, Err: err}
+		}
+		if !told && opt.Waiting != nil {
+			opt.Waiting()
+			told = true
+		}
+	}
+}
+
+// usable counts the offers and bands of res that opt.Usable accepts.
+func (opt SaveOptions) usable(res *importer.Result) int {
+	if opt.Usable == nil {
+		return len(res.Offers) + len(res.Bands)
+	}
+	n := 0
+	for _, o := range res.Offers {
+		if opt.Usable(o.Provider, o.InstanceName, o.RegionCode) {
+			n++
+		}
+	}
+	for _, b := range res.Bands {
+		if opt.Usable(b.Provider, b.InstanceName, b.Region) {
+			n++
+		}
+	}
+	return n
 }
 
 // EmptyError is an import with no offers and no bands: stored, it would
@@ -59,11 +154,11 @@ type ShrinkError struct {
 	Source        string
 	Scope         string
 	Previous      int64 // the previous snapshot's ID
-	Before, After int   // offers and bands, before and now
+	Before, After int   // offers and bands, before and now (usable ones)
 }
 
 func (e *ShrinkError) Error() string {
-	return fmt.Sprintf("the %s import holds %d offers and bands, fewer than %.0f%% of the %d of snapshot %d: refused (pass --allow-shrink to store it anyway)",
+	return fmt.Sprintf("the %s import holds %d usable offers and bands, fewer than %.0f%% of the %d of snapshot %d: refused (pass --allow-shrink to store it anyway)",
 		e.Source, e.After, MinShare*100, e.Before, e.Previous)
 }
 
@@ -79,9 +174,9 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 	if s.Offers+s.Bands == 0 {
 		return s, &EmptyError{Source: s.Source, Skipped: s.Skipped}
 	}
-	tx, err := db.w.BeginTx(ctx, nil)
+	tx, err := db.beginWrite(ctx, opt)
 	if err != nil {
-		return s, fmt.Errorf("begin import: %w", err)
+		return s, err
 	}
 	defer tx.Rollback() // no-op after Commit
 	if !opt.AllowShrink {
@@ -89,8 +184,13 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 		if err != nil {
 			return s, fmt.Errorf("read the previous snapshot: %w", err)
 		}
-		if prevID > 0 && float64(s.Offers+s.Bands) < MinShare*float64(before) {
-			return s, &ShrinkError{Source: s.Source, Scope: s.Scope, Previous: prevID, Before: before, After: s.Offers + s.Bands}
+		if prevID > 0 && opt.Usable != nil {
+			if before, err = usableSize(ctx, tx, prevID, opt.Usable, before); err != nil {
+				return s, fmt.Errorf("read the previous snapshot: %w", err)
+			}
+		}
+		if after := opt.usable(res); prevID > 0 && float64(after) < MinShare*float64(before) {
+			return s, &ShrinkError{Source: s.Source, Scope: s.Scope, Previous: prevID, Before: before, After: after}
 		}
 	}
 	r, err := tx.ExecContext(ctx, `INSERT INTO snapshots (source, scope, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -159,6 +259,36 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 
 // previousSize is the newest snapshot of a scope and how many offers and
 // bands it holds (0, 0 when there is none).
+// usableSize counts the offers and bands of snapshot id that usable
+// accepts, so that the shrink guard compares like with like; stored is
+// the snapshot's own count, kept when it has no rows to read.
+func usableSize(ctx context.Context, tx *sql.Tx, id int64, usable func(provider, instance, region string) bool, stored int) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT provider, instance_type, region FROM offers WHERE snapshot_id = ?
+		UNION ALL SELECT provider, instance_type, region FROM bands WHERE snapshot_id = ?`, id, id)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n, all := 0, 0
+	for rows.Next() {
+		var p, i, r string
+		if err := rows.Scan(&p, &i, &r); err != nil {
+			return 0, err
+		}
+		all++
+		if usable(p, i, r) {
+			n++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	if all == 0 {
+		return stored, nil
+	}
+	return n, nil
+}
+
 func previousSize(ctx context.Context, tx *sql.Tx, scope string) (int64, int, error) {
 	var id int64
 	var n int

@@ -45,7 +45,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		}
 	}
 	dsn := "file:" + path + "?_pragma=foreign_keys(1)&_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)"
-	w, err := sql.Open("sqlite", dsn)
+	// Writes begin IMMEDIATE: a deferred transaction that reads first
+	// fails at once with SQLITE_BUSY when another process writes, instead
+	// of waiting for the lock.
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

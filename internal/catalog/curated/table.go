@@ -39,9 +39,9 @@ func (p *problems) add(file string, line int, field, format string, args ...any)
 // Bounds on what a catalog file may hold. A curated text field is at most
 // a few hundred characters; identifiers name a provider's resource.
 const (
-	maxFileBytes = 64 << 20 // one catalog file
-	maxIDLen     = 128      // an identifier column (see idColumns)
-	maxTextLen   = 4096     // any other column, in characters
+	maxFileBytes = 64 << 20                 // one catalog file
+	maxIDLen     = catalog.MaxIdentifierLen // an identifier column (see idColumns)
+	maxTextLen   = 4096                     // any other column, in characters
 )
 
 // idColumns are the columns that hold identifiers: they become parts of
@@ -95,30 +95,8 @@ func checkValue(col string, isID bool, v string) string {
 		// "*" is the wildcard of provider-level rows (interruption priors,
 		// provider-wide region facts); the loader checks where it may stand.
 		return ""
-	case len(v) > maxIDLen:
-		return fmt.Sprintf("identifier is %d bytes long; at most %d", len(v), maxIDLen)
-	case strings.Contains(v, ".."), !isIdentifier(v):
-		return fmt.Sprintf("identifier %q may hold only letters, digits and . _ - + : (no \"..\", slashes or spaces)", v)
 	}
-	return ""
-}
-
-// isIdentifier reports whether v is a letter or digit followed by letters,
-// digits and . _ + : - only (ASCII).
-func isIdentifier(v string) bool {
-	if v == "" || !isAlnum(v[0]) {
-		return false
-	}
-	for i := 1; i < len(v); i++ {
-		if c := v[i]; !isAlnum(c) && c != '.' && c != '_' && c != '+' && c != ':' && c != '-' {
-			return false
-		}
-	}
-	return true
-}
-
-func isAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+	return catalog.CheckIdentifier(v)
 }
 
 // clip shortens a value for an error message.

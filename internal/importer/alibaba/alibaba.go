@@ -294,14 +294,18 @@ type spotQuote struct {
 
 // builder turns entries into offers.
 type builder struct {
-	i       *Importer
-	offers  map[string]*catalog.Offer
+	i      *Importer
+	offers map[string]*catalog.Offer
+	// priced holds each offer ID and zone priced so far ("" for a
+	// region-level price): a second price for the same one is a
+	// duplicate, skipped and counted, never a lower price that wins.
+	priced  map[[2]string]bool
 	spot    map[[3]string]spotQuote // region, instance type, zone
 	skipped importer.Skips
 }
 
 func (i *Importer) newBuilder() *builder {
-	return &builder{i: i, offers: map[string]*catalog.Offer{}, spot: map[[3]string]spotQuote{}}
+	return &builder{i: i, offers: map[string]*catalog.Offer{}, priced: map[[2]string]bool{}, spot: map[[3]string]spotQuote{}}
 }
 
 func (b *builder) count() int { return len(b.offers) }
@@ -419,7 +423,7 @@ func (b *builder) addPrice(off int64, field string, e entry, fetched time.Time) 
 		Price:        price,
 		Notes:        notes,
 		Source:       importer.Source(catalog.SourceOfficialAPI, ActionDescribePrice+" "+e.Region+" "+e.InstanceType, fetched, fetched),
-	})
+	}, "")
 	return nil
 }
 
@@ -482,9 +486,16 @@ func (b *builder) addSpot(off int64, field string, e entry, fetched time.Time) e
 	return nil
 }
 
-// put keeps the lowest price per offer ID.
-func (b *builder) put(o *catalog.Offer) {
+// put keeps the lowest price per offer ID across zones (zone is "" for a
+// region-level price); a second price for the same offer and zone is a
+// duplicate: the first is kept and the rest counted.
+func (b *builder) put(o *catalog.Offer, zone string) {
 	id := o.ID()
+	if b.priced[[2]string{id, zone}] {
+		b.skipped.Add(importer.SkipDuplicate, strings.TrimSpace(id+" "+zone))
+		return
+	}
+	b.priced[[2]string{id, zone}] = true
 	old, ok := b.offers[id]
 	if !ok {
 		b.offers[id] = o
@@ -527,7 +538,7 @@ func (b *builder) result() *importer.Result {
 			Price:        catalog.Price{Hourly: q.price, Currency: q.currency},
 			Notes:        "latest spot price, lowest across zones (here " + k[2] + ")",
 			Source:       importer.Source(catalog.SourceOfficialAPI, ActionDescribeSpotPriceHistory+" "+k[0]+" "+k[1], q.fetched, q.fetched),
-		})
+		}, k[2])
 	}
 	res := &importer.Result{Source: sourceName, Skipped: b.skipped}
 	for _, o := range b.offers {

@@ -387,3 +387,51 @@ func TestHugeKeysAndValuesStopEarly(t *testing.T) {
 		t.Errorf("huge spot history: %v after %d MiB", err, big.Served>>20)
 	}
 }
+
+// A Savings Plans file cut short must be refused with its line, never
+// read as a smaller file: cut at a field boundary, the EC2 Instance plan's
+// lower rate and the 3-year plan would vanish; cut inside the last field,
+// the last rate would lose digits.
+func TestTruncatedCSVRefused(t *testing.T) {
+	full, err := os.ReadFile("testdata/savings.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(full)
+	atField := s[:strings.Index(s, "BBB,BBB.1,Hrs,2026-10-01T00:00:00Z,29.9,")+len("BBB,BBB.1,Hrs,2026-10-01T00:00:00Z,29.9")] + "\n"
+	lastDigits := strings.TrimSuffix(s, "\n")
+	lastDigits = lastDigits[:len(lastDigits)-3]
+	for name, tc := range map[string]struct{ in, want string }{
+		"field boundary":   {atField, "line 8"},
+		"no final newline": {lastDigits, "line 11"},
+	} {
+		_, err := (&SavingsPlans{Ref: "sp.csv", Now: now}).Parse(context.Background(), strings.NewReader(tc.in), nil)
+		if err == nil || !strings.Contains(err.Error(), "sp.csv ("+tc.want+")") {
+			t.Errorf("%s: err = %v, want a refusal at %s", name, err, tc.want)
+		}
+	}
+	off := `"FormatVersion","v1.0"
+"SKU","OfferTermCode","TermType","Unit","PricePerUnit","Currency","Instance Type","Tenancy","Operating System","Region Code"
+"G1","J","OnDemand","Hrs","1.006","USD","g5.xlarge","Shared","Linux","us-east-1"
+"G2","J","OnDemand","Hrs","2.0"
+`
+	if _, err := (&Offers{Ref: "o.csv", Now: now}).Parse(context.Background(), strings.NewReader(off), nil); err == nil || !strings.Contains(err.Error(), "o.csv (line 4)") {
+		t.Errorf("offer file cut at a field boundary: err = %v", err)
+	}
+	if _, err := (&Offers{Ref: "o.csv", Now: now}).Parse(context.Background(), strings.NewReader(strings.TrimSuffix(off, "\n")), nil); err == nil || !strings.Contains(err.Error(), "without a newline") {
+		t.Errorf("offer file without a final newline: err = %v", err)
+	}
+}
+
+// A negative (or above 100 %) Spot Advisor saving is skipped and counted,
+// never stored.
+func TestSpotAdvisorNegativeSavingSkipped(t *testing.T) {
+	in := `{"ranges":[{"index":0,"label":"<5%","max":5}],"spot_advisor":{"us-east-1":{"Linux":{"p4d.24xlarge":{"s":-40,"r":0},"g5.xlarge":{"s":70,"r":0}}}}}`
+	res, err := (&SpotAdvisor{Now: now}).Parse(context.Background(), strings.NewReader(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Bands) != 1 || res.Bands[0].InstanceName != "g5.xlarge" || !strings.Contains(strings.Join(res.Skipped.Lines(), ";"), "saving outside 0-100%") {
+		t.Errorf("bands %d, skipped %v", len(res.Bands), res.Skipped.Lines())
+	}
+}

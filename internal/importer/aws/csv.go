@@ -19,6 +19,7 @@ func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result
 	cr.FieldsPerRecord = -1
 	var published time.Time
 	var col map[string]int
+	fields := 0 // the header's field count
 	byKey := map[string]*catalog.Offer{}
 	for n := 0; ; n++ {
 		rec, err := cr.Read()
@@ -38,6 +39,7 @@ func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result
 			}
 			if len(rec) > 2 && rec[0] == "SKU" {
 				col = map[string]int{}
+				fields = len(rec)
 				for i, h := range rec {
 					col[h] = i
 				}
@@ -49,6 +51,9 @@ func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result
 				}
 			}
 			continue
+		}
+		if len(rec) != fields {
+			return &importer.ParseError{Source: o.ref(), Line: line, Err: fmt.Errorf("%d fields where the header has %d: a record cut short or damaged", len(rec), fields)}
 		}
 		get := func(name string) string {
 			if i, ok := col[name]; ok && i < len(rec) {

@@ -233,6 +233,9 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 			return err
 		}
 	})
+	if err == nil {
+		err = s.atEnd()
+	}
 	if err != nil {
 		var pe *importer.ParseError
 		if asParseError(err, &pe) {

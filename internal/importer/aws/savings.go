@@ -39,10 +39,11 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 	if s.Now != nil {
 		now = s.Now
 	}
-	cr := csv.NewReader(importer.RecordLimit(&importer.CountingReader{R: r, Progress: p}, importer.MaxCSVRecord))
+	cr := csv.NewReader(importer.RecordLimit(&importer.CountingReader{R: importer.SkipBOM(r), Progress: p}, importer.MaxCSVRecord))
 	cr.FieldsPerRecord = -1
 	res := &importer.Result{Source: s.Name()}
 	var col map[string]int
+	fields := 0 // the header's field count
 	var published time.Time
 	byKey := map[string]*catalog.Offer{}
 	for n := 0; ; n++ {
@@ -63,6 +64,7 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 			}
 			if len(rec) > 2 && rec[0] == "SKU" {
 				col = map[string]int{}
+				fields = len(rec)
 				for i, h := range rec {
 					col[h] = i
 				}
@@ -74,6 +76,9 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 				}
 			}
 			continue
+		}
+		if len(rec) != fields {
+			return nil, &importer.ParseError{Source: ref, Line: line, Err: fmt.Errorf("%d fields where the header has %d: a record cut short or damaged", len(rec), fields)}
 		}
 		get := func(name string) string {
 			if i, ok := col[name]; ok && i < len(rec) {

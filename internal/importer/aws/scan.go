@@ -81,6 +81,15 @@ func (s *scanner) errorf(format string, args ...any) error {
 	return fmt.Errorf(format, args...) // the caller's ParseError gives the offset
 }
 
+// end checks that nothing but whitespace follows the document: trailing
+// data is a damaged or concatenated file, not something to ignore.
+func (s *scanner) atEnd() error {
+	if _, err := s.ws(); err == nil {
+		return errors.New("data after the end of the JSON document")
+	}
+	return s.err
+}
+
 // ws skips whitespace and returns the next byte without consuming it.
 func (s *scanner) ws() (byte, error) {
 	for {

@@ -50,8 +50,11 @@ func (h *SpotHistory) Parse(ctx context.Context, r io.Reader, p importer.Progres
 			Timestamp          string `json:"Timestamp"`
 		} `json:"SpotPriceHistory"`
 	}
-	dec := json.NewDecoder(importer.SizeLimit(&importer.CountingReader{R: r, Progress: p}, maxWholeFile))
+	dec := json.NewDecoder(importer.SizeLimit(&importer.CountingReader{R: importer.SkipBOM(r), Progress: p}, maxWholeFile))
 	if err := dec.Decode(&doc); err != nil {
+		return nil, &importer.ParseError{Source: ref, Offset: dec.InputOffset(), Err: err}
+	}
+	if err := importer.DecoderEnd(dec); err != nil {
 		return nil, &importer.ParseError{Source: ref, Offset: dec.InputOffset(), Err: err}
 	}
 	if doc.SpotPriceHistory == nil {
@@ -148,8 +151,11 @@ func (a *SpotAdvisor) Parse(ctx context.Context, r io.Reader, p importer.Progres
 			R int `json:"r"`
 		} `json:"spot_advisor"`
 	}
-	dec := json.NewDecoder(importer.SizeLimit(&importer.CountingReader{R: r, Progress: p}, maxWholeFile))
+	dec := json.NewDecoder(importer.SizeLimit(&importer.CountingReader{R: importer.SkipBOM(r), Progress: p}, maxWholeFile))
 	if err := dec.Decode(&doc); err != nil {
+		return nil, &importer.ParseError{Source: ref, Offset: dec.InputOffset(), Err: err}
+	}
+	if err := importer.DecoderEnd(dec); err != nil {
 		return nil, &importer.ParseError{Source: ref, Offset: dec.InputOffset(), Err: err}
 	}
 	if len(doc.Ranges) == 0 {
@@ -192,6 +198,10 @@ func (a *SpotAdvisor) Parse(ctx context.Context, r io.Reader, p importer.Progres
 				continue
 			}
 			v := linux[t]
+			if v.S < 0 || v.S > 100 {
+				res.Skipped.Add("saving outside 0-100%", t+" "+region)
+				continue
+			}
 			b, ok := bands[v.R]
 			if !ok {
 				return nil, &importer.ParseError{Source: ref, Field: "spot_advisor." + region + ".Linux." + t + ".r", Err: fmt.Errorf("unknown range %d", v.R)}

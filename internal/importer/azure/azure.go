@@ -290,6 +290,7 @@ func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (stri
 			return "", c.perr(dec.InputOffset(), "", fmt.Errorf("want a JSON object, got %v", tok))
 		}
 		next = ""
+		page := false // a key of a price-list response was seen
 		for dec.More() {
 			c.win.Reset()
 			tok, err := dec.Token()
@@ -299,10 +300,12 @@ func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (stri
 			key, _ := tok.(string)
 			switch key {
 			case "Items":
+				page = true
 				if err := c.readItems(ctx, dec); err != nil {
 					return "", err
 				}
 			case "NextPageLink":
+				page = true
 				off := dec.InputOffset()
 				var s *string
 				if err := dec.Decode(&s); err != nil {
@@ -321,6 +324,9 @@ func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (stri
 		}
 		if _, err := dec.Token(); err != nil {
 			return "", c.jsonErr(dec, 0, "", err)
+		}
+		if !page {
+			return "", c.perr(dec.InputOffset(), "", fmt.Errorf("object %d has neither Items nor NextPageLink: not a response page (trailing or foreign data)", pages+1))
 		}
 	}
 }

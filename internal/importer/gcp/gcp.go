@@ -303,6 +303,7 @@ func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (stri
 			return "", c.perr(dec.InputOffset(), "", fmt.Errorf("want a JSON object, got %v", tok))
 		}
 		next = ""
+		page := false // a key of a price-list response was seen
 		for dec.More() {
 			c.win.Reset()
 			tok, err := dec.Token()
@@ -313,10 +314,12 @@ func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (stri
 			off := dec.InputOffset()
 			switch key {
 			case "skus":
+				page = true
 				if err := c.readSKUs(ctx, dec); err != nil {
 					return "", err
 				}
 			case "nextPageToken":
+				page = true
 				var s *string
 				if err := dec.Decode(&s); err != nil {
 					return "", c.jsonErr(dec, off, key, err)
@@ -333,6 +336,9 @@ func (c *collector) readPages(ctx context.Context, r io.Reader, many bool) (stri
 		}
 		if _, err := dec.Token(); err != nil {
 			return "", c.jsonErr(dec, 0, "", err)
+		}
+		if !page {
+			return "", c.perr(dec.InputOffset(), "", fmt.Errorf("object %d has neither skus nor nextPageToken: not a response page (trailing or foreign data)", pages+1))
 		}
 	}
 }

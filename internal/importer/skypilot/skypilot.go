@@ -104,6 +104,14 @@ func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) 
 	return i.parse(ctx, r, p, i.File)
 }
 
+// Bounds on one vms.csv: the largest real files (aws, azure) price a few
+// hundred GPU instance types in a few thousand type and region pairs; a
+// file far beyond them is not a catalog file, and would cost memory.
+const (
+	MaxInstanceTypes = 20000
+	MaxOffers        = 200000
+)
+
 // columns a vms.csv must have; AvailabilityZone, SpotPrice and GpuInfo
 // are optional.
 var required = []string{"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "Region"}
@@ -227,6 +235,9 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			continue
 		}
 		if !described[inst] {
+			if len(described) >= MaxInstanceTypes {
+				return nil, perr(line, "InstanceType", fmt.Errorf("more than %d GPU instance types: not a SkyPilot vms.csv (the largest real one has a few hundred)", MaxInstanceTypes))
+			}
 			described[inst] = true
 			vcpu, _, _ := num(rec, line, "vCPUs")
 			mem, _, _ := num(rec, line, "MemoryGiB")
@@ -247,6 +258,9 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 		key := [2]string{inst, region}
 		g := groups[key]
 		if g == nil {
+			if len(order) >= MaxOffers {
+				return nil, perr(line, "Region", fmt.Errorf("more than %d instance type and region pairs: not a SkyPilot vms.csv (the largest real one has a few thousand)", MaxOffers))
+			}
 			g = &group{offers: map[catalog.Billing]*catalog.Offer{}, zones: map[catalog.Billing]int{}, differ: map[catalog.Billing]bool{}}
 			groups[key] = g
 			order = append(order, key)
@@ -325,5 +339,5 @@ func csvErr(src string, err error, header []string) error {
 		}
 		return &importer.ParseError{Source: src, Line: ce.Line, Err: fmt.Errorf("column %d: %w", ce.Column, ce.Err)}
 	}
-	return &importer.ParseError{Source: src, Err: err}
+	return &importer.ParseError{Source: src, Line: importer.CSVLine(err), Err: err}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -349,5 +350,31 @@ func TestDescribesMachines(t *testing.T) {
 	// No GpuInfo: memory unknown (0).
 	if gpuMemoryGiB("").IsPositive() || !gpuMemoryGiB("{'MemoryInfo': {'SizeInMiB': 81920}}").Equal(decimal.NewFromInt(80)) {
 		t.Error("gpuMemoryGiB")
+	}
+}
+
+// A vms.csv whose last line lost its end (and so maybe digits of its last
+// price) is refused with its line.
+func TestUnterminatedFileRefused(t *testing.T) {
+	in := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n" +
+		"gpu_1x_a100,A100,1,30,200,1.29,us-east-1\n" +
+		"gpu_8x_h100,H100,8,208,1800,23.9,us-ea"
+	_, err := (&Importer{Cloud: "lambda", File: "vms.csv"}).Parse(context.Background(), strings.NewReader(in), nil)
+	if err == nil || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), "without a newline") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// A vms.csv far beyond any real one is refused with a clear error instead
+// of taking memory.
+func TestRecordCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n")
+	for n := 0; n <= MaxInstanceTypes; n++ {
+		fmt.Fprintf(&b, "gpu_%d,A100,1,30,200,1.29,us-east-1\n", n)
+	}
+	_, err := (&Importer{Cloud: "lambda", File: "vms.csv"}).Parse(context.Background(), strings.NewReader(b.String()), nil)
+	if err == nil || !strings.Contains(err.Error(), "more than 20000 GPU instance types") {
+		t.Errorf("err = %v", err)
 	}
 }

@@ -324,13 +324,17 @@ type quotaRow struct {
 
 // builder turns entries into offers.
 type builder struct {
-	i       *Importer
-	offers  map[string]*catalog.Offer
+	i      *Importer
+	offers map[string]*catalog.Offer
+	// priced holds each offer ID and zone priced so far ("" for a
+	// region-level price): a second price for the same one is a
+	// duplicate, skipped and counted, never a lower price that wins.
+	priced  map[[2]string]bool
 	skipped importer.Skips
 }
 
 func (i *Importer) newBuilder() *builder {
-	return &builder{i: i, offers: map[string]*catalog.Offer{}}
+	return &builder{i: i, offers: map[string]*catalog.Offer{}, priced: map[[2]string]bool{}}
 }
 
 func (b *builder) count() int { return len(b.offers) }
@@ -496,7 +500,7 @@ func (b *builder) addInquiry(off int64, field string, e entry, cur string, fetch
 		b.skipped.Add("zero price", ex)
 		return nil
 	}
-	b.put(o)
+	b.put(o, "")
 	return nil
 }
 
@@ -584,14 +588,21 @@ func (b *builder) addZone(off int64, field string, e entry, cur string, fetched 
 			o.Notes += "; "
 		}
 		o.Notes += "lowest across zones (here " + row.Zone + ")"
-		b.put(o)
+		b.put(o, row.Zone)
 	}
 	return nil
 }
 
-// put keeps the lowest price per offer ID.
-func (b *builder) put(o *catalog.Offer) {
+// put keeps the lowest price per offer ID across zones (zone is "" for a
+// region-level price); a second price for the same offer and zone is a
+// duplicate: the first is kept and the rest counted.
+func (b *builder) put(o *catalog.Offer, zone string) {
 	id := o.ID()
+	if b.priced[[2]string{id, zone}] {
+		b.skipped.Add(importer.SkipDuplicate, strings.TrimSpace(id+" "+zone))
+		return
+	}
+	b.priced[[2]string{id, zone}] = true
 	old, ok := b.offers[id]
 	if !ok {
 		b.offers[id] = o

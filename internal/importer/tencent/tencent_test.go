@@ -619,3 +619,25 @@ func TestHugeRecordStopsEarly(t *testing.T) {
 		t.Errorf("read %d MiB before failing", in.Served>>20)
 	}
 }
+
+// A second price for the same offer (same region, type and charge type)
+// is a duplicate: the first is kept and the duplicate counted, so a 0.01
+// CNY copy appended to a bundle cannot win silently.
+func TestDuplicateKeepsTheFirstAndCounts(t *testing.T) {
+	entry := func(price string) string {
+		return `{"action": "InquiryPriceRunInstances", "region": "ap-guangzhou", "instanceType": "GN7.2XLARGE32", "chargeType": "POSTPAID_BY_HOUR",
+		"fetchedAt": "2025-03-04T05:06:07Z", "response": {"Response": {"Price": {"InstancePrice": {"UnitPrice": ` + price + `, "ChargeUnit": "HOUR"}}, "RequestId": "r"}}}`
+	}
+	res, err := testImporter().Parse(context.Background(), strings.NewReader("["+entry("8.68")+","+entry("0.01")+"]"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Offers) != 1 || res.Offers[0].Price.Hourly.String() != "8.68" {
+		for _, o := range res.Offers {
+			t.Errorf("kept %s at %s", o.ID(), o.Price.Hourly)
+		}
+	}
+	if lines := strings.Join(res.Skipped.Lines(), "\n"); !strings.Contains(lines, "1 "+importer.SkipDuplicate) {
+		t.Errorf("duplicate not counted: %q", lines)
+	}
+}
