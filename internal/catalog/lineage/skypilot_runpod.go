@@ -38,7 +38,7 @@ var skypilotRunPod = skypilotFile{
 	Provider:    "runpod",
 	Path:        "catalogs/v8/runpod/vms.csv",
 	Commit:      "01acdfd419ce5afae1289ff14825b893ced0c196",
-	ReadOn:      "2026-12-03",
+	ReadOn:      "2026-12-04",
 	Origin:      "the RunPod API",
 	SpotMeaning: "not used",
 	DropSpot:    "it equals the on-demand Price on every row read of this version, so it is no spot (interruptible) price",
@@ -48,5 +48,6 @@ var skypilotRunPod = skypilotFile{
 	RegionWord:  "data centres",
 	Instances: []string{"1x_A100-80GB_SECURE", "2x_A100-80GB_SECURE", "1x_A100-80GB-SXM_SECURE", "2x_A100-80GB-SXM_SECURE",
 		"4x_A100-80GB-SXM_SECURE", "8x_A100-80GB-SXM_SECURE", "1x_H100-SXM_SECURE", "2x_H100-SXM_SECURE", "8x_H100-SXM_SECURE",
-		"4x_H100-NVL_SECURE", "1x_H200-SXM_SECURE", "2x_H200-SXM_SECURE", "4x_H200-SXM_SECURE", "8x_L40S_SECURE", "1x_MI300X_SECURE"},
+		"4x_H100-NVL_SECURE", "1x_H200-SXM_SECURE", "2x_H200-SXM_SECURE", "4x_H200-SXM_SECURE", "8x_L40S_SECURE", "1x_MI300X_SECURE",
+		"1x_B200_SECURE", "8x_B200_SECURE", "1x_B300_SECURE"},
 }
