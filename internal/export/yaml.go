@@ -87,10 +87,13 @@ func skyPilotCloud(off *catalog.Offer) (string, bool) {
 }
 
 // skyPilotPlacement is SkyPilot's region and zone for an offer. RunPod data
-// centers (US-TX-3) are zones of a country region (US) in SkyPilot's catalog;
-// Paperspace's NY2 is the region "East Coast (NY2)".
+// centers (US-TX-3) are zones of a country region (US) in SkyPilot's catalog,
+// and RunPod's ANY region (one price in every data center) has neither, so
+// SkyPilot may pick; Paperspace's NY2 is the region "East Coast (NY2)".
 func skyPilotPlacement(off *catalog.Offer) (region, zone string) {
 	switch {
+	case off.Provider == "runpod" && off.RegionCode == "ANY":
+		return "", ""
 	case off.Provider == "runpod" && off.Region != nil:
 		return off.Region.Country, off.RegionCode
 	case off.Provider == "digitalocean" && off.RegionCode == "NY2":
@@ -124,7 +127,11 @@ func SkyPilot(off *catalog.Offer, opt Options) ([]byte, error) {
 	res := mapping()
 	res.add("cloud", str2(cloud))
 	region, zone := skyPilotPlacement(off)
-	res.add("region", str2(region))
+	if region != "" {
+		res.add("region", str2(region))
+	} else {
+		res.HeadCommentNext("No region: the price is the same in every data center; SkyPilot tries them in turn.")
+	}
 	if zone != "" {
 		res.add("zone", str2(zone))
 	}

@@ -174,7 +174,7 @@ func TestOverlayAddsUserOffers(t *testing.T) {
 	}
 	// Replacing the provider's file keeps only the user's offers for it.
 	ds, err = curated.Load(curated.Embedded(), overlay(map[string]string{
-		"offers/lambda.csv": offerHeader + "lambda,gpu_8x_a100,us-east-1,on-demand,9.99,,,USD,user,quote from sales,2026-11-01,\n",
+		"offers/lambda-skypilot.csv": offerHeader + "lambda,gpu_8x_a100,us-east-1,on-demand,9.99,,,USD,user,quote from sales,2026-11-01,\n",
 	}))
 	if err != nil {
 		t.Fatal(err)

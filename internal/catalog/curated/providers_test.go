@@ -171,3 +171,27 @@ func TestDigitalOceanH100AtPublishedPrice(t *testing.T) {
 		}
 	}
 }
+
+// TestRunPodOffersArePriceLists checks that RunPod offers are not placed in
+// data centres: RunPod has one Secure Cloud price for every data centre and
+// no source shows stock per data centre, so every offer is in region ANY
+// (no single country), says so, and is undated like its source.
+func TestRunPodOffersArePriceLists(t *testing.T) {
+	c := load(t)
+	n := 0
+	for _, o := range c.Offers() {
+		if o.Provider != "runpod" {
+			continue
+		}
+		n++
+		if o.RegionCode != "ANY" || o.Region == nil || o.Region.Country != "ZZ" || o.Region.Residency != "any" {
+			t.Errorf("%s: want region ANY (country ZZ, residency any), got %+v", o.ID(), o.Region)
+		}
+		if !strings.HasPrefix(o.Notes, "PRICE LIST:") || !o.Source.Undated() {
+			t.Errorf("%s: want an undated PRICE LIST note, got %q (as of %s)", o.ID(), o.Notes, o.Source.AsOfString())
+		}
+	}
+	if n == 0 {
+		t.Error("runpod has no offers")
+	}
+}

@@ -118,7 +118,7 @@ var silybenchLambdaTypes = map[string]string{
 	"1x H100 SXM":      "gpu_1x_h100_sxm5",
 	"8x A100 SXM 80GB": "gpu_8x_a100_80gb_sxm4",
 	"8x H100 SXM":      "gpu_8x_h100_sxm5",
-	"1x B200 SXM6":     "", // priced from the SkyPilot catalog (offers/lambda.csv)
+	"1x B200 SXM6":     "gpu_1x_b200_sxm6",
 }
 
 func silybenchLambda() Source {

@@ -45,6 +45,9 @@ type skypilotFile struct {
 	// RegionWord names what the file's Region values are, for the note
 	// on merged rows, e.g. "host locations".
 	RegionWord string
+	// DropSpot, when set, says why the SpotPrice column is not a spot
+	// offer for this cloud; no spot rows are generated.
+	DropSpot string
 }
 
 // ref is the offers' source_ref.
@@ -96,8 +99,11 @@ func (f skypilotFile) generate(excerpt fs.FS) ([]Row, error) {
 		switch o.Billing {
 		case catalog.OnDemand:
 			what = "Price column"
+			if f.DropSpot != "" {
+				what += "; SpotPrice column not used: " + f.DropSpot
+			}
 		case catalog.Spot:
-			if !onDemand[[2]string{o.InstanceName, o.RegionCode}] {
+			if f.DropSpot != "" || !onDemand[[2]string{o.InstanceName, o.RegionCode}] {
 				continue
 			}
 			what = "SpotPrice column (" + f.SpotMeaning + ")"

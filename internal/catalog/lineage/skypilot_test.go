@@ -47,3 +47,62 @@ func TestSkypilotVastRegions(t *testing.T) {
 		t.Errorf("got %+v, want one AU row at 0.67, lowest of 2 host locations", rows)
 	}
 }
+
+// RunPod lists every type in every data centre of a fixed table at one
+// price, so each type is one row in region ANY, on-demand only (the
+// SpotPrice column copies Price), and undated.
+func TestSkypilotRunPodIsOnePriceList(t *testing.T) {
+	rows, err := skypilotRunPod.generate(os.DirFS("testdata/skypilot-runpod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if r.Region != "ANY" || r.Billing != "on-demand" || seen[r.InstanceType] {
+			t.Errorf("%s %s %s: want one on-demand row per type in region ANY", r.InstanceType, r.Region, r.Billing)
+		}
+		seen[r.InstanceType] = true
+		if r.AsOf != "" || r.ReadOn == "" || !strings.HasPrefix(r.Notes, "PRICE LIST:") {
+			t.Errorf("%s: want undated (read_on) and a PRICE LIST note, got as_of %q read_on %q notes %q", r.InstanceType, r.AsOf, r.ReadOn, r.Notes)
+		}
+	}
+	if len(rows) != len(skypilotRunPod.Instances) {
+		t.Errorf("got %d RunPod rows, want %d (one per instance type)", len(rows), len(skypilotRunPod.Instances))
+	}
+	head := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Region,SpotPrice,Price,AvailabilityZone,GpuInfo\n"
+	two := fstest.MapFS{"vms.csv": {Data: []byte(head +
+		"1x_MI300X_SECURE,MI300X,1.0,24.0,283.0,JP,2.39,2.39,AP-JP-1,\n" +
+		"1x_MI300X_SECURE,MI300X,1.0,24.0,283.0,US,2.49,2.49,US-TX-3,\n")}}
+	rows, err = skypilotRunPod.generate(two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Hourly != "2.39" || !strings.Contains(rows[0].Notes, "lowest of 2 data centres") {
+		t.Errorf("got %+v, want one ANY row at the lowest price, 2.39, noting 2 data centres", rows)
+	}
+	bad := fstest.MapFS{"vms.csv": {Data: []byte(head + "1x_MI300X_SECURE,MI300X,1.0,24.0,283.0,Japan,2.39,2.39,AP-JP-1,\n")}}
+	if _, err := skypilotRunPod.generate(bad); err == nil || !strings.Contains(err.Error(), `"Japan"`) {
+		t.Errorf("bad region: got %v, want an error naming it", err)
+	}
+}
+
+// Lambda rows from the SkyPilot file cover the 16 catalog regions and leave
+// out the products priced from the dated page copy (silybench-lambda).
+func TestSkypilotLambdaLeavesDatedProductsOut(t *testing.T) {
+	rows, err := skypilotLambda.generate(os.DirFS("testdata/skypilot-lambda"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dated := map[string]bool{}
+	for _, typ := range silybenchLambdaTypes {
+		dated[typ] = true
+	}
+	for _, r := range rows {
+		if dated[r.InstanceType] || !contains(lambdaRegions, r.Region) {
+			t.Errorf("%s/%s: priced by silybench-lambda or not a catalog region", r.InstanceType, r.Region)
+		}
+	}
+	if want := len(skypilotLambda.Instances) * len(lambdaRegions); len(rows) != want {
+		t.Errorf("got %d Lambda rows, want %d", len(rows), want)
+	}
+}

@@ -15,6 +15,8 @@ func Sources() []Source {
 		skypilotSource(skypilotNebius),
 		skypilotSource(skypilotHyperstack),
 		skypilotSource(skypilotVast),
+		skypilotSource(skypilotRunPod),
+		skypilotSource(skypilotLambda),
 		KarpenterAzure,
 	}
 }
