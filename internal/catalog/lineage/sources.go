@@ -16,5 +16,6 @@ func Sources() []Source {
 		skypilotSource(skypilotHyperstack),
 		skypilotSource(skypilotVast),
 		KarpenterAzure,
+		skypilotOCI.source(),
 	}
 }
