@@ -16,8 +16,9 @@ type notedSkypilot struct {
 	Dating string
 	// Extra notes are added before the dating sentence.
 	Extra []string
-	// Keep, when set, is called for each generated row; false leaves it out.
-	Keep func(Row) bool
+	// Keep, when set, is called for each generated row with all of them;
+	// false leaves the row out.
+	Keep func(r Row, all []Row) bool
 }
 
 func (n notedSkypilot) generate(excerpt fs.FS) ([]Row, error) {
@@ -26,9 +27,9 @@ func (n notedSkypilot) generate(excerpt fs.FS) ([]Row, error) {
 		return nil, err
 	}
 	tail := n.skypilotFile.dating()
-	out := rows[:0]
+	var out []Row
 	for _, r := range rows {
-		if n.Keep != nil && !n.Keep(r) {
+		if n.Keep != nil && !n.Keep(r, rows) {
 			continue
 		}
 		base, ok := strings.CutSuffix(r.Notes, tail)

@@ -17,5 +17,6 @@ func Sources() []Source {
 		skypilotSource(skypilotVast),
 		KarpenterAzure,
 		skypilotOCI.source(),
+		skypilotAzure.source(),
 	}
 }
