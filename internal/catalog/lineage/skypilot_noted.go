@@ -12,7 +12,8 @@ import (
 // shows no availability). It reuses skypilotFile's parsing and mapping.
 type notedSkypilot struct {
 	skypilotFile
-	// Dating replaces the commit-date sentence at the end of every note.
+	// Dating replaces the commit-date sentence at the end of every note;
+	// empty keeps it.
 	Dating string
 	// Extra notes are added before the dating sentence.
 	Extra []string
@@ -36,7 +37,11 @@ func (n notedSkypilot) generate(excerpt fs.FS) ([]Row, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s/%s: notes do not end with the dating sentence", r.InstanceType, r.Region)
 		}
-		notes := append(append([]string{}, n.Extra...), n.Dating)
+		dating := n.Dating
+		if dating == "" {
+			dating = tail
+		}
+		notes := append(append([]string{}, n.Extra...), dating)
 		r.Notes = base + strings.Join(notes, "; ")
 		out = append(out, r)
 	}

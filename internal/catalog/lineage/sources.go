@@ -18,5 +18,6 @@ func Sources() []Source {
 		KarpenterAzure,
 		skypilotOCI.source(),
 		skypilotAzure.source(),
+		skypilotAWSSource(),
 	}
 }
