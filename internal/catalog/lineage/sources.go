@@ -18,5 +18,8 @@ func Sources() []Source {
 		skypilotSource(skypilotRunPod),
 		skypilotSource(skypilotLambda),
 		KarpenterAzure,
+		skypilotOCI.source(),
+		skypilotAzure.source(),
+		skypilotAWSSource(),
 	}
 }
