@@ -249,12 +249,12 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, st := range []string{"rdma", "precision", "fit", "deadline", "term"} {
+	for _, st := range []string{"rdma", "precision", "fit", "deadline", "term", "budget"} {
 		if n := countStage(res.Rejected, st); n > 0 {
 			res.Constraints = append(res.Constraints, ConstraintCount{Stage: st, Constraint: x.evalConstraint(st), Removed: n})
 		}
 	}
-	res.Considered = len(cands) + countStage(res.Rejected, "fit", "deadline", "term", "rdma", "precision")
+	res.Considered = len(cands) + countStage(res.Rejected, "fit", "deadline", "term", "rdma", "precision", "budget")
 	if len(cands) == 0 {
 		return nil, x.noFeasible()
 	}
@@ -262,13 +262,26 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	e.score(r, cands)
 	markPareto(cands)
 	sortCands(r, cands)
-	chosen := pick(cands, r.Limit, len(r.Regions) > 0)
-	for i, cd := range chosen {
-		pl, err := x.plan(cd, i+1)
+	for _, cd := range pick(cands, len(cands), len(r.Regions) > 0) {
+		if len(res.Plans) == r.Limit {
+			break
+		}
+		pl, err := x.plan(cd, len(res.Plans)+1)
 		if err != nil {
 			return nil, err
 		}
+		// The full bill can add to the estimate (support, fees): the
+		// budget holds for the bill the plan shows.
+		if r.Budget > 0 {
+			if s := x.spend(cd, pl.Cost); s > r.Budget*(1+1e-9) {
+				x.reject(cd.offer, "budget", "rec.rej.budget", money(s, x.cur), x.periodWord(), money(r.Budget, x.cur))
+				continue
+			}
+		}
 		res.Plans = append(res.Plans, pl)
+	}
+	if len(res.Plans) == 0 {
+		return nil, x.noFeasible()
 	}
 	res.Pareto = e.paretoList(cands, res.Currency)
 	for _, o := range offers {
@@ -298,6 +311,8 @@ func (x *run) evalConstraint(stage string) string {
 		return p.T("rec.st.multinode_rdma")
 	case "precision":
 		return p.T("rec.st.fp64")
+	case "budget":
+		return x.budgetText()
 	}
 	return p.T("rec.st.fit")
 }
@@ -314,6 +329,10 @@ func sortCands(r Requirements, cands []*cand) {
 		key = func(x *cand) float64 { return x.hours }
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
+		// Guaranteed capacity: capacity reserved ahead comes first.
+		if r.guaranteed() && reserved(cands[i].offer) != reserved(cands[j].offer) {
+			return reserved(cands[i].offer)
+		}
 		a, b := key(cands[i]), key(cands[j])
 		if math.Abs(a-b) > 0.005*math.Max(math.Abs(a), math.Abs(b)) {
 			return a < b
@@ -323,6 +342,12 @@ func sortCands(r Requirements, cands []*cand) {
 		}
 		return cands[i].offer.ID() < cands[j].offer.ID()
 	})
+}
+
+// reserved reports whether an offer's capacity is reserved ahead for its
+// term (a Capacity Block or a commitment) rather than taken when launched.
+func reserved(o *catalog.Offer) bool {
+	return o.Billing == catalog.CapacityBlock || o.Billing.IsCommitment()
 }
 
 func countStage(rs []Rejection, stages ...string) int {

@@ -285,6 +285,18 @@ func (x *run) filters(gpus map[string]bool) []stage {
 			}
 			return ""
 		}, relax: func([]*catalog.Offer) string { return p.T("rec.relax.spot") }})
+	if r.guaranteed() {
+		st = append(st, stage{name: "capacity", describe: p.T("rec.st.guaranteed", r.StartWithinDays),
+			reject: func(o *catalog.Offer) string {
+				switch {
+				case c.IsMarketplace(o.Provider):
+					return p.T("rec.rej.marketplace_no_sla", o.Provider)
+				case o.Billing == catalog.FlexStart:
+					return p.T("rec.rej.flex_start_queue", catalog.FlexStartMaxHours/24)
+				}
+				return ""
+			}, relax: func([]*catalog.Offer) string { return p.T("rec.relax.guaranteed") }})
+	}
 	return st
 }
 

@@ -8,6 +8,7 @@ package recommend
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/perf"
@@ -102,6 +103,21 @@ func ParsePrecision(s string) (perf.Precision, error) {
 	return p, nil
 }
 
+// BudgetPeriods are what a budget can cover: the whole job or service,
+// a month, or an hour of running.
+var BudgetPeriods = []string{"total", "month", "hour"}
+
+// budgetPeriod is the period the budget covers (its default when unsaid).
+func (r *Requirements) budgetPeriod() string {
+	if r.BudgetPeriod != "" {
+		return strings.ToLower(r.BudgetPeriod)
+	}
+	if r.service() {
+		return "month"
+	}
+	return "total"
+}
+
 // Fabrics are the RDMA fabrics a job can require ("any" = any of them).
 var Fabrics = []string{"infiniband", "efa", "erdma", "roce", "any"}
 
@@ -122,6 +138,20 @@ type Requirements struct {
 	// Utilization of its hours used. A job without a horizon runs once.
 	HorizonMonths int     `json:"horizon_months,omitempty"`
 	Utilization   float64 `json:"utilization,omitempty"`
+	// Hours holds a cluster (ClusterGPUs) for exactly this many hours, a
+	// fixed-length reservation priced as a job rather than over months.
+	Hours float64 `json:"hours,omitempty"`
+	// StartWithinDays asks for guaranteed capacity starting within this
+	// many days, without interruption: marketplace hosts without an SLA,
+	// spot and queued (flex-start) capacity are rejected (0 = no need).
+	StartWithinDays float64 `json:"start_within_days,omitempty"`
+	// Budget is a hard spending limit in the result's currency, per
+	// BudgetPeriod (0 = none).
+	Budget float64 `json:"budget,omitempty"`
+	// BudgetPeriod is what Budget covers: total (the job, or the service
+	// over its horizon), month or hour (while running). Default: month for
+	// a service or cluster kept over a horizon, total otherwise.
+	BudgetPeriod string `json:"budget_period,omitempty"`
 
 	GPUs           []string `json:"gpus,omitempty"`        // GPU models or families allowed
 	MinVRAMGB      float64  `json:"min_vram_gb,omitempty"` // per GPU
@@ -225,6 +255,22 @@ func (r *Requirements) Validate() error {
 		return inputErr("fabric", "%q: use %s", r.Fabric, strings.Join(Fabrics, ", "))
 	case r.OS != "" && !strings.EqualFold(r.OS, "linux") && !strings.EqualFold(r.OS, "windows"):
 		return inputErr("os", "%q: use linux or windows", r.OS)
+	case r.Hours < 0 || math.IsNaN(r.Hours) || math.IsInf(r.Hours, 0):
+		return inputErr("hours", "must be a positive number of hours")
+	case r.Hours > 0 && w.ClusterGPUs == 0:
+		return inputErr("hours", "holds a cluster for a fixed time: give cluster_gpus (--cluster-gpus) with it; a sized job's time comes from the performance model")
+	case r.Hours > 0 && r.HorizonMonths > 0:
+		return inputErr("hours", "give hours (a fixed-length reservation) or horizon_months (a standing cluster), not both")
+	case r.StartWithinDays < 0 || math.IsNaN(r.StartWithinDays):
+		return inputErr("start_within_days", "must not be negative")
+	case r.StartWithinDays > 0 && r.Interruptible:
+		return inputErr("start_within_days", "guaranteed capacity excludes interruptions: drop interruptible (--interruptible)")
+	case r.Budget < 0 || math.IsNaN(r.Budget) || math.IsInf(r.Budget, 0):
+		return inputErr("budget", "must be a positive amount in the output currency")
+	case r.BudgetPeriod != "" && !inFold(BudgetPeriods, r.BudgetPeriod):
+		return inputErr("budget_period", "%q: use %s", r.BudgetPeriod, strings.Join(BudgetPeriods, ", "))
+	case r.BudgetPeriod != "" && r.Budget == 0:
+		return inputErr("budget_period", "needs a budget (--budget)")
 	}
 	if i := w.Inference; i != nil {
 		switch {
@@ -311,5 +357,15 @@ func (r *Requirements) weights() Weights {
 // service reports whether the requirement is a running service or cluster
 // (priced over a horizon) rather than a job that finishes.
 func (r *Requirements) service() bool {
-	return r.Workload.Inference != nil || r.Workload.ClusterGPUs > 0
+	return r.Workload.Inference != nil || (r.Workload.ClusterGPUs > 0 && r.Hours == 0)
 }
+
+// reservation reports whether the requirement holds a cluster for a fixed
+// number of hours (cluster_gpus with hours).
+func (r *Requirements) reservation() bool {
+	return r.Workload.ClusterGPUs > 0 && r.Hours > 0
+}
+
+// guaranteed reports whether the capacity must be guaranteed to start
+// (start_within_days) and run without interruption.
+func (r *Requirements) guaranteed() bool { return r.StartWithinDays > 0 }

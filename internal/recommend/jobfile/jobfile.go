@@ -42,7 +42,16 @@ type File struct {
 	DeadlineHours float64 `yaml:"deadline_hours"`
 	HorizonMonths int     `yaml:"horizon_months"`
 	Utilization   float64 `yaml:"utilization"`
-	GPU           struct {
+	// Hours holds cluster_gpus for exactly this many hours.
+	Hours float64 `yaml:"hours"`
+	// StartWithinDays asks for guaranteed capacity starting within this
+	// many days, without interruption.
+	StartWithinDays float64 `yaml:"start_within_days"`
+	// Budget is a hard limit in the output currency per BudgetPeriod
+	// (total, month or hour).
+	Budget       float64 `yaml:"budget"`
+	BudgetPeriod string  `yaml:"budget_period"`
+	GPU          struct {
 		Models       []string `yaml:"models"`
 		MinVRAMGB    float64  `yaml:"min_vram_gb"`
 		MinTotalGB   float64  `yaml:"min_total_vram_gb"`
@@ -128,7 +137,8 @@ func (f File) Requirements() (recommend.Requirements, error) {
 		OS: f.OS, MTBIHours: f.MTBIHours, HA: f.HA,
 		Regions: f.Location.Regions, Countries: f.Location.Countries, Residency: f.Location.Residency, NearUsers: f.Location.NearUsers,
 		Providers: f.Providers, ExcludeProviders: f.ExcludeProviders, Interruptible: f.Interruptible, Ecosystem: f.Ecosystem,
-		Priority: f.Priority, Currency: strings.ToUpper(f.Currency), Limit: f.Limit}
+		Priority: f.Priority, Currency: strings.ToUpper(f.Currency), Limit: f.Limit,
+		Hours: f.Hours, StartWithinDays: f.StartWithinDays, Budget: f.Budget, BudgetPeriod: strings.ToLower(f.BudgetPeriod)}
 	w := f.Workload
 	r.Workload = recommend.Workload{Benchmark: w.Benchmark, Samples: w.Samples, GPUHours: w.GPUHours, GPUHoursOn: w.GPUHoursOn, ClusterGPUs: w.ClusterGPUs}
 	if f.GPU.RDMA.fabric != "" {
