@@ -541,3 +541,67 @@ func TestQuestionGuaranteedTwoWeeks(t *testing.T) {
 		t.Errorf("zh: want the 14-day Capacity Block; exit %d\n%s%s", code, errOut, out)
 	}
 }
+
+// "Serve an 8B assistant to users in Frankfurt and Virginia": one plan
+// per place, each in a region within 2,000 km of its users and sized for
+// its share of the load, with the sum stated; loads per place come from
+// flags (Place=N) or the job file; a load that does not add up is refused.
+func TestQuestionUsersInTwoPlaces(t *testing.T) {
+	type located struct {
+		questionPlan
+		ForUsers string `json:"for_users"`
+		Country  string `json:"country"`
+	}
+	var doc struct {
+		Plans []located `json:"plans"`
+		Notes []string  `json:"notes"`
+	}
+	for _, args := range [][]string{
+		{"--params", "8e9", "--qps", "4", "--input-tokens", "1000", "--output-tokens", "250", "--near-users", "Frankfurt=3,Virginia=1", "--horizon-months", "12", "--limit", "4"},
+		{"-f", "../../examples/two-city-service.yaml"},
+	} {
+		out, errOut, code := exec(t, true, nil, append(append([]string{"recommend"}, args...), "-o", "json")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		byPlace := map[string][]located{}
+		for _, p := range doc.Plans {
+			byPlace[p.ForUsers] = append(byPlace[p.ForUsers], p)
+		}
+		if len(byPlace["Frankfurt"]) == 0 || len(byPlace["Virginia"]) == 0 || len(byPlace) != 2 {
+			t.Fatalf("%v: want plans for Frankfurt and for Virginia, got %v", args, byPlace)
+		}
+		for _, p := range byPlace["Virginia"] {
+			if p.Country != "US" {
+				t.Errorf("%v: %s serves Virginia from %s", args, p.Offer, p.Country)
+			}
+			if !strings.Contains(p.Reasons[0], "1 requests/s of the load") {
+				t.Errorf("%v: %s: want Virginia's 1 request/s stated first: %q", args, p.Offer, p.Reasons[0])
+			}
+		}
+		for _, p := range byPlace["Frankfurt"] {
+			if p.Country == "US" {
+				t.Errorf("%v: %s serves Frankfurt from the US", args, p.Offer)
+			}
+			if !strings.Contains(strings.Join(p.Reasons, " "), "3 requests/s need") {
+				t.Errorf("%v: %s: not sized for Frankfurt's 3 requests/s: %q", args, p.Offer, p.Reasons)
+			}
+		}
+		if len(doc.Notes) == 0 || !strings.Contains(doc.Notes[0], "one plan per place") || !strings.Contains(doc.Notes[0], "together") {
+			t.Errorf("%v: no note stating each place's plan and the sum: %q", args, doc.Notes)
+		}
+	}
+	out, errOut, code := exec(t, true, nil, "recommend", "--params", "8e9", "--qps", "4", "--input-tokens", "1000", "--output-tokens", "250",
+		"--near-users", "Frankfurt=3,Virginia=3", "--horizon-months", "12", "--lang", "zh")
+	if code == 0 || !strings.Contains(errOut, "6") {
+		t.Errorf("loads of 6 for a 4 requests/s target: want an error; exit %d\n%s%s", code, errOut, out)
+	}
+	out, _, code = exec(t, true, nil, "recommend", "--params", "8e9", "--qps", "4", "--input-tokens", "1000", "--output-tokens", "250",
+		"--near-users", "Frankfurt,Virginia", "--horizon-months", "12", "--lang", "zh", "--limit", "2")
+	if code != 0 || !strings.Contains(out, "用户分布在 2 个地方") || !strings.Contains(out, "平均分配") {
+		t.Errorf("zh: want the per-place answer with equal shares; exit %d\n%s", code, out)
+	}
+}

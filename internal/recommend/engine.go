@@ -61,10 +61,13 @@ type Plan struct {
 	// BilledHours is the time billed per instance (after the provider's
 	// billing granularity and minimum, with start-up).
 	BilledHours float64
-	spotPlan    *spot.Plan
-	spotRisk    *spot.Risk
-	stale       bool
-	cand        *cand
+	// ForUsers is the user location a per-location plan serves ("" when
+	// one answer serves every user).
+	ForUsers string
+	spotPlan *spot.Plan
+	spotRisk *spot.Risk
+	stale    bool
+	cand     *cand
 }
 
 // Basis is what a job's time estimate rests on.
@@ -204,6 +207,11 @@ type cand struct {
 func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
+	}
+	if r.Workload.Inference != nil && !r.nearOnly {
+		if locs, _ := r.userLocations(); len(locs) > 1 {
+			return e.perLocation(r, locs, p)
+		}
 	}
 	c := e.Catalog
 	res := &Result{Requirements: r, Currency: r.Currency}

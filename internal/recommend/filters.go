@@ -251,6 +251,9 @@ func (x *run) filters(gpus map[string]bool) []stage {
 				}))
 			}})
 	}
+	if r.nearOnly && len(x.near) > 0 {
+		st = append(st, x.nearStage())
+	}
 	if len(r.Ecosystem) > 0 {
 		st = append(st, stage{name: "ecosystem", describe: p.T("rec.st.ecosystem", x.ecoNames(r.Ecosystem)),
 			reject: func(o *catalog.Offer) string {

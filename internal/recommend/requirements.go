@@ -192,6 +192,9 @@ type Requirements struct {
 	Weights  *Weights `json:"weights,omitempty"`
 	Currency string   `json:"currency,omitempty"`
 	Limit    int      `json:"limit,omitempty"`
+
+	// nearOnly restricts a per-location run to regions near its users.
+	nearOnly bool
 }
 
 // Priorities lists the named priorities.
@@ -301,6 +304,9 @@ func (r *Requirements) Validate() error {
 		if err := w.Job.Validate(); err != nil {
 			return inputErr("workload.job", "%v", err)
 		}
+	}
+	if _, err := r.userLocations(); err != nil {
+		return inputErr("near_users", "%v", err)
 	}
 	if r.Priority != "" {
 		if _, ok := priorities[r.Priority]; !ok {
