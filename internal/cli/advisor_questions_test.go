@@ -605,3 +605,37 @@ func TestQuestionUsersInTwoPlaces(t *testing.T) {
 		t.Errorf("zh: want the per-place answer with equal shares; exit %d\n%s", code, out)
 	}
 }
+
+// A program reading `recommend -o json --lang zh` gets the error message
+// itself in Chinese (not only the hint): a bad requirement, an unknown
+// GPU, a bad flag, a job file's wrong value.
+func TestQuestionJSONErrorsInChinese(t *testing.T) {
+	dir := t.TempDir()
+	bad := dir + "/bad.yaml"
+	if err := os.WriteFile(bad, []byte("workload:\n  gpu_hours: many\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gpu-hours", "1", "--utilization", "3"}, "须为 0 到 1 之间的比例"},
+		{[]string{"--gpu", "NOPE", "--gpu-hours", "1"}, "未知的GPU 型号 \"NOPE\""},
+		{[]string{"--bogus"}, "未知参数：--bogus"},
+		{[]string{"-f", bad}, "第 2 行：`many` 不是数字"},
+		{[]string{"--cluster-gpus", "8", "--hours", "336", "--horizon-months", "1"}, "只能给一个"},
+		{[]string{"--gpu-hours", "1", "--budget-period", "week", "--budget", "5"}, "请用 total, month, hour"},
+	} {
+		out, _, code := exec(t, true, nil, append(append([]string{"recommend"}, c.args...), "-o", "json", "--lang", "zh")...)
+		var doc struct {
+			Schema, Error string
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || code == 0 {
+			t.Errorf("%v: exit %d, stdout not an error document: %v\n%s", c.args, code, err, out)
+			continue
+		}
+		if !strings.Contains(doc.Error, c.want) {
+			t.Errorf("%v: error %q, want %q", c.args, doc.Error, c.want)
+		}
+	}
+}

@@ -269,7 +269,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 		if o.file != "" && !anyWorkloadFlag(fs) {
 			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err), job: true}
 		}
-		return r, usagef("see gpuscout recommend --help and examples/*.yaml.", "%v", err)
+		return r, &usageError{err: err, hint: "err.hint.recommend"}
 	}
 	return r, nil
 }
@@ -328,7 +328,7 @@ func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
 			}
 			return &usageError{err: err, hint: a.printer.T("rec.hint_relax")}
 		case errors.As(err, &ie):
-			return usagef("", "%v", err)
+			return &usageError{err: err}
 		}
 		return err
 	}

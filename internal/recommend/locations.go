@@ -2,7 +2,6 @@ package recommend
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -28,7 +27,7 @@ func splitNear(s string) (userLoc, error) {
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(load), 64)
 	if err != nil || !(v > 0) || math.IsInf(v, 0) {
-		return l, fmt.Errorf("%q: the load after = must be a positive number (requests/s with qps, tokens/s with tokens_per_second)", s)
+		return l, locErr("%q: the load after = must be a positive number (requests/s with qps, tokens/s with tokens_per_second)", s)
 	}
 	l.load = v
 	return l, nil
@@ -52,10 +51,10 @@ func (r *Requirements) userLocations() ([]userLoc, error) {
 		out = append(out, l)
 	}
 	if given > 0 && given < len(out) {
-		return nil, errors.New("give a load for every location (Frankfurt=3,Virginia=1) or for none")
+		return nil, locErr("give a load for every location (Frankfurt=3,Virginia=1) or for none")
 	}
 	if given > 0 && r.Workload.Inference == nil {
-		return nil, errors.New("a load per location (Place=N) applies to an inference service (qps or tokens_per_second)")
+		return nil, locErr("a load per location (Place=N) applies to an inference service (qps or tokens_per_second)")
 	}
 	return out, nil
 }

@@ -7,10 +7,13 @@ package recommend
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 )
 
@@ -204,16 +207,81 @@ var priorities = map[string]Weights{
 	"balanced": {Cost: 0.6, Time: 0.6, Risk: 0.5},
 }
 
-// InputError names the requirement that is wrong.
+// InputError names the requirement that is wrong. Format and Args are
+// the message before formatting, so that it can be shown in the reader's
+// language (i18n key "in:" + Format).
 type InputError struct {
-	Field string
-	Msg   string
+	Field  string
+	Msg    string
+	Format string
+	Args   []any
 }
 
 func (e *InputError) Error() string { return fmt.Sprintf("requirements: %s: %s", e.Field, e.Msg) }
 
+// In renders the error in p's language: the message's translation where
+// the i18n tables have one (an argument that is itself an error is
+// rendered the same way), else the English.
+func (e *InputError) In(p *i18n.Printer) string {
+	key := "in:" + e.Format
+	if e.Format == "%v" && len(e.Args) == 1 {
+		if err, ok := e.Args[0].(error); ok {
+			return p.T("rec.in.err", e.Field, ErrorIn(err, p))
+		}
+	}
+	if e.Format == "" || p.T(key) == key {
+		return p.T("rec.in.err", e.Field, e.Msg)
+	}
+	args := make([]any, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = a
+		if err, ok := a.(error); ok {
+			args[i] = ErrorIn(err, p)
+		}
+	}
+	return p.T("rec.in.err", e.Field, p.T(key, args...))
+}
+
+// ErrorIn renders an error in p's language where it is a requirements
+// error the i18n tables know; else its English text.
+func ErrorIn(err error, p *i18n.Printer) string {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie.In(p)
+	}
+	var nf *catalog.NotFoundError
+	if errors.As(err, &nf) {
+		what := nf.What
+		if k := "err.what." + strings.ReplaceAll(nf.What, " ", "_"); p.T(k) != k {
+			what = p.T(k)
+		}
+		msg := p.T("err.nf", what, nf.Name)
+		if len(nf.Suggestions) > 0 {
+			msg = p.T("err.nf.suggest", msg, strings.Join(nf.Suggestions, p.T("list.sep")))
+		}
+		return msg
+	}
+	var le *locError
+	if errors.As(err, &le) {
+		if k := "in:" + le.format; p.T(k) != k {
+			return p.T(k, le.args...)
+		}
+	}
+	return err.Error()
+}
+
+// locError is an error with its message before formatting.
+type locError struct {
+	format string
+	args   []any
+}
+
+func (e *locError) Error() string { return fmt.Sprintf(e.format, e.args...) }
+
+func locErr(format string, args ...any) error { return &locError{format: format, args: args} }
+
 func inputErr(field, format string, args ...any) error {
-	return &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	return &InputError{Field: field, Msg: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // Validate checks the requirements for missing and contradictory fields.
