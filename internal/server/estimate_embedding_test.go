@@ -44,3 +44,28 @@ func TestEstimateEmbeddingWorkload(t *testing.T) {
 		t.Errorf("embedding without tokens: status %d: %s", rec.Code, trim(rec.Body.Bytes()))
 	}
 }
+
+// "What can I run for 100 GPU-hours on T4 at no more than 1 USD an hour,
+// starting within a week?": the advisor form takes a budget (in the
+// page's currency, per period) and a guaranteed start, and the plans
+// keep within the budget and say so, in both languages.
+func TestAdvisorFormBudgetAndGuaranteedStart(t *testing.T) {
+	srv := newServer(t)
+	for lang, want := range map[string]string{"en": "Within your budget", "zh": "在预算之内"} {
+		budget := map[string]string{"en": "1", "zh": "7"}[lang] // USD on English pages, CNY on Chinese ones
+		rec := get(t, srv, "/advisor?form=1&kind=gpuhours&gpu_hours=100&gpu_model=T4&budget="+budget+"&budget_period=hour&start_within_days=7&lang="+lang)
+		body := rec.Body.String()
+		if rec.Code != 200 {
+			t.Fatalf("%s: status %d: %s", lang, rec.Code, trim(rec.Body.Bytes()))
+		}
+		if !strings.Contains(body, want) || !strings.Contains(body, `name="budget"`) || !strings.Contains(body, `name="start_within_days"`) {
+			t.Errorf("%s: the page lacks the budget fields or %q", lang, want)
+		}
+		if strings.Contains(body, `data-plan="vast/`) {
+			t.Errorf("%s: a marketplace host planned for a guaranteed start", lang)
+		}
+	}
+	if rec := get(t, srv, "/advisor?form=1&kind=gpuhours&gpu_hours=100&gpu_model=T4&budget=1&budget_period=week"); rec.Code != 400 {
+		t.Errorf("budget_period=week: status %d, want 400", rec.Code)
+	}
+}
