@@ -604,6 +604,11 @@ func TestQuestionUsersInTwoPlaces(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "用户分布在 2 个地方") || !strings.Contains(out, "平均分配") {
 		t.Errorf("zh: want the per-place answer with equal shares; exit %d\n%s", code, out)
 	}
+	// A job is one deployment: the answer says so rather than pretend.
+	out, _, code = exec(t, true, nil, "recommend", "--gpu-hours", "10", "--near-users", "Frankfurt,Virginia", "--limit", "1")
+	if code != 0 || !strings.Contains(out, "this answer is one deployment for all of them") {
+		t.Errorf("a job for users in two places: want the one-answer statement; exit %d\n%s", code, out)
+	}
 }
 
 // A program reading `recommend -o json --lang zh` gets the error message

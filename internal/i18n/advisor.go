@@ -154,6 +154,7 @@ var advisorMessages = map[Lang]map[string]string{
 		"rec.loc_summary":          "Users in %d places: one plan per place, each in a region within %g km of its users (the best of each: %s); together %s over %d month(s).",
 		"rec.loc_none":             "No plan for your users in %s: %s.",
 		"rec.loc_sep":              "; ",
+		"rec.near_one_answer":      "Users in %d places: this answer is one deployment for all of them, in the region nearest to any of them; an inference service (--qps or --tokens-per-second) gets one plan per place.",
 	},
 	ZH: {
 		"rec.risk_linear_flops":   "按浮点运算量计的作业假设在 %d 个节点上线性扩展：模型没有 MPI 通信模型，此时间为下限。",
@@ -306,5 +307,6 @@ var advisorMessages = map[Lang]map[string]string{
 		"rec.loc_summary":          "用户分布在 %d 个地方：每地一个方案，各自部署在距当地用户 %g 公里以内的地域（各地最优：%s）；合计 %s（%d 个月）。",
 		"rec.loc_none":             "%s 的用户没有可行方案：%s。",
 		"rec.loc_sep":              "；",
+		"rec.near_one_answer":      "用户分布在 %d 个地方：此答案是为所有用户部署的同一套方案，优先离其中任一地最近的地域；推理服务（--qps 或 --tokens-per-second）会为每地各给一个方案。",
 	},
 }

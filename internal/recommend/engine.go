@@ -304,7 +304,21 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		}
 	}
 	x.explain(cands)
+	if points := x.pointPlaces(); points > 1 && r.Workload.Inference == nil {
+		res.Notes = append(res.Notes, p.T("rec.near_one_answer", points))
+	}
 	return res, nil
+}
+
+// pointPlaces counts the near-users entries that are places (not countries).
+func (x *run) pointPlaces() int {
+	n := 0
+	for _, pl := range x.near {
+		if pl.point {
+			n++
+		}
+	}
+	return n
 }
 
 // evalConstraint describes an evaluation stage's constraint.
