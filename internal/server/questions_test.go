@@ -1,7 +1,9 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -67,5 +69,38 @@ func TestAdvisorFormBudgetAndGuaranteedStart(t *testing.T) {
 	}
 	if rec := get(t, srv, "/advisor?form=1&kind=gpuhours&gpu_hours=100&gpu_model=T4&budget=1&budget_period=week"); rec.Code != 400 {
 		t.Errorf("budget_period=week: status %d, want 400", rec.Code)
+	}
+}
+
+// "Serve users in Frankfurt and Virginia" through POST /api/v1/recommend:
+// the job file's places with their loads give one plan set per place,
+// each plan naming its place (for_users), with the Chinese reasons too.
+func TestAPIRecommendUsersInTwoPlaces(t *testing.T) {
+	srv := newServer(t)
+	for lang, want := range map[string]string{"en": "For your users in Virginia", "zh": "服务 Virginia 的用户"} {
+		req := httptest.NewRequest("POST", "/api/v1/recommend?lang="+lang, bytes.NewReader(readExample(t, "two-city-service.yaml")))
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Fatalf("%s: status %d: %s", lang, rec.Code, trim(rec.Body.Bytes()))
+		}
+		var doc struct {
+			Plans []struct {
+				ForUsers string   `json:"for_users"`
+				Reasons  []string `json:"reasons"`
+			} `json:"plans"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		places := map[string]bool{}
+		text := ""
+		for _, p := range doc.Plans {
+			places[p.ForUsers] = true
+			text += strings.Join(p.Reasons, " ")
+		}
+		if !places["Frankfurt"] || !places["Virginia"] || !strings.Contains(text, want) {
+			t.Errorf("%s: want plans for Frankfurt and Virginia saying %q; got places %v", lang, want, places)
+		}
 	}
 }
