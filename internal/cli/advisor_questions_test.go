@@ -536,6 +536,21 @@ func TestQuestionGuaranteedTwoWeeks(t *testing.T) {
 	if out, errOut, code := exec(t, true, nil, "recommend", "--workload", "transformer-train", "--params", "7e9", "--tokens", "1e9", "--hours", "336"); code == 0 || !strings.Contains(errOut, "cluster") {
 		t.Errorf("--hours without --cluster-gpus: want a usage error; exit %d\n%s%s", code, errOut, out)
 	}
+	// Past 14 days AWS sells blocks in weeks: a 340-hour hold is booked
+	// for 21 days, and the plan says why.
+	long := ask(t, "--cluster-gpus", "8", "--gpu", "H100", "--hours", "340", "--provider", "aws", "--limit", "40")
+	seen := false
+	for _, p := range long.Plans {
+		if strings.HasSuffix(p.Offer, "/capacity-block") {
+			seen = true
+			if text := strings.Join(p.Reasons, " "); !strings.Contains(text, "the 14.2 days needed are sold as 21 days") {
+				t.Errorf("%s: a 340-hour block without the 7-day step explained: %q", p.Offer, p.Reasons)
+			}
+		}
+	}
+	if !seen {
+		t.Error("no Capacity Block plan for 8 × H100 held 340 hours on AWS")
+	}
 	out, errOut, code := exec(t, true, nil, "recommend", "--cluster-gpus", "8", "--gpu", "H100", "--hours", "336", "--start-within-days", "7", "--lang", "zh", "--limit", "1")
 	if code != 0 || !strings.Contains(out, "容量块：提前预留 14 天") {
 		t.Errorf("zh: want the 14-day Capacity Block; exit %d\n%s%s", code, errOut, out)
