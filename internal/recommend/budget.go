@@ -41,8 +41,14 @@ func (x *run) overBudget(c *cand) *why {
 	if r.Budget <= 0 {
 		return nil
 	}
-	s := x.spend(c, c.cost)
-	if s <= r.Budget*(1+1e-9) {
+	return x.budgetCheck(c, x.spend(c, c.cost))
+}
+
+// budgetCheck rejects a spend s of candidate c over the budget (nil when
+// it fits), remembering the cheapest miss for the no-plan answer.
+func (x *run) budgetCheck(c *cand, s float64) *why {
+	r := x.r
+	if r.Budget <= 0 || s <= r.Budget*(1+1e-9) {
 		return nil
 	}
 	if x.budgetMiss == nil || s < x.budgetMiss.spend {

@@ -280,11 +280,9 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		}
 		// The full bill can add to the estimate (support, fees): the
 		// budget holds for the bill the plan shows.
-		if r.Budget > 0 {
-			if s := x.spend(cd, pl.Cost); s > r.Budget*(1+1e-9) {
-				x.reject(cd.offer, "budget", "rec.rej.budget", money(s, x.cur), x.periodWord(), money(r.Budget, x.cur))
-				continue
-			}
+		if w := x.budgetCheck(cd, x.spend(cd, pl.Cost)); w != nil {
+			x.reject(cd.offer, w.stage, w.key, w.args...)
+			continue
 		}
 		res.Plans = append(res.Plans, pl)
 	}
