@@ -659,3 +659,29 @@ func TestQuestionJSONErrorsInChinese(t *testing.T) {
 		}
 	}
 }
+
+// "How long does one billion tokens through a 335M encoder take on one
+// H100?" — gpuscout estimate takes the embedding workload as recommend
+// does, lists it in its help, and states the basis in Chinese too.
+func TestQuestionEstimateEmbedding(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "estimate", "--workload", "embedding", "--params", "335e6", "--tokens", "1e9", "--gpu", "H100-SXM-80GB", "--lang", "zh", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Time struct {
+			Hours float64 `json:"hours"`
+		} `json:"time"`
+		Assumptions []string `json:"assumptions"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !(doc.Time.Hours > 0 && doc.Time.Hours < 2) || !strings.Contains(strings.Join(doc.Assumptions, " "), "编码器批处理作业") {
+		t.Errorf("embedding estimate: %.2f h, assumptions %q", doc.Time.Hours, doc.Assumptions)
+	}
+	help, _, _ := exec(t, true, nil, "estimate", "--help")
+	if !strings.Contains(help, "--workload embedding") {
+		t.Error("estimate --help does not show the embedding workload")
+	}
+}
