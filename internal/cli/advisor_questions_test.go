@@ -425,3 +425,263 @@ func TestQuestionStandingClusterNamesBestCommitment(t *testing.T) {
 		t.Errorf("%s: the top plan does not name the commitment it beat: %q", top.Offer, top.Reasons)
 	}
 }
+
+// "Keep 16 H100s for a year on at most 70,000 EUR a month": the budget is
+// a hard limit in the output currency; every plan keeps within it and says
+// so, the plans over it are rejected with the figure, and a budget nothing
+// meets names the cheapest plan's cost, in English and Chinese.
+func TestQuestionBudget(t *testing.T) {
+	args := []string{"--cluster-gpus", "16", "--gpu", "H100", "--horizon-months", "12", "--multi-node", "--currency", "EUR", "--budget-period", "month"}
+	d := ask(t, append(args, "--budget", "70000", "--limit", "10")...)
+	if len(d.Plans) == 0 {
+		t.Fatal("no plan within 70,000 EUR a month")
+	}
+	for _, p := range d.Plans {
+		if month := p.Cost.Total / 12; month > 70000*1.0001 {
+			t.Errorf("%s: %.0f EUR a month, over the 70,000 EUR budget", p.Offer, month)
+		}
+	}
+	if !strings.Contains(strings.Join(d.Plans[0].Reasons, " "), "Within your budget:") {
+		t.Errorf("the top plan does not say it is within the budget: %q", d.Plans[0].Reasons)
+	}
+	over := 0
+	for _, r := range d.Rejected {
+		if r.Stage == "budget" {
+			over++
+			if !strings.Contains(r.Reason, "EUR a month, over the budget of 70000 EUR") {
+				t.Errorf("%s: budget rejection without the figures: %q", r.Offer, r.Reason)
+			}
+		}
+	}
+	if over == 0 {
+		t.Error("no plan rejected by a 70,000 EUR monthly budget for 16 H100s")
+	}
+	for lang, want := range map[string]string{"en": "the cheapest plan that meets every other constraint costs", "zh": "满足其他所有约束的最便宜方案花费"} {
+		out, errOut, code := exec(t, true, nil, append([]string{"recommend", "--lang", lang, "--budget", "2000"}, args...)...)
+		if code == 0 {
+			t.Fatalf("%s: 16 H100s planned within 2,000 EUR a month:\n%s", lang, out)
+		}
+		if !strings.Contains(errOut, want) || !strings.Contains(errOut, "EUR") || !strings.Contains(errOut, "--budget") {
+			t.Errorf("%s: the refusal does not name the cheapest cost and --budget:\n%s", lang, errOut)
+		}
+	}
+	// An hourly budget bounds the rate of all the plan's GPUs while they run.
+	h := ask(t, "--gpu-hours", "100", "--budget", "2", "--budget-period", "hour", "--limit", "20")
+	for _, p := range h.Plans {
+		if rate := p.Cost.PerGPUHour * float64(max(1, p.GPUs)); rate > 2.0001 {
+			t.Errorf("%s: %.2f USD an hour, over the 2 USD hourly budget", p.Offer, rate)
+		}
+	}
+	if out, errOut, code := exec(t, true, nil, "recommend", "--gpu-hours", "10", "--budget-period", "week"); code == 0 || !strings.Contains(errOut, "total, month, hour") {
+		t.Errorf("--budget-period week: want a usage error naming total, month, hour; exit %d\n%s%s", code, errOut, out)
+	}
+	dir := t.TempDir()
+	job := dir + "/budget.yaml"
+	if err := os.WriteFile(job, []byte("workload:\n  gpu_hours: 100\nbudget: 2\nbudget_period: hour\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if y := ask(t, "-f", job, "--limit", "20"); len(y.Plans) != len(h.Plans) {
+		t.Errorf("budget in a job file: %d plans, with flags %d", len(y.Plans), len(h.Plans))
+	}
+}
+
+// "8 × H100 for exactly two weeks, starting within 7 days, no
+// interruption": no marketplace host without an SLA, no spot and no
+// queued flex-start (each rejected with its reason); capacity reserved
+// ahead ranks first, an AWS Capacity Block booked for 14 days (not 21)
+// and saying how much of it is usable; pay-as-you-go plans say their
+// capacity is not reserved.
+func TestQuestionGuaranteedTwoWeeks(t *testing.T) {
+	d := ask(t, "-f", "../../examples/guaranteed-two-weeks.yaml", "--limit", "30")
+	if len(d.Plans) == 0 {
+		t.Fatal("no plan")
+	}
+	top := d.Plans[0]
+	if !strings.HasSuffix(top.Offer, "/capacity-block") {
+		t.Errorf("top plan %s: want capacity reserved ahead (a Capacity Block) first", top.Offer)
+	}
+	for _, p := range d.Plans {
+		text := strings.Join(p.Reasons, " ")
+		switch {
+		case p.Provider == "vast", strings.HasSuffix(p.Offer, "/spot"), strings.HasSuffix(p.Offer, "/flex-start"):
+			t.Errorf("%s planned for guaranteed capacity", p.Offer)
+		case strings.HasSuffix(p.Offer, "/capacity-block"):
+			if !strings.Contains(text, "reserved ahead for 14 day(s)") || strings.Contains(text, "21 day") {
+				t.Errorf("%s: want a 14-day block for a 336-hour job: %q", p.Offer, p.Reasons)
+			}
+			if !strings.Contains(text, "335.5 h of the 336.0 h held are usable") {
+				t.Errorf("%s: the block's usable hours are not stated: %q", p.Offer, p.Reasons)
+			}
+		case strings.HasSuffix(p.Offer, "/on-demand"):
+			if !strings.Contains(strings.Join(p.Risks, " "), "capacity is not reserved") {
+				t.Errorf("%s: pay-as-you-go without the capacity risk: %q", p.Offer, p.Risks)
+			}
+		}
+		if p.Time.Hours < 335.9 || p.Time.Hours > 336.1 {
+			t.Errorf("%s: held %.2f h, want 336", p.Offer, p.Time.Hours)
+		}
+	}
+	var vast, flex bool
+	for _, r := range d.Rejected {
+		if strings.HasPrefix(r.Offer, "vast/") && strings.Contains(r.Reason, "no SLA") {
+			vast = true
+		}
+		if strings.HasSuffix(r.Offer, "/flex-start") && strings.Contains(r.Reason, "no start date is guaranteed") && strings.Contains(r.Reason, "at most 7 days") {
+			flex = true
+		}
+	}
+	if !vast || !flex {
+		t.Errorf("rejections must say why Vast (no SLA: %v) and GCP flex-start (queued, 7 days: %v) were refused", vast, flex)
+	}
+	if out, errOut, code := exec(t, true, nil, "recommend", "--workload", "transformer-train", "--params", "7e9", "--tokens", "1e9", "--hours", "336"); code == 0 || !strings.Contains(errOut, "cluster") {
+		t.Errorf("--hours without --cluster-gpus: want a usage error; exit %d\n%s%s", code, errOut, out)
+	}
+	// Past 14 days AWS sells blocks in weeks: a 340-hour hold is booked
+	// for 21 days, and the plan says why.
+	long := ask(t, "--cluster-gpus", "8", "--gpu", "H100", "--hours", "340", "--provider", "aws", "--limit", "40")
+	seen := false
+	for _, p := range long.Plans {
+		if strings.HasSuffix(p.Offer, "/capacity-block") {
+			seen = true
+			if text := strings.Join(p.Reasons, " "); !strings.Contains(text, "the 14.2 days needed are sold as 21 days") {
+				t.Errorf("%s: a 340-hour block without the 7-day step explained: %q", p.Offer, p.Reasons)
+			}
+		}
+	}
+	if !seen {
+		t.Error("no Capacity Block plan for 8 × H100 held 340 hours on AWS")
+	}
+	out, errOut, code := exec(t, true, nil, "recommend", "--cluster-gpus", "8", "--gpu", "H100", "--hours", "336", "--start-within-days", "7", "--lang", "zh", "--limit", "1")
+	if code != 0 || !strings.Contains(out, "容量块：提前预留 14 天") {
+		t.Errorf("zh: want the 14-day Capacity Block; exit %d\n%s%s", code, errOut, out)
+	}
+}
+
+// "Serve an 8B assistant to users in Frankfurt and Virginia": one plan
+// per place, each in a region within 2,000 km of its users and sized for
+// its share of the load, with the sum stated; loads per place come from
+// flags (Place=N) or the job file; a load that does not add up is refused.
+func TestQuestionUsersInTwoPlaces(t *testing.T) {
+	type located struct {
+		questionPlan
+		ForUsers string `json:"for_users"`
+		Country  string `json:"country"`
+	}
+	var doc struct {
+		Plans []located `json:"plans"`
+		Notes []string  `json:"notes"`
+	}
+	for _, args := range [][]string{
+		{"--params", "8e9", "--qps", "4", "--input-tokens", "1000", "--output-tokens", "250", "--near-users", "Frankfurt=3,Virginia=1", "--horizon-months", "12", "--limit", "4"},
+		{"-f", "../../examples/two-city-service.yaml"},
+	} {
+		out, errOut, code := exec(t, true, nil, append(append([]string{"recommend"}, args...), "-o", "json")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut)
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		byPlace := map[string][]located{}
+		for _, p := range doc.Plans {
+			byPlace[p.ForUsers] = append(byPlace[p.ForUsers], p)
+		}
+		if len(byPlace["Frankfurt"]) == 0 || len(byPlace["Virginia"]) == 0 || len(byPlace) != 2 {
+			t.Fatalf("%v: want plans for Frankfurt and for Virginia, got %v", args, byPlace)
+		}
+		for _, p := range byPlace["Virginia"] {
+			if p.Country != "US" {
+				t.Errorf("%v: %s serves Virginia from %s", args, p.Offer, p.Country)
+			}
+			if !strings.Contains(p.Reasons[0], "1 requests/s of the load") {
+				t.Errorf("%v: %s: want Virginia's 1 request/s stated first: %q", args, p.Offer, p.Reasons[0])
+			}
+		}
+		for _, p := range byPlace["Frankfurt"] {
+			if p.Country == "US" {
+				t.Errorf("%v: %s serves Frankfurt from the US", args, p.Offer)
+			}
+			if !strings.Contains(strings.Join(p.Reasons, " "), "3 requests/s need") {
+				t.Errorf("%v: %s: not sized for Frankfurt's 3 requests/s: %q", args, p.Offer, p.Reasons)
+			}
+		}
+		if len(doc.Notes) == 0 || !strings.Contains(doc.Notes[0], "one plan per place") || !strings.Contains(doc.Notes[0], "together") {
+			t.Errorf("%v: no note stating each place's plan and the sum: %q", args, doc.Notes)
+		}
+	}
+	out, errOut, code := exec(t, true, nil, "recommend", "--params", "8e9", "--qps", "4", "--input-tokens", "1000", "--output-tokens", "250",
+		"--near-users", "Frankfurt=3,Virginia=3", "--horizon-months", "12", "--lang", "zh")
+	if code == 0 || !strings.Contains(errOut, "6") {
+		t.Errorf("loads of 6 for a 4 requests/s target: want an error; exit %d\n%s%s", code, errOut, out)
+	}
+	out, _, code = exec(t, true, nil, "recommend", "--params", "8e9", "--qps", "4", "--input-tokens", "1000", "--output-tokens", "250",
+		"--near-users", "Frankfurt,Virginia", "--horizon-months", "12", "--lang", "zh", "--limit", "2")
+	if code != 0 || !strings.Contains(out, "用户分布在 2 个地方") || !strings.Contains(out, "平均分配") {
+		t.Errorf("zh: want the per-place answer with equal shares; exit %d\n%s", code, out)
+	}
+	// A job is one deployment: the answer says so rather than pretend.
+	out, _, code = exec(t, true, nil, "recommend", "--gpu-hours", "10", "--near-users", "Frankfurt,Virginia", "--limit", "1")
+	if code != 0 || !strings.Contains(out, "this answer is one deployment for all of them") {
+		t.Errorf("a job for users in two places: want the one-answer statement; exit %d\n%s", code, out)
+	}
+}
+
+// A program reading `recommend -o json --lang zh` gets the error message
+// itself in Chinese (not only the hint): a bad requirement, an unknown
+// GPU, a bad flag, a job file's wrong value.
+func TestQuestionJSONErrorsInChinese(t *testing.T) {
+	dir := t.TempDir()
+	bad := dir + "/bad.yaml"
+	if err := os.WriteFile(bad, []byte("workload:\n  gpu_hours: many\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gpu-hours", "1", "--utilization", "3"}, "须为 0 到 1 之间的比例"},
+		{[]string{"--gpu", "NOPE", "--gpu-hours", "1"}, "未知的GPU 型号 \"NOPE\""},
+		{[]string{"--bogus"}, "未知参数：--bogus"},
+		{[]string{"-f", bad}, "第 2 行：`many` 不是数字"},
+		{[]string{"--cluster-gpus", "8", "--hours", "336", "--horizon-months", "1"}, "只能给一个"},
+		{[]string{"--gpu-hours", "1", "--budget-period", "week", "--budget", "5"}, "请用 total, month, hour"},
+	} {
+		out, _, code := exec(t, true, nil, append(append([]string{"recommend"}, c.args...), "-o", "json", "--lang", "zh")...)
+		var doc struct {
+			Schema, Error string
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || code == 0 {
+			t.Errorf("%v: exit %d, stdout not an error document: %v\n%s", c.args, code, err, out)
+			continue
+		}
+		if !strings.Contains(doc.Error, c.want) {
+			t.Errorf("%v: error %q, want %q", c.args, doc.Error, c.want)
+		}
+	}
+}
+
+// "How long does one billion tokens through a 335M encoder take on one
+// H100?" — gpuscout estimate takes the embedding workload as recommend
+// does, lists it in its help, and states the basis in Chinese too.
+func TestQuestionEstimateEmbedding(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "estimate", "--workload", "embedding", "--params", "335e6", "--tokens", "1e9", "--gpu", "H100-SXM-80GB", "--lang", "zh", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Time struct {
+			Hours float64 `json:"hours"`
+		} `json:"time"`
+		Assumptions []string `json:"assumptions"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !(doc.Time.Hours > 0 && doc.Time.Hours < 2) || !strings.Contains(strings.Join(doc.Assumptions, " "), "编码器批处理作业") {
+		t.Errorf("embedding estimate: %.2f h, assumptions %q", doc.Time.Hours, doc.Assumptions)
+	}
+	help, _, _ := exec(t, true, nil, "estimate", "--help")
+	if !strings.Contains(help, "--workload embedding") {
+		t.Error("estimate --help does not show the embedding workload")
+	}
+}

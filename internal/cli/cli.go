@@ -194,6 +194,9 @@ func (a *app) describe(err error, p *i18n.Printer) (msg, hint string, code int) 
 		return p.T(le.key, le.args...), hint, le.exit
 	}
 	msg = err.Error()
+	if p.Lang() != i18n.EN {
+		msg = localMsg(err, msg, p)
+	}
 	var ue *usageError
 	var de *dataError
 	var nf *catalog.NotFoundError

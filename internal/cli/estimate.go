@@ -52,6 +52,8 @@ Benchmarks are the calibration data's names (gpuscout perf benchmarks). Sized jo
       [--input-tokens 293 --output-tokens 293 --active-params 12.9e9 --max-batch 256], --precision fp16|fp8|int8|int4)
   --workload cnn-train --images 1.28e6 --epochs 90 [--gflops-per-image 4.1]
   --workload flops --flops 1e18                                (an HPC job)
+  --workload embedding --params 335e6 --tokens 1e9             (an encoder batch job: embeddings,
+      classification, reranking; input tokens, timed from MLPerf BERT-Large scaled by parameters)
 With --offer, the GPUs, count and fabric come from the instance type, and the time to finish is
 priced through the cost engine.`,
 		Example: `  # ResNet-50 training throughput on 8 A100s
@@ -68,7 +70,7 @@ priced through the cost engine.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.benchmark, "benchmark", "", "a calibration benchmark (mlperf-inf-resnet50, resnet50-train-throughput, ...)")
-	f.StringVar(&o.workload, "workload", "", "a sized job: transformer-train, llm-inference, cnn-train, flops")
+	f.StringVar(&o.workload, "workload", "", "a sized job: transformer-train, llm-inference, cnn-train, flops, embedding")
 	f.StringVar(&o.gpu, "gpu", "", "GPU model (H100-SXM-80GB, A100-SXM-80GB, L4 ...)")
 	f.IntVar(&o.count, "count", 1, "number of GPUs")
 	f.IntVar(&o.nodes, "nodes", 0, "number of nodes (default: the fewest 8-GPU nodes that hold --count)")
@@ -76,8 +78,8 @@ priced through the cost engine.`,
 	f.StringVar(&o.offer, "offer", "", "an offer ID: GPUs, fabric and price come from it")
 	f.IntVar(&o.instances, "instances", 1, "instances of --offer")
 	f.Float64Var(&o.samples, "samples", 0, "with --benchmark: work to do, in the benchmark's unit (samples, tokens ...), for a time to finish")
-	f.Float64Var(&o.params, "params", 0, "model parameters (transformer-train, llm-inference)")
-	f.Float64Var(&o.tokens, "tokens", 0, "training tokens (transformer-train) or output tokens (llm-inference)")
+	f.Float64Var(&o.params, "params", 0, "model parameters (transformer-train, llm-inference, embedding)")
+	f.Float64Var(&o.tokens, "tokens", 0, "training tokens (transformer-train), output tokens (llm-inference) or input tokens (embedding)")
 	f.Float64Var(&o.images, "images", 0, "images in the dataset (cnn-train)")
 	f.Float64Var(&o.epochs, "epochs", 0, "epochs (cnn-train)")
 	f.Float64Var(&o.gflops, "gflops-per-image", 0, "forward GFLOPs per image (cnn-train; ResNet-50 = 4.1)")

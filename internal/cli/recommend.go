@@ -33,6 +33,8 @@ type recommendOptions struct {
 	qps, inTok, outTok, ttft, tpot, mtbi                          float64
 	heads                                                         int
 	allowNoRDMA, ha                                               bool
+	budget, hours, startWithin                                    float64
+	budgetPeriod                                                  string
 }
 
 func (a *app) recommendCmd() *cobra.Command {
@@ -60,6 +62,12 @@ examples/*.yaml and docs/advisor.md.`,
   # 100 ms per output token, N+1, near users in Shanghai
   gpuscout recommend --params 70e9 --qps 4 --input-tokens 1000 --output-tokens 250 \
       --ttft-ms 2000 --tpot-ms 100 --ha --near-users Shanghai --horizon-months 12
+
+  # 8 × H100 for exactly two weeks, starting within 7 days, no interruption
+  gpuscout recommend --cluster-gpus 8 --gpu H100 --hours 336 --start-within-days 7
+
+  # Keep 16 GPUs for a year within 20,000 EUR a month
+  gpuscout recommend --cluster-gpus 16 --horizon-months 12 --multi-node --budget 20000 --budget-period month --currency EUR
 
   # MPI over InfiniBand in double precision
   gpuscout recommend --workload flops --flops 2e20 --precision fp64 --fabric infiniband --multi-node
@@ -121,6 +129,10 @@ examples/*.yaml and docs/advisor.md.`,
 	f.IntVar(&o.horizon, "horizon-months", 0, "for a service or cluster: months to price")
 	f.Float64Var(&o.utilization, "utilization", 0, "for a service or cluster: share of hours used (0-1)")
 	f.IntVar(&o.limit, "limit", 5, "number of plans")
+	f.Float64Var(&o.budget, "budget", 0, "a hard spending limit in the output currency (--currency), per --budget-period; plans over it are rejected")
+	f.StringVar(&o.budgetPeriod, "budget-period", "", "what --budget covers: total, month or hour (default: month for a service or cluster, total for a job)")
+	f.Float64Var(&o.hours, "hours", 0, "with --cluster-gpus: hold the GPUs for exactly this many hours (336 = two weeks), priced as a fixed-length reservation")
+	f.Float64Var(&o.startWithin, "start-within-days", 0, "guaranteed capacity starting within this many days, without interruption (no marketplace hosts, spot or queued flex-start)")
 	return cmd
 }
 
@@ -235,6 +247,18 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	if set("utilization") {
 		r.Utilization = o.utilization
 	}
+	if set("budget") {
+		r.Budget = o.budget
+	}
+	if set("budget-period") {
+		r.BudgetPeriod = strings.ToLower(o.budgetPeriod)
+	}
+	if set("hours") {
+		r.Hours = o.hours
+	}
+	if set("start-within-days") {
+		r.StartWithinDays = o.startWithin
+	}
 	if set("limit") || r.Limit == 0 {
 		r.Limit = o.limit
 	}
@@ -245,13 +269,13 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 		if o.file != "" && !anyWorkloadFlag(fs) {
 			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err), job: true}
 		}
-		return r, usagef("see gpuscout recommend --help and examples/*.yaml.", "%v", err)
+		return r, &usageError{err: err, hint: "err.hint.recommend"}
 	}
 	return r, nil
 }
 
 func anyWorkloadFlag(fs interface{ Changed(string) bool }) bool {
-	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "qps", "cluster-gpus", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority"} {
+	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "qps", "cluster-gpus", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority", "budget", "budget-period", "hours", "start-within-days"} {
 		if fs.Changed(n) {
 			return true
 		}
@@ -304,7 +328,7 @@ func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
 			}
 			return &usageError{err: err, hint: a.printer.T("rec.hint_relax")}
 		case errors.As(err, &ie):
-			return usagef("", "%v", err)
+			return &usageError{err: err}
 		}
 		return err
 	}

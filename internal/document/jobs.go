@@ -95,7 +95,7 @@ func AnswerCost(e *pricing.Engine, t *fx.Table, req CostRequest) (Cost, error) {
 // EstimateRequest is a benchmark or a sized job on a GPU or an offer.
 type EstimateRequest struct {
 	// Benchmark (a calibration benchmark) or Workload (transformer-train,
-	// llm-inference, cnn-train, flops): exactly one.
+	// llm-inference, cnn-train, flops, embedding): exactly one.
 	Benchmark, Workload string
 	// GPU (a model name or alias) or Offer (an offer ID): exactly one.
 	GPU, Offer string
@@ -188,7 +188,7 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 			e := &InputError{Field: jobField(j), Hint: "see gpuscout estimate --help for the size flags of each workload.", Err: err,
 				HintMsg: i18n.M("doc.hint.size")}
 			switch j.Kind { // perf.Job.Validate's sentences, as messages
-			case perf.TransformerTrain, perf.LLMInference, perf.CNNTraining, perf.FLOPJob:
+			case perf.TransformerTrain, perf.LLMInference, perf.CNNTraining, perf.FLOPJob, perf.Embedding:
 				e.Msg = i18n.M("doc.err.size", string(j.Kind), e.Field)
 			default:
 				e.Msg = i18n.M("doc.err.kind", string(j.Kind))

@@ -57,6 +57,8 @@ type RecPlan struct {
 	Country     string                `json:"country"`
 	Residency   string                `json:"residency"`
 	GPUMemoryGB json.Number           `json:"gpu_memory_gb"`
+	// ForUsers is the user location a per-location plan serves.
+	ForUsers string `json:"for_users,omitempty"`
 }
 
 // RecNoPlan says why no plan was feasible.
@@ -102,7 +104,7 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
 		Cost:   RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
 		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Fabric: o.Instance.RDMA,
-		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.VRAMPerGPUGB())}
+		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.VRAMPerGPUGB()), ForUsers: p.ForUsers}
 	if p.BilledHours > 0 {
 		rp.BilledHours = fnum(p.BilledHours)
 	}

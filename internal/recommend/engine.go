@@ -61,10 +61,13 @@ type Plan struct {
 	// BilledHours is the time billed per instance (after the provider's
 	// billing granularity and minimum, with start-up).
 	BilledHours float64
-	spotPlan    *spot.Plan
-	spotRisk    *spot.Risk
-	stale       bool
-	cand        *cand
+	// ForUsers is the user location a per-location plan serves ("" when
+	// one answer serves every user).
+	ForUsers string
+	spotPlan *spot.Plan
+	spotRisk *spot.Risk
+	stale    bool
+	cand     *cand
 }
 
 // Basis is what a job's time estimate rests on.
@@ -205,6 +208,11 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
+	if r.Workload.Inference != nil && !r.nearOnly {
+		if locs, _ := r.userLocations(); len(locs) > 1 {
+			return e.perLocation(r, locs, p)
+		}
+	}
 	c := e.Catalog
 	res := &Result{Requirements: r, Currency: r.Currency}
 	if res.Currency == "" {
@@ -249,12 +257,12 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, st := range []string{"rdma", "precision", "fit", "deadline", "term"} {
+	for _, st := range []string{"rdma", "precision", "fit", "deadline", "term", "budget"} {
 		if n := countStage(res.Rejected, st); n > 0 {
 			res.Constraints = append(res.Constraints, ConstraintCount{Stage: st, Constraint: x.evalConstraint(st), Removed: n})
 		}
 	}
-	res.Considered = len(cands) + countStage(res.Rejected, "fit", "deadline", "term", "rdma", "precision")
+	res.Considered = len(cands) + countStage(res.Rejected, "fit", "deadline", "term", "rdma", "precision", "budget")
 	if len(cands) == 0 {
 		return nil, x.noFeasible()
 	}
@@ -262,13 +270,24 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	e.score(r, cands)
 	markPareto(cands)
 	sortCands(r, cands)
-	chosen := pick(cands, r.Limit, len(r.Regions) > 0)
-	for i, cd := range chosen {
-		pl, err := x.plan(cd, i+1)
+	for _, cd := range pick(cands, len(cands), len(r.Regions) > 0) {
+		if len(res.Plans) == r.Limit {
+			break
+		}
+		pl, err := x.plan(cd, len(res.Plans)+1)
 		if err != nil {
 			return nil, err
 		}
+		// The full bill can add to the estimate (support, fees): the
+		// budget holds for the bill the plan shows.
+		if w := x.budgetCheck(cd, x.spend(cd, pl.Cost)); w != nil {
+			x.reject(cd.offer, w.stage, w.key, w.args...)
+			continue
+		}
 		res.Plans = append(res.Plans, pl)
+	}
+	if len(res.Plans) == 0 {
+		return nil, x.noFeasible()
 	}
 	res.Pareto = e.paretoList(cands, res.Currency)
 	for _, o := range offers {
@@ -283,7 +302,21 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		}
 	}
 	x.explain(cands)
+	if points := x.pointPlaces(); points > 1 && r.Workload.Inference == nil {
+		res.Notes = append(res.Notes, p.T("rec.near_one_answer", points))
+	}
 	return res, nil
+}
+
+// pointPlaces counts the near-users entries that are places (not countries).
+func (x *run) pointPlaces() int {
+	n := 0
+	for _, pl := range x.near {
+		if pl.point {
+			n++
+		}
+	}
+	return n
 }
 
 // evalConstraint describes an evaluation stage's constraint.
@@ -298,6 +331,8 @@ func (x *run) evalConstraint(stage string) string {
 		return p.T("rec.st.multinode_rdma")
 	case "precision":
 		return p.T("rec.st.fp64")
+	case "budget":
+		return x.budgetText()
 	}
 	return p.T("rec.st.fit")
 }
@@ -314,6 +349,10 @@ func sortCands(r Requirements, cands []*cand) {
 		key = func(x *cand) float64 { return x.hours }
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
+		// Guaranteed capacity: capacity reserved ahead comes first.
+		if r.guaranteed() && reserved(cands[i].offer) != reserved(cands[j].offer) {
+			return reserved(cands[i].offer)
+		}
 		a, b := key(cands[i]), key(cands[j])
 		if math.Abs(a-b) > 0.005*math.Max(math.Abs(a), math.Abs(b)) {
 			return a < b
@@ -323,6 +362,12 @@ func sortCands(r Requirements, cands []*cand) {
 		}
 		return cands[i].offer.ID() < cands[j].offer.ID()
 	})
+}
+
+// reserved reports whether an offer's capacity is reserved ahead for its
+// term (a Capacity Block or a commitment) rather than taken when launched.
+func reserved(o *catalog.Offer) bool {
+	return o.Billing == catalog.CapacityBlock || o.Billing.IsCommitment()
 }
 
 func countStage(rs []Rejection, stages ...string) int {

@@ -32,6 +32,11 @@ const (
 	// scaling efficiency stands for training jobs the model scales
 	// linearly (all-reduce over the fabric, fitted on MLPerf results).
 	scalingBenchmark = "bert-large-pretrain-seq128-throughput"
+	// capacityBlockWindDown: AWS begins terminating a Capacity Block's
+	// instances 30 minutes before the block ends (a warning event 40
+	// minutes before, termination 10 minutes later;
+	// https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/capacity-blocks-monitor.html).
+	capacityBlockWindDown = 0.5
 )
 
 type estKey struct {
@@ -54,6 +59,8 @@ type run struct {
 	near     []place
 	// deadlineHours are the candidates the deadline rejected.
 	deadlineHours []deadlineMiss
+	// budgetMiss is the cheapest candidate the budget rejected.
+	budgetMiss *budgetMiss
 }
 
 func (x *run) reject(o *catalog.Offer, stage, key string, args ...any) {
@@ -71,13 +78,29 @@ func (x *run) evaluate(offers []*catalog.Offer) ([]*cand, error) {
 			x.reject(o, "fit", "rec.rej.fraction", it.GPUCount.String())
 			continue
 		}
+		if r.reservation() {
+			c, w, err := x.reservation(o)
+			if err != nil {
+				return nil, err
+			}
+			if w != nil {
+				x.reject(o, w.stage, w.key, w.args...)
+				continue
+			}
+			out = append(out, c)
+			continue
+		}
 		if r.service() {
 			c, key, args, err := x.service(o)
 			if err != nil {
 				return nil, err
 			}
 			if key != "" {
-				x.reject(o, "fit", key, args...)
+				stage := "fit"
+				if key == "rec.rej.budget" {
+					stage = "budget"
+				}
+				x.reject(o, stage, key, args...)
 				continue
 			}
 			out = append(out, c)
@@ -309,9 +332,46 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 	if c.hours <= 0 || math.IsInf(c.hours, 0) || math.IsNaN(c.hours) {
 		return nil, &why{"fit", "rec.rej.no_time", nil}, nil
 	}
+	w, err := x.priceJob(o, n, c, startupHours)
+	if w != nil || err != nil {
+		return nil, w, err
+	}
+	return c, nil, nil
+}
+
+// reservation holds cluster_gpus GPUs of o for exactly r.Hours: no
+// performance model, no start-up added (the hours are the time held).
+func (x *run) reservation(o *catalog.Offer) (*cand, *why, error) {
+	r := x.r
+	it := o.Instance
+	g := int(it.GPUCount.IntPart())
+	if g < 1 {
+		return nil, &why{"fit", "rec.rej.fraction", []any{it.GPUCount.String()}}, nil
+	}
+	n := (r.Workload.ClusterGPUs + g - 1) / g
+	if n > 1 && !r.MultiNode {
+		return nil, &why{"fit", "rec.rej.cluster_multinode", []any{r.Workload.ClusterGPUs, n}}, nil
+	}
+	if n > 1 && !hasRDMA(it) && !r.AllowNoRDMA {
+		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
+	}
+	c := &cand{offer: o, instances: n, nodes: n, gpus: n * g, scaling: 1, sizing: "rec.size_reservation"}
+	c.hours, c.low, c.high = r.Hours, r.Hours, r.Hours
+	w, err := x.priceJob(o, n, c, 0)
+	if w != nil || err != nil {
+		return nil, w, err
+	}
+	return c, nil, nil
+}
+
+// priceJob bills a finite job of c.hours on n instances of o (adding
+// startup hours), checks the deadline and the budget, and sets its risk.
+func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why, error) {
+	r := x.r
+	it := o.Instance
 	eff, err := x.e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, x.cur)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	c.work = c.hours
 	switch {
@@ -319,7 +379,7 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 		risk := spot.RiskFor(x.e.Catalog, o, r.MTBIHours)
 		sp := spot.Analyze(spot.Job{Work: c.hours, Checkpoint: checkpointHours, Restart: restartHours}, risk)
 		if math.IsInf(sp.ExpectedHours, 1) {
-			return nil, &why{"fit", "rec.rej.spot_too_frequent", []any{risk.MTBI}}, nil
+			return &why{"fit", "rec.rej.spot_too_frequent", []any{risk.MTBI}}, nil
 		}
 		f := sp.ExpectedHours / c.hours
 		c.hours, c.low, c.high = sp.ExpectedHours, c.low*f, c.high*f
@@ -331,33 +391,33 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 	case o.Billing.IsCommitment():
 		term := float64(o.Billing.TermHours())
 		if term > 2*c.hours {
-			return nil, &why{"term", "rec.rej.term", []any{x.p.Billing(string(o.Billing), o.Billing.Family()), term, c.hours}}, nil
+			return &why{"term", "rec.rej.term", []any{x.p.Billing(string(o.Billing), o.Billing.Family()), term, c.hours}}, nil
 		}
 	}
-	c.hours += startupHours
-	c.low += startupHours
-	c.high += startupHours
+	c.hours += startup
+	c.low += startup
+	c.high += startup
 	if o.Billing.IsCommitment() {
 		b, err := x.e.Pricing.JobCost(o, n, decimal.NewFromFloat(c.hours))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if c.cost, err = x.e.toCur(b.Total().InexactFloat64(), b.Currency, x.cur); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		c.billed = c.hours
 	} else if o.Billing == catalog.CapacityBlock {
 		// Paid up front for the whole block, whole days (then weeks) long.
 		block, ok := catalog.CapacityBlockHours(c.hours)
 		if !ok {
-			return nil, &why{"fit", "rec.rej.capacity_block", []any{c.hours}}, nil
+			return &why{"fit", "rec.rej.capacity_block", []any{c.hours}}, nil
 		}
 		c.billed = block
 		c.cost = eff * block * float64(n)
 	} else {
 		if o.Billing == catalog.FlexStart {
 			if c.high > catalog.FlexStartMaxHours {
-				return nil, &why{"fit", "rec.rej.flex_start", []any{catalog.FlexStartMaxHours, c.high}}, nil
+				return &why{"fit", "rec.rej.flex_start", []any{catalog.FlexStartMaxHours, c.high}}, nil
 			}
 			c.risk += 0.05 // the request queues until capacity is free
 		}
@@ -367,12 +427,15 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 	if d := r.DeadlineHours; d > 0 {
 		if c.hours > d {
 			x.deadlineHours = append(x.deadlineHours, deadlineMiss{hours: c.hours, gpus: c.gpus, gpu: o.Instance.GPUID, perNode: int(it.GPUCount.IntPart())})
-			return nil, &why{"deadline", "rec.rej.deadline", []any{c.hours, d}}, nil
+			return &why{"deadline", "rec.rej.deadline", []any{c.hours, d}}, nil
 		}
 		c.miss = missProbability(c.hours, c.high, d)
 	}
+	if w := x.overBudget(c); w != nil {
+		return w, nil
+	}
 	x.commonRisk(c)
-	return c, nil, nil
+	return nil, nil
 }
 
 func hasAssumption(e *perf.Estimate, word string) bool {
@@ -414,6 +477,9 @@ func (x *run) commonRisk(c *cand) {
 	}
 	if len(x.near) > 0 {
 		c.nearKM, c.nearBonus = x.e.near(x.near, c.offer.Region)
+	}
+	if x.r.guaranteed() && !reserved(c.offer) {
+		c.risk += 0.1 // on-demand capacity is not reserved
 	}
 }
 
@@ -457,6 +523,8 @@ func (x *run) noFeasible() *NoPlanError {
 		by[rj.Stage]++
 	}
 	switch {
+	case by["budget"] > 0 && x.budgetMiss != nil:
+		return x.noPlan("budget", x.budgetText(), p.T("rec.relax.budget", money(x.budgetMiss.spend, x.cur), x.periodWord(), x.budgetMiss.name))
 	case by["deadline"] > 0:
 		var best *deadlineMiss
 		for i, c := range x.deadlineHours {

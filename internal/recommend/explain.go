@@ -323,6 +323,15 @@ func (x *run) explain(cands []*cand) {
 				block := c.billed
 				blockCost, _ := e.toCur(o.EffectiveHourly().InexactFloat64()*block*float64(pl.Instances), o.Price.Currency, cur)
 				add("rec.capacity_block", int(block/24), money(blockCost, cur))
+				if need := pl.Hours; need > 14*24 && block-need >= 24 {
+					add("rec.capacity_block_steps", need/24, int(block/24))
+				}
+				if block-pl.Hours < capacityBlockWindDown {
+					add("rec.capacity_block_end", block-capacityBlockWindDown, pl.Hours)
+				}
+				if r.guaranteed() {
+					add("rec.capacity_block_start", r.StartWithinDays)
+				}
 			}
 		case catalog.FlexStart:
 			add("rec.flex_start", catalog.FlexStartMaxHours/24)
@@ -335,6 +344,8 @@ func (x *run) explain(cands []*cand) {
 			add(c.sizing, pl.Instances, x.hrs(pl.HoursHigh), r.DeadlineHours)
 		case "rec.size_speed":
 			add(c.sizing, pl.Instances, pct(speedGain))
+		case "rec.size_reservation":
+			add(c.sizing, x.hrs(r.Hours), pl.Instances, r.Workload.ClusterGPUs)
 		case "rec.size_smallest":
 			if r.MultiNode {
 				add(c.sizing, pl.Instances)
@@ -367,13 +378,20 @@ func (x *run) explain(cands []*cand) {
 			add("rec.time2", x.hrs(pl.HoursLow), x.hrs(pl.HoursHigh))
 		}
 		if !r.service() && !o.Billing.IsCommitment() && o.Billing != catalog.CapacityBlock {
-			if c.gran.Verified {
+			switch {
+			case c.gran.Verified:
 				rule := x.p.T("rec.gran.second")
 				if c.gran.Min > 0 {
 					rule = x.p.T("rec.gran.second_min", c.gran.Min*3600)
 				}
-				add("rec.billed2", x.hrs(c.billed), startupHours*60, rule, c.gran.Source)
-			} else {
+				if r.reservation() {
+					add("rec.billed_held", x.hrs(c.billed), rule, c.gran.Source)
+				} else {
+					add("rec.billed2", x.hrs(c.billed), startupHours*60, rule, c.gran.Source)
+				}
+			case r.reservation():
+				add("rec.billed_held_assumed", x.hrs(c.billed), o.Provider)
+			default:
 				add("rec.billed_assumed", x.hrs(c.billed), startupHours*60, o.Provider)
 			}
 		}
@@ -412,6 +430,10 @@ func (x *run) explain(cands []*cand) {
 			}
 			if r.service() && !o.Billing.IsCommitment() {
 				x.bestCommitment(pl, cands)
+			}
+			if r.Budget > 0 {
+				s := x.spend(c, pl.Cost)
+				add("rec.budget_ok", money(s, cur), x.periodWord(), money(r.Budget, cur), pct(s/r.Budget))
 			}
 		}
 		x.whatWouldChange(pl)
@@ -462,6 +484,9 @@ func (x *run) explain(cands []*cand) {
 					risk("rec.risk_spof")
 				}
 			}
+		}
+		if r.guaranteed() && !reserved(o) {
+			risk("rec.risk_not_reserved", pl.Instances, o.InstanceName, r.StartWithinDays)
 		}
 		if pl.DeadlineMiss >= 0.005 {
 			risk("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours, x.hrs(pl.HoursHigh))
@@ -549,6 +574,9 @@ func (x *run) riskParts(c *cand) string {
 	}
 	if c.spotRisk != nil {
 		parts = append(parts, p.T("rec.riskpart.spot"))
+	}
+	if x.r.guaranteed() && !reserved(c.offer) {
+		parts = append(parts, p.T("rec.riskpart.not_reserved"))
 	}
 	if len(parts) == 0 {
 		return p.T("rec.riskpart.none")
@@ -643,7 +671,7 @@ func (x *run) whatWouldChange(pl *Plan) {
 			spCost := pl.Cost * (worse.ExpectedHours + startupHours) / pl.Hours
 			pl.Reasons = append(pl.Reasons, p.T("rec.change_spot2", m, money(spCost, cur), x.hrs(worse.ExpectedHours+startupHours), money(odCost, cur)))
 		}
-	case o.Billing == catalog.OnDemand && !r.Interruptible:
+	case o.Billing == catalog.OnDemand && !r.Interruptible && !r.guaranteed():
 		if sp, ok := c.Offer(base + string(catalog.Spot)); ok && !r.service() {
 			spCost, _ := e.toCur(sp.EffectiveHourly().InexactFloat64()*pl.BilledHours*float64(pl.Instances), sp.Price.Currency, cur)
 			pl.Reasons = append(pl.Reasons, p.T("rec.change_allow_spot", money(spCost, cur), pct(1-spCost/pl.Cost)))

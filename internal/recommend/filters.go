@@ -44,12 +44,19 @@ func distinct(offers []*catalog.Offer, n int, f func(*catalog.Offer) string) str
 	return strings.Join(out, ", ")
 }
 
-// windowsTypes are the instance types documented to run Windows, with the
-// catalog's evidence (ecosystem.csv, category windows): Azure NVadsA10 v5
-// and NGads V620; AWS Windows Server AMIs on g4dn and g5.
+// windowsTypes are the instance types documented to run Windows: Azure
+// NVadsA10 v5 and NGads V620 (ecosystem.csv, category windows); AWS g4dn,
+// g5 and p3 (NVIDIA drivers for Windows, "Available drivers by instance
+// type") and g4ad (AMD drivers for Windows), per the EC2 Windows guide,
+// https://docs.aws.amazon.com/AWSEC2/latest/WindowsGuide/install-nvidia-driver.html
+// as archived in awsdocs/amazon-ec2-user-guide-windows
+// doc_source/install-nvidia-driver.md and install-amd-driver.md
+// @cd8488085ad6bd8ea192b564911e79f0eb446921 (2023-05-11; G2, G3 and P2,
+// also listed there, are not in the catalog). Later families (g6, g6e)
+// are left out until a dated document lists them.
 var windowsTypes = map[string][]string{
 	"azure": {"Standard_NV*_A10_v5", "Standard_NG*ads_V620_v1"},
-	"aws":   {"g4dn.*", "g5.*"},
+	"aws":   {"g4dn.*", "g5.*", "g4ad.*", "p3.*"},
 }
 
 // WindowsLicence names the providers' Windows price pages: gpuscout's
@@ -251,6 +258,9 @@ func (x *run) filters(gpus map[string]bool) []stage {
 				}))
 			}})
 	}
+	if r.nearOnly && len(x.near) > 0 {
+		st = append(st, x.nearStage())
+	}
 	if len(r.Ecosystem) > 0 {
 		st = append(st, stage{name: "ecosystem", describe: p.T("rec.st.ecosystem", x.ecoNames(r.Ecosystem)),
 			reject: func(o *catalog.Offer) string {
@@ -285,6 +295,18 @@ func (x *run) filters(gpus map[string]bool) []stage {
 			}
 			return ""
 		}, relax: func([]*catalog.Offer) string { return p.T("rec.relax.spot") }})
+	if r.guaranteed() {
+		st = append(st, stage{name: "capacity", describe: p.T("rec.st.guaranteed", r.StartWithinDays),
+			reject: func(o *catalog.Offer) string {
+				switch {
+				case c.IsMarketplace(o.Provider):
+					return p.T("rec.rej.marketplace_no_sla", o.Provider)
+				case o.Billing == catalog.FlexStart:
+					return p.T("rec.rej.flex_start_queue", catalog.FlexStartMaxHours/24)
+				}
+				return ""
+			}, relax: func([]*catalog.Offer) string { return p.T("rec.relax.guaranteed") }})
+	}
 	return st
 }
 

@@ -27,7 +27,7 @@ type place struct {
 func (e *Engine) resolveNear(list []string) ([]place, error) {
 	var out []place
 	regions := e.Catalog.Regions()
-	for _, s := range list {
+	for _, s := range places(list) {
 		s = strings.TrimSpace(s)
 		if s == "" {
 			continue
@@ -42,6 +42,20 @@ func (e *Engine) resolveNear(list []string) ([]place, error) {
 		}
 		if found {
 			continue
+		}
+		// A state or area named in a region's name: "Virginia" in
+		// "US East (N. Virginia)", "弗吉尼亚" in "美国东部（弗吉尼亚北部）".
+		if len(s) > 2 {
+			for _, rg := range regions {
+				if rg.HasCoords && (containsWord(rg.NameEN, s) || strings.Contains(rg.NameZH, s)) {
+					out = append(out, place{lat: rg.Lat, lon: rg.Lon, point: true})
+					found = true
+					break
+				}
+			}
+			if found {
+				continue
+			}
 		}
 		if len(s) == 2 {
 			for _, rg := range regions {
@@ -62,7 +76,7 @@ func (e *Engine) resolveNear(list []string) ([]place, error) {
 				}
 			}
 			sort.Strings(cities)
-			return nil, inputErr("near_users", "%q is not a country code (CN, US ...), a region code or a city with a catalog region (%s)", s, strings.Join(cities, ", "))
+			return nil, inputErr("near_users", "%q is not a country code (CN, US ...), a region code, a state or area named in a region's name (Virginia) or a city with a catalog region (%s)", s, strings.Join(cities, ", "))
 		}
 	}
 	return out, nil
@@ -98,3 +112,22 @@ func haversineKM(lat1, lon1, lat2, lon2 float64) float64 {
 	a := math.Sin(dl/2)*math.Sin(dl/2) + math.Cos(lat1*rad)*math.Cos(lat2*rad)*math.Sin(dn/2)*math.Sin(dn/2)
 	return 2 * r * math.Asin(math.Min(1, math.Sqrt(a)))
 }
+
+// containsWord reports whether name contains word as a whole word, case
+// aside ("Virginia" in "US East (N. Virginia)", not "Virgin").
+func containsWord(name, word string) bool {
+	n, w := strings.ToLower(name), strings.ToLower(word)
+	for i := 0; ; {
+		j := strings.Index(n[i:], w)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(w)
+		if (a == 0 || !isLetter(n[a-1])) && (b == len(n) || !isLetter(n[b])) {
+			return true
+		}
+		i = a + 1
+	}
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }

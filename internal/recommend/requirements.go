@@ -7,9 +7,13 @@ package recommend
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"strings"
 
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 )
 
@@ -102,6 +106,21 @@ func ParsePrecision(s string) (perf.Precision, error) {
 	return p, nil
 }
 
+// BudgetPeriods are what a budget can cover: the whole job or service,
+// a month, or an hour of running.
+var BudgetPeriods = []string{"total", "month", "hour"}
+
+// budgetPeriod is the period the budget covers (its default when unsaid).
+func (r *Requirements) budgetPeriod() string {
+	if r.BudgetPeriod != "" {
+		return strings.ToLower(r.BudgetPeriod)
+	}
+	if r.service() {
+		return "month"
+	}
+	return "total"
+}
+
 // Fabrics are the RDMA fabrics a job can require ("any" = any of them).
 var Fabrics = []string{"infiniband", "efa", "erdma", "roce", "any"}
 
@@ -122,6 +141,20 @@ type Requirements struct {
 	// Utilization of its hours used. A job without a horizon runs once.
 	HorizonMonths int     `json:"horizon_months,omitempty"`
 	Utilization   float64 `json:"utilization,omitempty"`
+	// Hours holds a cluster (ClusterGPUs) for exactly this many hours, a
+	// fixed-length reservation priced as a job rather than over months.
+	Hours float64 `json:"hours,omitempty"`
+	// StartWithinDays asks for guaranteed capacity starting within this
+	// many days, without interruption: marketplace hosts without an SLA,
+	// spot and queued (flex-start) capacity are rejected (0 = no need).
+	StartWithinDays float64 `json:"start_within_days,omitempty"`
+	// Budget is a hard spending limit in the result's currency, per
+	// BudgetPeriod (0 = none).
+	Budget float64 `json:"budget,omitempty"`
+	// BudgetPeriod is what Budget covers: total (the job, or the service
+	// over its horizon), month or hour (while running). Default: month for
+	// a service or cluster kept over a horizon, total otherwise.
+	BudgetPeriod string `json:"budget_period,omitempty"`
 
 	GPUs           []string `json:"gpus,omitempty"`        // GPU models or families allowed
 	MinVRAMGB      float64  `json:"min_vram_gb,omitempty"` // per GPU
@@ -162,6 +195,9 @@ type Requirements struct {
 	Weights  *Weights `json:"weights,omitempty"`
 	Currency string   `json:"currency,omitempty"`
 	Limit    int      `json:"limit,omitempty"`
+
+	// nearOnly restricts a per-location run to regions near its users.
+	nearOnly bool
 }
 
 // Priorities lists the named priorities.
@@ -171,16 +207,81 @@ var priorities = map[string]Weights{
 	"balanced": {Cost: 0.6, Time: 0.6, Risk: 0.5},
 }
 
-// InputError names the requirement that is wrong.
+// InputError names the requirement that is wrong. Format and Args are
+// the message before formatting, so that it can be shown in the reader's
+// language (i18n key "in:" + Format).
 type InputError struct {
-	Field string
-	Msg   string
+	Field  string
+	Msg    string
+	Format string
+	Args   []any
 }
 
 func (e *InputError) Error() string { return fmt.Sprintf("requirements: %s: %s", e.Field, e.Msg) }
 
+// In renders the error in p's language: the message's translation where
+// the i18n tables have one (an argument that is itself an error is
+// rendered the same way), else the English.
+func (e *InputError) In(p *i18n.Printer) string {
+	key := "in:" + e.Format
+	if e.Format == "%v" && len(e.Args) == 1 {
+		if err, ok := e.Args[0].(error); ok {
+			return p.T("rec.in.err", e.Field, ErrorIn(err, p))
+		}
+	}
+	if e.Format == "" || p.T(key) == key {
+		return p.T("rec.in.err", e.Field, e.Msg)
+	}
+	args := make([]any, len(e.Args))
+	for i, a := range e.Args {
+		args[i] = a
+		if err, ok := a.(error); ok {
+			args[i] = ErrorIn(err, p)
+		}
+	}
+	return p.T("rec.in.err", e.Field, p.T(key, args...))
+}
+
+// ErrorIn renders an error in p's language where it is a requirements
+// error the i18n tables know; else its English text.
+func ErrorIn(err error, p *i18n.Printer) string {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie.In(p)
+	}
+	var nf *catalog.NotFoundError
+	if errors.As(err, &nf) {
+		what := nf.What
+		if k := "err.what." + strings.ReplaceAll(nf.What, " ", "_"); p.T(k) != k {
+			what = p.T(k)
+		}
+		msg := p.T("err.nf", what, nf.Name)
+		if len(nf.Suggestions) > 0 {
+			msg = p.T("err.nf.suggest", msg, strings.Join(nf.Suggestions, p.T("list.sep")))
+		}
+		return msg
+	}
+	var le *locError
+	if errors.As(err, &le) {
+		if k := "in:" + le.format; p.T(k) != k {
+			return p.T(k, le.args...)
+		}
+	}
+	return err.Error()
+}
+
+// locError is an error with its message before formatting.
+type locError struct {
+	format string
+	args   []any
+}
+
+func (e *locError) Error() string { return fmt.Sprintf(e.format, e.args...) }
+
+func locErr(format string, args ...any) error { return &locError{format: format, args: args} }
+
 func inputErr(field, format string, args ...any) error {
-	return &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	return &InputError{Field: field, Msg: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // Validate checks the requirements for missing and contradictory fields.
@@ -225,6 +326,22 @@ func (r *Requirements) Validate() error {
 		return inputErr("fabric", "%q: use %s", r.Fabric, strings.Join(Fabrics, ", "))
 	case r.OS != "" && !strings.EqualFold(r.OS, "linux") && !strings.EqualFold(r.OS, "windows"):
 		return inputErr("os", "%q: use linux or windows", r.OS)
+	case r.Hours < 0 || math.IsNaN(r.Hours) || math.IsInf(r.Hours, 0):
+		return inputErr("hours", "must be a positive number of hours")
+	case r.Hours > 0 && w.ClusterGPUs == 0:
+		return inputErr("hours", "holds a cluster for a fixed time: give cluster_gpus (--cluster-gpus) with it; a sized job's time comes from the performance model")
+	case r.Hours > 0 && r.HorizonMonths > 0:
+		return inputErr("hours", "give hours (a fixed-length reservation) or horizon_months (a standing cluster), not both")
+	case r.StartWithinDays < 0 || math.IsNaN(r.StartWithinDays):
+		return inputErr("start_within_days", "must not be negative")
+	case r.StartWithinDays > 0 && r.Interruptible:
+		return inputErr("start_within_days", "guaranteed capacity excludes interruptions: drop interruptible (--interruptible)")
+	case r.Budget < 0 || math.IsNaN(r.Budget) || math.IsInf(r.Budget, 0):
+		return inputErr("budget", "must be a positive amount in the output currency")
+	case r.BudgetPeriod != "" && !inFold(BudgetPeriods, r.BudgetPeriod):
+		return inputErr("budget_period", "%q: use %s", r.BudgetPeriod, strings.Join(BudgetPeriods, ", "))
+	case r.BudgetPeriod != "" && r.Budget == 0:
+		return inputErr("budget_period", "needs a budget (--budget)")
 	}
 	if i := w.Inference; i != nil {
 		switch {
@@ -255,6 +372,9 @@ func (r *Requirements) Validate() error {
 		if err := w.Job.Validate(); err != nil {
 			return inputErr("workload.job", "%v", err)
 		}
+	}
+	if _, err := r.userLocations(); err != nil {
+		return inputErr("near_users", "%v", err)
 	}
 	if r.Priority != "" {
 		if _, ok := priorities[r.Priority]; !ok {
@@ -311,5 +431,15 @@ func (r *Requirements) weights() Weights {
 // service reports whether the requirement is a running service or cluster
 // (priced over a horizon) rather than a job that finishes.
 func (r *Requirements) service() bool {
-	return r.Workload.Inference != nil || r.Workload.ClusterGPUs > 0
+	return r.Workload.Inference != nil || (r.Workload.ClusterGPUs > 0 && r.Hours == 0)
 }
+
+// reservation reports whether the requirement holds a cluster for a fixed
+// number of hours (cluster_gpus with hours).
+func (r *Requirements) reservation() bool {
+	return r.Workload.ClusterGPUs > 0 && r.Hours > 0
+}
+
+// guaranteed reports whether the capacity must be guaranteed to start
+// (start_within_days) and run without interruption.
+func (r *Requirements) guaranteed() bool { return r.StartWithinDays > 0 }

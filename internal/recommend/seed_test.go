@@ -213,7 +213,7 @@ func TestSeedScenarios(t *testing.T) {
 			}},
 		{"Windows + ONNX team", func(t *testing.T) recommend.Requirements { return load(t, "windows-onnx.yaml") },
 			func(t *testing.T, d jsonDoc, lang i18n.Lang) {
-				ok := regexp.MustCompile(`^(g4dn\.|g5\.|Standard_NV\d+a\w*_A10_v5|Standard_NG\d+ads_V620_v1)`)
+				ok := regexp.MustCompile(`^(g4dn\.|g5\.|g4ad\.|p3\.|Standard_NV\d+a\w*_A10_v5|Standard_NG\d+ads_V620_v1)`)
 				for _, p := range d.Plans {
 					if !ok.MatchString(p.InstanceType) {
 						t.Errorf("%s: not documented to run Windows", p.Offer)

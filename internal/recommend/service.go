@@ -217,6 +217,9 @@ func (x *run) priceService(o *catalog.Offer, c *cand) (*cand, string, []any, err
 		c.unitCost = eff * hours * util
 	}
 	c.cost = c.unitCost * float64(n)
+	if w := x.overBudget(c); w != nil {
+		return nil, w.key, w.args, nil
+	}
 	x.commonRisk(c)
 	return c, "", nil, nil
 }

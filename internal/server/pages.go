@@ -906,6 +906,23 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 	} else if d > 0 {
 		fmt.Fprintf(&b, "deadline_hours: %g\n", d)
 	}
+	if bu, err := num("budget", false); err != nil {
+		return "", err
+	} else if bu > 0 {
+		fmt.Fprintf(&b, "budget: %g\n", bu)
+		switch per := q.Get("budget_period"); per {
+		case "":
+		case "total", "month", "hour":
+			fmt.Fprintf(&b, "budget_period: %s\n", per)
+		default:
+			return "", &formError{"budget_period"}
+		}
+	}
+	if sw, err := num("start_within_days", false); err != nil {
+		return "", err
+	} else if sw > 0 {
+		fmt.Fprintf(&b, "start_within_days: %g\n", sw)
+	}
 	if res := q.Get("residency"); res != "" {
 		if strings.ContainsAny(res, "\n:{}[]#,\"' ") {
 			return "", &formError{"residency"}

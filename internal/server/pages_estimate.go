@@ -16,7 +16,7 @@ import (
 
 // estimateWorkloads are the sized jobs the form offers (gpuscout estimate
 // --workload).
-var estimateWorkloads = []string{"transformer-train", "llm-inference", "cnn-train", "flops"}
+var estimateWorkloads = []string{"transformer-train", "llm-inference", "cnn-train", "flops", "embedding"}
 
 // estimatePrecisions are the precisions the form offers ("" is the
 // workload's usual one).

@@ -42,7 +42,16 @@ type File struct {
 	DeadlineHours float64 `yaml:"deadline_hours"`
 	HorizonMonths int     `yaml:"horizon_months"`
 	Utilization   float64 `yaml:"utilization"`
-	GPU           struct {
+	// Hours holds cluster_gpus for exactly this many hours.
+	Hours float64 `yaml:"hours"`
+	// StartWithinDays asks for guaranteed capacity starting within this
+	// many days, without interruption.
+	StartWithinDays float64 `yaml:"start_within_days"`
+	// Budget is a hard limit in the output currency per BudgetPeriod
+	// (total, month or hour).
+	Budget       float64 `yaml:"budget"`
+	BudgetPeriod string  `yaml:"budget_period"`
+	GPU          struct {
 		Models       []string `yaml:"models"`
 		MinVRAMGB    float64  `yaml:"min_vram_gb"`
 		MinTotalGB   float64  `yaml:"min_total_vram_gb"`
@@ -63,7 +72,9 @@ type File struct {
 		Regions   []string `yaml:"regions"`
 		Countries []string `yaml:"countries"`
 		Residency []string `yaml:"residency"`
-		NearUsers []string `yaml:"near_users"`
+		// NearUsers are places (Frankfurt, DE, us-east-1) or mappings
+		// with the load each place brings: {place: Frankfurt, qps: 3}.
+		NearUsers nearList `yaml:"near_users"`
 	} `yaml:"location"`
 	Providers        []string `yaml:"providers"`
 	ExcludeProviders []string `yaml:"exclude_providers"`
@@ -128,7 +139,8 @@ func (f File) Requirements() (recommend.Requirements, error) {
 		OS: f.OS, MTBIHours: f.MTBIHours, HA: f.HA,
 		Regions: f.Location.Regions, Countries: f.Location.Countries, Residency: f.Location.Residency, NearUsers: f.Location.NearUsers,
 		Providers: f.Providers, ExcludeProviders: f.ExcludeProviders, Interruptible: f.Interruptible, Ecosystem: f.Ecosystem,
-		Priority: f.Priority, Currency: strings.ToUpper(f.Currency), Limit: f.Limit}
+		Priority: f.Priority, Currency: strings.ToUpper(f.Currency), Limit: f.Limit,
+		Hours: f.Hours, StartWithinDays: f.StartWithinDays, Budget: f.Budget, BudgetPeriod: strings.ToLower(f.BudgetPeriod)}
 	w := f.Workload
 	r.Workload = recommend.Workload{Benchmark: w.Benchmark, Samples: w.Samples, GPUHours: w.GPUHours, GPUHoursOn: w.GPUHoursOn, ClusterGPUs: w.ClusterGPUs}
 	if f.GPU.RDMA.fabric != "" {
@@ -232,4 +244,48 @@ func inList(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// nearList reads location.near_users: a list of places, each a string
+// ("Frankfurt", "Frankfurt=3") or a mapping with the place's load
+// ({place: Frankfurt, qps: 3} or {place: Frankfurt, tokens_per_second: 500}).
+type nearList []string
+
+// UnmarshalYAML accepts a list of strings and mappings.
+func (l *nearList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		return fmt.Errorf("line %d: location.near_users: use a list of places (Frankfurt, DE, us-east-1) or of {place: Frankfurt, qps: 3}", n.Line)
+	}
+	for _, item := range n.Content {
+		if item.Kind == yaml.ScalarNode {
+			*l = append(*l, item.Value)
+			continue
+		}
+		var m struct {
+			Place           string  `yaml:"place"`
+			QPS             float64 `yaml:"qps"`
+			TokensPerSecond float64 `yaml:"tokens_per_second"`
+		}
+		if err := item.Decode(&m); err != nil || item.Kind != yaml.MappingNode {
+			return fmt.Errorf("line %d: location.near_users: an entry is a place or {place: Frankfurt, qps: 3}", item.Line)
+		}
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			if k := item.Content[i].Value; k != "place" && k != "qps" && k != "tokens_per_second" {
+				return fmt.Errorf("line %d: location.near_users: unknown key %q (use place, qps or tokens_per_second)", item.Content[i].Line, k)
+			}
+		}
+		switch {
+		case m.Place == "":
+			return fmt.Errorf("line %d: location.near_users: the entry needs a place", item.Line)
+		case m.QPS > 0 && m.TokensPerSecond > 0:
+			return fmt.Errorf("line %d: location.near_users: give qps or tokens_per_second for %s, not both", item.Line, m.Place)
+		case m.QPS > 0:
+			*l = append(*l, fmt.Sprintf("%s=%g", m.Place, m.QPS))
+		case m.TokensPerSecond > 0:
+			*l = append(*l, fmt.Sprintf("%s=%g", m.Place, m.TokensPerSecond))
+		default:
+			*l = append(*l, m.Place)
+		}
+	}
+	return nil
 }

@@ -58,6 +58,27 @@ func TestReadNeeds(t *testing.T) {
 	}
 }
 
+// TestReadReservationBudgetAndPlaces: a guaranteed two-week reservation
+// with a budget, and users in two places with their loads, read from a
+// job file as the flags would set them.
+func TestReadReservationBudgetAndPlaces(t *testing.T) {
+	r, err := jobfile.Read(strings.NewReader("workload: {cluster_gpus: 8}\nhours: 336\nstart_within_days: 7\nbudget: 20000\nbudget_period: Total\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Hours != 336 || r.StartWithinDays != 7 || r.Budget != 20000 || r.BudgetPeriod != "total" {
+		t.Errorf("got hours %v, start within %v, budget %v per %q", r.Hours, r.StartWithinDays, r.Budget, r.BudgetPeriod)
+	}
+	r, err = jobfile.Read(strings.NewReader("workload: {inference: {params: 8e9, qps: 4, input_tokens: 10, output_tokens: 10}}\nhorizon_months: 12\n" +
+		"location:\n  near_users:\n    - {place: Frankfurt, qps: 3}\n    - Virginia=1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(r.NearUsers, ",") != "Frankfurt=3,Virginia=1" {
+		t.Errorf("near users %q", r.NearUsers)
+	}
+}
+
 func TestReadErrors(t *testing.T) {
 	tests := []struct{ name, yaml, want string }{
 		{"unknown fabric", "workload: {gpu_hours: 1}\ngpu: {rdma: myrinet}\n", `line 2: gpu.rdma: "myrinet" is not a fabric`},
@@ -67,6 +88,14 @@ func TestReadErrors(t *testing.T) {
 		{"fp64 on a transformer", "workload: {job: {kind: transformer-train, params: 1e9, tokens: 1e9, precision: fp64}}\n", "fp64 applies to flops jobs only"},
 		{"bad os", "workload: {gpu_hours: 1}\nos: macos\n", `os: "macos": use linux or windows`},
 		{"unknown key", "workload: {gpu_hours: 1}\ngpu: {rdma_kind: efa}\n", "rdma_kind"},
+		{"budget period", "workload: {gpu_hours: 1}\nbudget: 10\nbudget_period: week\n", `budget_period: "week": use total, month, hour`},
+		{"period without budget", "workload: {gpu_hours: 1}\nbudget_period: month\n", "budget_period: needs a budget"},
+		{"hours without a cluster", "workload: {gpu_hours: 1}\nhours: 336\n", "hours: holds a cluster"},
+		{"guaranteed and interruptible", "workload: {cluster_gpus: 8}\nhours: 24\nstart_within_days: 7\ninterruptible: true\n", "guaranteed capacity excludes interruptions"},
+		{"near place without a name", "workload: {inference: {params: 7e9, tokens_per_second: 100}}\nlocation:\n  near_users:\n    - {qps: 3}\n", "line 4: location.near_users: the entry needs a place"},
+		{"near place unknown key", "workload: {inference: {params: 7e9, tokens_per_second: 100}}\nlocation:\n  near_users:\n    - {place: Paris, users: 3}\n", `unknown key "users"`},
+		{"near loads for some", "workload: {inference: {params: 7e9, tokens_per_second: 100}}\nlocation:\n  near_users: [{place: Paris, tokens_per_second: 60}, Tokyo]\n", "give a load for every location"},
+		{"near users not a list", "workload: {gpu_hours: 1}\nlocation: {near_users: Paris}\n", "line 2: location.near_users: use a list"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -85,6 +114,8 @@ func FuzzRead(f *testing.F) {
 	f.Add("workload: {inference: {params: 7e9, qps: 3, input_tokens: 100, output_tokens: 10, tpot_ms: 50}}\n")
 	f.Add("workload: {job: {kind: flops, flops: 1e18, precision: fp64}}\nlocation: {near_users: [Shanghai]}\n")
 	f.Add("gpu: {rdma: [1, 2]}\n")
+	f.Add("workload: {cluster_gpus: 8}\nhours: 336\nstart_within_days: 7\nbudget: 20000\nbudget_period: total\n")
+	f.Add("workload: {inference: {params: 8e9, qps: 4, input_tokens: 10, output_tokens: 10}}\nlocation: {near_users: [{place: Frankfurt, qps: 3}, Virginia=1]}\n")
 	f.Fuzz(func(t *testing.T, s string) {
 		r, err := jobfile.Read(strings.NewReader(s))
 		if err != nil {
