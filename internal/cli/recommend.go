@@ -408,7 +408,7 @@ func (a *app) writeRecommend(doc document.Recommendation) error {
 		}
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, p.T("rec.summary", doc.Feasible, total(doc.RejectedBy), a.stageList(doc.RejectedBy), doc.DataAsOf.Oldest, doc.DataAsOf.Newest))
+	fmt.Fprintln(w, a.summaryLine(doc))
 	for _, n := range doc.Notes {
 		fmt.Fprintln(w, "• "+n)
 	}
@@ -466,11 +466,22 @@ func (a *app) writeRecommendMarkdown(doc document.Recommendation) error {
 			fmt.Fprintf(&b, "- ⚠ %s\n", s)
 		}
 	}
-	fmt.Fprintf(&b, "\n%s\n", p.T("rec.summary", doc.Feasible, total(doc.RejectedBy), a.stageList(doc.RejectedBy), doc.DataAsOf.Oldest, doc.DataAsOf.Newest))
+	fmt.Fprintf(&b, "\n%s\n", a.summaryLine(doc))
 	for _, n := range doc.Notes {
 		fmt.Fprintf(&b, "\n- %s", n)
 	}
 	b.WriteString("\n")
 	_, err := fmt.Fprint(a.io.Out, b.String())
 	return err
+}
+
+// summaryLine is the closing line of a recommendation: plan and rejection
+// counts, then the date range of the prices used, or a plain statement that
+// they are undated when no price behind the plans carries a date.
+func (a *app) summaryLine(doc document.Recommendation) string {
+	p := a.printer
+	if doc.DataAsOf.Oldest == "" && doc.DataAsOf.Newest == "" {
+		return p.T("rec.summary.undated", doc.Feasible, total(doc.RejectedBy), a.stageList(doc.RejectedBy))
+	}
+	return p.T("rec.summary", doc.Feasible, total(doc.RejectedBy), a.stageList(doc.RejectedBy), doc.DataAsOf.Oldest, doc.DataAsOf.Newest)
 }

@@ -49,3 +49,21 @@ func TestEmbeddedUndatedPricesSaySo(t *testing.T) {
 		t.Errorf("catalog stats does not count undated prices:\n%s", stats)
 	}
 }
+
+// TestRecommendOnUndatedPricesSaysSo: when every price behind the plans is
+// undated, the advisor's closing line says so instead of printing an empty
+// date range ("Prices as of  to .").
+func TestRecommendOnUndatedPricesSaysSo(t *testing.T) {
+	args := []string{"recommend", "--provider", "runpod", "--gpu", "H100", "--gpu-hours", "100"}
+	out, errOut, code := exec(t, true, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "as of  to") || !strings.Contains(out, "The prices behind these plans are undated") {
+		t.Errorf("English summary does not say the prices are undated:\n%s", out)
+	}
+	zh, _, _ := exec(t, true, nil, append(args, "--lang", "zh")...)
+	if strings.Contains(zh, "价格日期  至") || !strings.Contains(zh, "这些方案所用价格均无日期") {
+		t.Errorf("Chinese summary does not say the prices are undated:\n%s", zh)
+	}
+}

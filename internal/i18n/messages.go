@@ -6,6 +6,7 @@ var messages = map[Lang]map[string]string{
 	EN: {
 		"rec.col.risk":                    "RISK",
 		"rec.summary":                     "%d feasible plans; %d candidates rejected (%s). Prices as of %s to %s.",
+		"rec.summary.undated":             "%d feasible plans; %d candidates rejected (%s). The prices behind these plans are undated: their sources show no date.",
 		"rec.report_title":                "gpuscout recommendation",
 		"rec.what_job":                    "%d× %s (%s× %s) at %s in %s, %s: about %s, %s.",
 		"rec.what_service":                "%d× %s (%s× %s) at %s in %s, %s: %s over %d month(s).",
@@ -214,6 +215,7 @@ var messages = map[Lang]map[string]string{
 	ZH: {
 		"rec.col.risk":                    "风险",
 		"rec.summary":                     "%d 个可行方案；排除 %d 个候选（%s）。价格日期 %s 至 %s。",
+		"rec.summary.undated":             "%d 个可行方案；排除 %d 个候选（%s）。这些方案所用价格均无日期：来源未注明日期。",
 		"rec.report_title":                "gpuscout 推荐方案",
 		"rec.what_job":                    "%d 台 %s（%s× %s），%s %s，%s：约 %s，%s。",
 		"rec.what_service":                "%d 台 %s（%s× %s），%s %s，%s：%s，共 %d 个月。",
