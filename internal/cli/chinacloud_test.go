@@ -1,0 +1,159 @@
+package cli_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// huaweiServer answers IAM, ECS and BSS as Huawei Cloud does (the shapes
+// of internal/importer/huawei's tests; prices illustrative): every region
+// has a project, sells the GPU flavors p2s.2xlarge.8 and pi2.2xlarge.4
+// and an unknown one, and BSS prices them. In ap-southeast-2 ECS declines
+// the flavor list.
+func huaweiServer(t *testing.T, calls *atomic.Int32) *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if !strings.HasPrefix(r.Header.Get("Authorization"), "SDK-HMAC-SHA256 Access=AKEXAMPLE, SignedHeaders=") {
+			t.Errorf("authorization %q", r.Header.Get("Authorization"))
+		}
+		body, _ := io.ReadAll(r.Body)
+		switch {
+		case r.URL.Path == "/v3/projects":
+			n := r.URL.Query().Get("name")
+			fmt.Fprintf(w, `{"projects":[{"id":"p-%s","name":"%s"}]}`, n, n)
+		case r.URL.Path == "/v1/p-ap-southeast-2/cloudservers/flavors":
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"error":{"message":"The region is not supported.","code":"Ecs.0005"}}`)
+		case strings.HasSuffix(r.URL.Path, "/cloudservers/flavors"):
+			fmt.Fprint(w, `{"flavors":[{"id":"p2s.2xlarge.8","name":"p2s.2xlarge.8","vcpus":"8","ram":65536,"os_extra_specs":{"ecs:performancetype":"gpu","cond:operation:status":"normal"}},`+
+				`{"id":"pi2.2xlarge.4","name":"pi2.2xlarge.4","vcpus":"8","ram":32768,"os_extra_specs":{"ecs:performancetype":"gpu","cond:operation:status":"normal"}},`+
+				`{"id":"pi9.2xlarge.4","name":"pi9.2xlarge.4","vcpus":"8","ram":32768,"os_extra_specs":{"ecs:performancetype":"gpu"}},`+
+				`{"id":"s6.large.2","name":"s6.large.2","vcpus":"2","ram":4096,"os_extra_specs":{"ecs:performancetype":"normal"}}]}`)
+		case strings.HasPrefix(r.URL.Path, "/v2/bills/ratings/"):
+			var req struct {
+				ProductInfos []struct {
+					Spec       string `json:"resource_spec"`
+					PeriodType int    `json:"period_type"`
+				} `json:"product_infos"`
+			}
+			if err := json.Unmarshal(body, &req); err != nil || len(req.ProductInfos) != 1 {
+				t.Errorf("body %s", body)
+				return
+			}
+			hourly := map[string]string{"p2s.2xlarge.8.linux": "17.22", "pi2.2xlarge.4.linux": "8.93"}[req.ProductInfos[0].Spec]
+			switch req.ProductInfos[0].PeriodType {
+			case 0:
+				fmt.Fprintf(w, `{"currency":"CNY","amount":%s,"official_website_amount":%s,"measure_id":1,"product_rating_results":[{"id":"1","official_website_amount":%s,"measure_id":1}]}`, hourly, hourly, hourly)
+			case 2:
+				fmt.Fprint(w, `{"currency":"CNY","official_website_rating_result":{"official_website_amount":6000,"measure_id":1}}`)
+			case 3:
+				fmt.Fprint(w, `{"currency":"CNY","official_website_rating_result":{"official_website_amount":61200,"measure_id":1}}`)
+			}
+		default:
+			t.Errorf("unexpected %s", r.URL)
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+}
+
+// TestUpdateHuawei: catalog update --provider huawei against a fake
+// Huawei Cloud stores dated offers that offers --provider huawei lists in
+// English and Chinese, and catalog stats counts.
+func TestUpdateHuawei(t *testing.T) {
+	var calls atomic.Int32
+	srv := huaweiServer(t, &calls)
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "g.db")
+	env := map[string]string{"HUAWEICLOUD_SDK_AK": "AKEXAMPLE", "HUAWEICLOUD_SDK_SK": "sk-secret-value", "GPUSCOUT_HUAWEI_ENDPOINT": srv.URL}
+
+	out, errOut, code := exec(t, true, env, "catalog", "update", "--provider", "huawei", "--dry-run", "--db", db)
+	if code != 0 || calls.Load() != 0 || !strings.Contains(out, "dry run: 1 source(s) would be fetched") ||
+		!strings.Contains(out, "/v3/projects?name=cn-north-4") || !strings.Contains(out, "ListRateOnPeriodDetail") {
+		t.Fatalf("dry run: exit %d, %d calls\n%s%s", code, calls.Load(), out, errOut)
+	}
+
+	out, errOut, code = exec(t, true, env, "catalog", "update", "--provider", "huawei", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	// 6 regions answer: 2 flavors × 3 billing models each.
+	for _, w := range []string{"36 offers", "GPU flavor not in the catalog", "API error Ecs.0005 (e.g. ap-southeast-2)"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("no %q in\n%s", w, out)
+		}
+	}
+	if strings.Contains(out+errOut, "sk-secret-value") {
+		t.Error("the secret key was printed")
+	}
+
+	en, errOut, code := exec(t, true, env, "offers", "--provider", "huawei", "--region", "cn-north-4", "--currency", "CNY", "--db", db)
+	if code != 0 {
+		t.Fatalf("offers: %s", errOut)
+	}
+	for _, w := range []string{"p2s.2xlarge.8", "pi2.2xlarge.4", "on-demand", "subscription-1m", "subscription-1y", "17.220", "official-api", "2026-12-02"} {
+		if !strings.Contains(en, w) {
+			t.Errorf("offers: no %q in\n%s", w, en)
+		}
+	}
+	zh, errOut, code := exec(t, true, map[string]string{"LANG": "zh_CN.UTF-8"}, "offers", "--provider", "huawei", "--region", "cn-north-4", "--db", db)
+	if code != 0 {
+		t.Fatalf("offers zh: %s", errOut)
+	}
+	for _, w := range []string{"p2s.2xlarge.8", "按量付费", "包月", "包年", "官方 API", "17.220"} {
+		if !strings.Contains(zh, w) {
+			t.Errorf("offers zh: no %q in\n%s", w, zh)
+		}
+	}
+	var doc struct {
+		Offers []struct {
+			ID     string `json:"id"`
+			Source struct {
+				Kind  string `json:"kind"`
+				AsOf  string `json:"as_of"`
+				Fetch string `json:"fetched_at"`
+			} `json:"source"`
+		} `json:"offers"`
+	}
+	js, _, _ := exec(t, true, nil, "offers", "--provider", "huawei", "--db", db, "-o", "json", "--limit", "100")
+	if err := json.Unmarshal([]byte(js), &doc); err != nil || len(doc.Offers) != 36 {
+		t.Fatalf("json: %v, %d offers\n%.400s", err, len(doc.Offers), js)
+	}
+	for _, o := range doc.Offers {
+		if o.Source.Kind != "official-api" || o.Source.AsOf == "" {
+			t.Errorf("%s: source %+v", o.ID, o.Source)
+		}
+	}
+	stats, _, _ := exec(t, true, nil, "catalog", "stats", "--db", db)
+	if !strings.Contains(stats, "huawei publishes no public price file") || !strings.Contains(stats, "HUAWEICLOUD_SDK_AK=… HUAWEICLOUD_SDK_SK=… gpuscout catalog update --provider huawei") {
+		t.Errorf("stats:\n%s", stats)
+	}
+}
+
+// A refused key stops the Huawei update at once with Huawei's message and
+// stores nothing; missing credentials are a usage error.
+func TestUpdateHuaweiRefused(t *testing.T) {
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprint(w, `{"error_msg":"Incorrect IAM authentication information: verify aksk signature fail","error_code":"APIG.0301","request_id":"r"}`)
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "g.db")
+	env := map[string]string{"HUAWEICLOUD_SDK_AK": "AKEXAMPLE", "HUAWEICLOUD_SDK_SK": "sk-secret-value", "GPUSCOUT_HUAWEI_ENDPOINT": srv.URL, "LANG": "zh_CN.UTF-8"}
+	out, errOut, code := exec(t, true, env, "catalog", "update", "--provider", "huawei", "--db", db)
+	if code == 0 || calls.Load() != 1 || !strings.Contains(errOut, "APIG.0301") || !strings.Contains(errOut, "verify aksk signature fail") || strings.Contains(out+errOut, "sk-secret-value") {
+		t.Errorf("exit %d after %d calls:\n%s%s", code, calls.Load(), out, errOut)
+	}
+	_, errOut, code = exec(t, true, nil, "catalog", "update", "--provider", "huawei", "--db", db)
+	if code != 2 || !strings.Contains(errOut, "HUAWEICLOUD_SDK_AK") {
+		t.Errorf("no credentials: exit %d\n%s", code, errOut)
+	}
+}
