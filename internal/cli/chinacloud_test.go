@@ -157,3 +157,58 @@ func TestUpdateHuaweiRefused(t *testing.T) {
 		t.Errorf("no credentials: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestUpdateBaidu: catalog update --provider baidu against a fake BCC API
+// stores 包月 and 包年 offers of the catalog's A100 spec that offers lists
+// in English and Chinese.
+func TestUpdateBaidu(t *testing.T) {
+	const spec = "bcc.hgn5IB.c116m978.8A100-80g"
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if !strings.HasPrefix(r.Header.Get("Authorization"), "bce-auth-v1/AKEXAMPLE/") {
+			t.Errorf("authorization %q", r.Header.Get("Authorization"))
+		}
+		region, path, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		switch {
+		case region == "sin":
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"code":"Instance.NotSupportInstanceTypeException","message":"not support the instance type.","requestId":"q"}`)
+		case path == "v2/instance/flavorSpec":
+			fmt.Fprintf(w, `{"zoneResources":[{"zoneName":"cn-%s-a","bccResources":{"flavorGroups":[{"groupId":"gpuHGN5","flavors":[{"specId":"hgn5IB","gpuCardType":"A100-80g","gpuCardCount":8,"spec":"%s"}]}]}}]}`, region, spec)
+		case path == "v2/instance/price":
+			var body struct {
+				Length int `json:"purchaseLength"`
+			}
+			b, _ := io.ReadAll(r.Body)
+			_ = json.Unmarshal(b, &body)
+			price := map[int]string{1: "98000", 12: "999600"}[body.Length]
+			fmt.Fprintf(w, `{"price":[{"specId":"hgn5IB","specPrices":[{"spec":"%s","status":"available","specPrice":"%s"}]}]}`, spec, price)
+		default:
+			t.Errorf("unexpected %s", r.URL)
+		}
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "g.db")
+	env := map[string]string{"BCE_ACCESS_KEY_ID": "AKEXAMPLE", "BCE_SECRET_ACCESS_KEY": "bce-secret-value", "GPUSCOUT_BAIDU_ENDPOINT": srv.URL + "/{region}"}
+	out, errOut, code := exec(t, true, env, "catalog", "update", "--provider", "baidu", "--db", db)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	// 7 regions, one declines: 6 × 2 offers.
+	if !strings.Contains(out, "12 offers") || !strings.Contains(out, "API error Instance.NotSupportInstanceTypeException (e.g. sin)") || strings.Contains(out+errOut, "bce-secret-value") {
+		t.Errorf("update:\n%s%s", out, errOut)
+	}
+	en, _, _ := exec(t, true, nil, "offers", "--provider", "baidu", "--region", "bj", "--currency", "CNY", "--db", db)
+	zh, _, _ := exec(t, true, map[string]string{"LANG": "zh_CN.UTF-8"}, "offers", "--provider", "baidu", "--region", "bj", "--db", db)
+	for _, w := range []string{spec, "subscription-1m", "subscription-1y", "8× A100-SXM4-80GB", "official-api"} {
+		if !strings.Contains(en, w) {
+			t.Errorf("offers: no %q in\n%s", w, en)
+		}
+	}
+	for _, w := range []string{spec, "包月", "包年", "官方 API"} {
+		if !strings.Contains(zh, w) {
+			t.Errorf("offers zh: no %q in\n%s", w, zh)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/importer/alibaba"
+	"github.com/gpuscout/gpuscout/internal/importer/baidu"
 	"github.com/gpuscout/gpuscout/internal/importer/huawei"
 	"github.com/gpuscout/gpuscout/internal/importer/tencent"
 )
@@ -21,6 +22,7 @@ func credentialRefresh() map[string]string {
 		"alibaba": alibaba.EnvAccessKeyID + "=… " + alibaba.EnvAccessKeySecret + "=… gpuscout catalog update --provider alibaba",
 		"tencent": tencent.EnvSecretID + "=… " + tencent.EnvSecretKey + "=… gpuscout catalog update --provider tencent",
 		"huawei":  huawei.EnvAccessKey + "=… " + huawei.EnvSecretKey + "=… gpuscout catalog update --provider huawei",
+		"baidu":   baidu.EnvAccessKeyID + "=… " + baidu.EnvSecretAccessKey + "=… gpuscout catalog update --provider baidu",
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/alibaba"
 	"github.com/gpuscout/gpuscout/internal/importer/aws"
 	"github.com/gpuscout/gpuscout/internal/importer/azure"
+	"github.com/gpuscout/gpuscout/internal/importer/baidu"
 	"github.com/gpuscout/gpuscout/internal/importer/gcp"
 	"github.com/gpuscout/gpuscout/internal/importer/huawei"
 	"github.com/gpuscout/gpuscout/internal/importer/skypilot"
@@ -103,7 +104,7 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 	return nil, usagef("sources: "+strings.Join(importSources, ", ")+".", "unknown import source %q", source)
 }
 
-var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "skypilot"}
+var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "skypilot"}
 
 // progress draws "source: 12.3 MB, 456 records" on stderr when it is a terminal.
 func (a *app) progress(source string) importer.Progress {
@@ -602,6 +603,8 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 		return &tencent.Importer{Now: now}, true, nil
 	case "huawei":
 		return &huawei.Importer{Now: now}, true, nil
+	case "baidu":
+		return &baidu.Importer{Now: now}, true, nil
 	case "skypilot":
 		if cloud == "" {
 			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
@@ -700,6 +703,15 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 		j := job("huawei", "BSS price inquiry", imp)
 		j.plan = imp.Plan
 		return []fetchJob{j}, nil
+	case "baidu":
+		imp := &baidu.Importer{Regions: a.regionCodes("baidu"), InstanceTypes: a.instanceNames("baidu"), Endpoint: a.env.Getenv("GPUSCOUT_BAIDU_ENDPOINT"), Now: now}
+		imp.LoadEnv(a.env.Getenv)
+		if (imp.AccessKeyID == "" || imp.SecretAccessKey == "") && !dryRun {
+			return nil, usagef("export "+baidu.EnvAccessKeyID+" and "+baidu.EnvSecretAccessKey+" (an IAM user with read-only BCC access).", "baidu needs credentials")
+		}
+		j := job("baidu", "BCC price inquiry", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
 	case "skypilot":
 		var jobs []fetchJob
 		for _, cloud := range []string{"aws", "azure", "gcp", "oci", "lambda"} {
@@ -712,7 +724,7 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 	case "nebius", "hyperstack", "verda":
 		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
 	}
-	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
+	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
 }
 
 // skyPilotV8Clouds are the providers whose instance types and region codes

@@ -67,9 +67,10 @@ func (a *app) catalogUpdateCmd() *cobra.Command {
 		Short: "Fetch current prices from the providers' own price sources into the database (live)",
 		Long: `Fetch the providers' own published price sources and store each as a new snapshot: AWS (the
 Price List bulk offer files of --region, and the Spot Advisor feed), Azure (the Retail Prices API),
-GCP (the Cloud Billing Catalog; GOOGLE_API_KEY), Alibaba Cloud, Tencent Cloud and Huawei Cloud (their
-signed price APIs; ALIBABA_CLOUD_ACCESS_KEY_ID/SECRET, TENCENTCLOUD_SECRET_ID/KEY,
-HUAWEICLOUD_SDK_AK/SK — read from the environment, never stored), and the SkyPilot catalog.
+GCP (the Cloud Billing Catalog; GOOGLE_API_KEY), Alibaba Cloud, Tencent Cloud, Huawei Cloud and Baidu
+AI Cloud (their signed price APIs; ALIBABA_CLOUD_ACCESS_KEY_ID/SECRET, TENCENTCLOUD_SECRET_ID/KEY,
+HUAWEICLOUD_SDK_AK/SK, BCE_ACCESS_KEY_ID/BCE_SECRET_ACCESS_KEY — read from the environment, never
+stored), and the SkyPilot catalog.
 --dry-run prints what would be fetched and sends nothing. Requests time out, retry with backoff, and show progress;
 Ctrl-C cancels cleanly. Each source is one transaction: a failed source stores nothing and the
 others still land. A source fails when the provider refuses the credentials (HTTP 401/403, with the
@@ -152,7 +153,7 @@ the offers of its previous snapshot (unless --allow-shrink).`,
 			return a.watchAfterUpdate(ctx, watchFile)
 		},
 	}
-	cmd.Flags().StringSliceVar(&providers, "provider", nil, "providers to update: aws, azure, gcp, alibaba, tencent, huawei, skypilot (default aws, azure, skypilot)")
+	cmd.Flags().StringSliceVar(&providers, "provider", nil, "providers to update: aws, azure, gcp, alibaba, tencent, huawei, baidu, skypilot (default aws, azure, skypilot)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be fetched (sources, endpoints, request counts) without sending a request or storing anything; credentials are not needed")
 	cmd.Flags().StringSliceVar(&regions, "region", []string{"us-east-1"}, "AWS regions whose offer files to fetch (each is hundreds of MB)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Minute, "time limit per source")
