@@ -212,3 +212,23 @@ func TestUpdateBaidu(t *testing.T) {
 		}
 	}
 }
+
+// An imported Alibaba 包年 price is weighed by tco against 按量付费: the
+// break-even utilisation is named in both languages.
+func TestTCOWeighsImportedAlibabaSubscription(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "g.db")
+	if _, errOut, code := exec(t, true, nil, "catalog", "import", "alibaba", "--file", "../importer/alibaba/testdata/bundle.json", "--db", db); code != 0 {
+		t.Fatal(errOut)
+	}
+	args := []string{"tco", "--months", "24", "--offer", "alibaba/ecs.gn7i-c8g1.2xlarge/cn-hangzhou/on-demand",
+		"--offer", "alibaba/ecs.gn7i-c8g1.2xlarge/cn-hangzhou/subscription-1y", "--db", db}
+	en, errOut, code := exec(t, true, nil, args...)
+	if code != 0 || !strings.Contains(en, "Cheapest over 24 months: alibaba/ecs.gn7i-c8g1.2xlarge/cn-hangzhou/subscription-1y") ||
+		!strings.Contains(en, "subscription-1y beats on-demand for ecs.gn7i-c8g1.2xlarge in cn-hangzhou above 60.4% utilisation") {
+		t.Errorf("exit %d\n%s%s", code, en, errOut)
+	}
+	zh, _, _ := exec(t, true, map[string]string{"LANG": "zh_CN.UTF-8"}, args...)
+	if !strings.Contains(zh, "的包年在利用率高于 60.4% 时比按量付费便宜") {
+		t.Errorf("zh:\n%s", zh)
+	}
+}
