@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -131,6 +132,9 @@ func TestUpdateHuawei(t *testing.T) {
 		}
 	}
 	stats, _, _ := exec(t, true, nil, "catalog", "stats", "--db", db)
+	if !regexp.MustCompile(`(?m)^huawei +7 +6 +36 .*on-demand, subscription-1m, subscription-1y$`).MatchString(stats) {
+		t.Errorf("stats: huawei not priced:\n%s", stats)
+	}
 	if !strings.Contains(stats, "huawei publishes no public price file") || !strings.Contains(stats, "HUAWEICLOUD_SDK_AK=… HUAWEICLOUD_SDK_SK=… gpuscout catalog update --provider huawei") {
 		t.Errorf("stats:\n%s", stats)
 	}
@@ -191,6 +195,11 @@ func TestUpdateBaidu(t *testing.T) {
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "g.db")
 	env := map[string]string{"BCE_ACCESS_KEY_ID": "AKEXAMPLE", "BCE_SECRET_ACCESS_KEY": "bce-secret-value", "GPUSCOUT_BAIDU_ENDPOINT": srv.URL + "/{region}"}
+	zhPlan, _, code := exec(t, true, map[string]string{"LANG": "zh_CN.UTF-8"}, "catalog", "update", "--provider", "baidu,alibaba", "--dry-run", "--db", db)
+	if code != 0 || calls.Load() != 0 || !strings.Contains(zhPlan, "演练：将获取 2 个来源；不发送任何请求") || !strings.Contains(zhPlan, "/v2/instance/price") ||
+		!strings.Contains(zhPlan, "DescribePrice PriceUnit=Year") {
+		t.Errorf("dry run zh: exit %d\n%s", code, zhPlan)
+	}
 	out, errOut, code := exec(t, true, env, "catalog", "update", "--provider", "baidu", "--db", db)
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
