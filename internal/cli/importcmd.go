@@ -680,7 +680,7 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 			return nil, usagef("export "+alibaba.EnvAccessKeyID+" and "+alibaba.EnvAccessKeySecret+" (a RAM user with read-only ECS access).", "alibaba needs credentials")
 		}
 		imp := &alibaba.Importer{AccessKeyID: id, AccessKeySecret: secret, Endpoint: a.env.Getenv("GPUSCOUT_ALIBABA_ENDPOINT"),
-			Regions: a.regionsWithOffers("alibaba"), InstanceTypes: a.instanceNames("alibaba"), Now: now}
+			Regions: a.regionCodes("alibaba"), InstanceTypes: a.instanceNames("alibaba"), Now: now}
 		j := job("alibaba", "ECS DescribePrice", imp)
 		j.plan = imp.Plan
 		return []fetchJob{j}, nil
