@@ -135,6 +135,16 @@ func TestUpdateHuawei(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^huawei +7 +6 +36 .*on-demand, subscription-1m, subscription-1y$`).MatchString(stats) {
 		t.Errorf("stats: huawei not priced:\n%s", stats)
 	}
+	// The advisor weighs the imported 包年/包月 prices: at 90% utilisation for a
+	// year, 包年 ranks first.
+	rec, errOut, code := exec(t, true, nil, "recommend", "--cluster-gpus", "1", "--gpu", "V100", "--horizon-months", "12", "--utilization", "0.9", "--provider", "huawei", "--db", db)
+	if code != 0 || !regexp.MustCompile(`(?m)^1 +huawei 1× p2s\.2xlarge\.8 .* subscription-1y `).MatchString(rec) || !strings.Contains(rec, "on-demand would be cheaper than this commitment") {
+		t.Errorf("recommend: exit %d\n%s%s", code, rec, errOut)
+	}
+	recZH, _, _ := exec(t, true, map[string]string{"LANG": "zh_CN.UTF-8"}, "recommend", "--cluster-gpus", "1", "--gpu", "V100", "--horizon-months", "12", "--utilization", "0.9", "--provider", "huawei", "--db", db)
+	if !regexp.MustCompile(`(?m)^1 +huawei 1× p2s\.2xlarge\.8 .* 包年 `).MatchString(recZH) {
+		t.Errorf("recommend zh:\n%s", recZH)
+	}
 	if !strings.Contains(stats, "huawei publishes no public price file") || !strings.Contains(stats, "HUAWEICLOUD_SDK_AK=… HUAWEICLOUD_SDK_SK=… gpuscout catalog update --provider huawei") {
 		t.Errorf("stats:\n%s", stats)
 	}
