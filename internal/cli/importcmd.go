@@ -696,6 +696,14 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 		if ep := a.env.Getenv("GPUSCOUT_HUAWEI_ENDPOINT"); ep != "" {
 			imp.IAMEndpoint, imp.ECSEndpoint, imp.BSSEndpoint = ep, ep, ep
 		}
+		// The international site prices through its own BSS endpoint
+		// (https://bss-intl.myhuaweicloud.com).
+		for env, field := range map[string]*string{"GPUSCOUT_HUAWEI_IAM_ENDPOINT": &imp.IAMEndpoint,
+			"GPUSCOUT_HUAWEI_ECS_ENDPOINT": &imp.ECSEndpoint, "GPUSCOUT_HUAWEI_BSS_ENDPOINT": &imp.BSSEndpoint} {
+			if ep := a.env.Getenv(env); ep != "" {
+				*field = ep
+			}
+		}
 		imp.LoadEnv(a.env.Getenv)
 		if (imp.AccessKey == "" || imp.SecretKey == "") && !dryRun {
 			return nil, usagef("export "+huawei.EnvAccessKey+" and "+huawei.EnvSecretKey+" (an IAM user with read-only ECS and BSS access).", "huawei needs credentials")
