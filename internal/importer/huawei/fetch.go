@@ -188,7 +188,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 	b := i.newBuilder()
 	t := &importer.Tally{Source: sourceName}
 	n := 0
-	var bytes int64
+	var read int64
 	for _, region := range i.Regions {
 		pid, err := i.projectID(ctx, c, region)
 		if err != nil {
@@ -238,7 +238,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 					continue
 				}
 				t.Answered()
-				bytes += int64(len(body))
+				read += int64(len(body))
 				e.Response, e.FetchedAt = body, fetched.UTC().Format(time.RFC3339)
 				if err := b.add(n, 0, e); err != nil {
 					return nil, fmt.Errorf("huawei %s %s %s: %w", e.Action, region, f.ID, err)
@@ -246,7 +246,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 				n++
 			}
 			if p != nil {
-				p(bytes, b.count())
+				p(read, b.count())
 			}
 		}
 	}
@@ -255,7 +255,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 	}
 	res := b.result()
 	if p != nil {
-		p(bytes, len(res.Offers))
+		p(read, len(res.Offers))
 	}
 	return res, nil
 }
