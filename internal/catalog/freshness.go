@@ -102,12 +102,13 @@ func (c *Catalog) Freshness(now time.Time) (all Freshness, byProvider map[string
 
 // PublicPriceFile reports whether provider publishes a price file (or an
 // unauthenticated price API) that anyone can read. Alibaba Cloud and
-// Tencent Cloud publish none: their prices come only from signed APIs, so
+// Tencent Cloud (and Huawei Cloud, Volcano Engine, Baidu AI Cloud) publish
+// none: their prices come only from signed APIs, so
 // only a user's own credentials refresh them, and their freshness is
 // reported apart.
 func PublicPriceFile(provider string) bool {
 	switch provider {
-	case "alibaba", "tencent":
+	case "alibaba", "tencent", "huawei", "volcengine", "baidu":
 		return false
 	}
 	return true

@@ -9,6 +9,8 @@ import (
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/importer/alibaba"
+	"github.com/gpuscout/gpuscout/internal/importer/baidu"
+	"github.com/gpuscout/gpuscout/internal/importer/huawei"
 	"github.com/gpuscout/gpuscout/internal/importer/tencent"
 )
 
@@ -17,8 +19,10 @@ import (
 // the user's own credentials.
 func credentialRefresh() map[string]string {
 	return map[string]string{
-		"alibaba": alibaba.EnvAccessKeyID + "=… " + alibaba.EnvAccessKeySecret + "=… gpuscout update --provider alibaba",
-		"tencent": tencent.EnvSecretID + "=… " + tencent.EnvSecretKey + "=… gpuscout update --provider tencent",
+		"alibaba": alibaba.EnvAccessKeyID + "=… " + alibaba.EnvAccessKeySecret + "=… gpuscout catalog update --provider alibaba",
+		"tencent": tencent.EnvSecretID + "=… " + tencent.EnvSecretKey + "=… gpuscout catalog update --provider tencent",
+		"huawei":  huawei.EnvAccessKey + "=… " + huawei.EnvSecretKey + "=… gpuscout catalog update --provider huawei",
+		"baidu":   baidu.EnvAccessKeyID + "=… " + baidu.EnvSecretAccessKey + "=… gpuscout catalog update --provider baidu",
 	}
 }
 

@@ -20,7 +20,7 @@ func TestFreshnessShown(t *testing.T) {
 		want []string
 	}{
 		{en, []string{"catalog", "stats"}, []string{"MEDIAN AGE (DAYS)", "PRICED ≤12 MO", "prices within 12 months: 55% of 20 offers; median age 315 days",
-			"tencent publishes no public price file", "gpuscout update --provider tencent",
+			"tencent publishes no public price file", "gpuscout catalog update --provider tencent",
 			"providers with a public price file: 91.7% of their 12 offers priced within 12 months (no public price file: tencent)"}},
 		{zh, []string{"catalog", "stats"}, []string{"价格日期中位数", "12 个月内定价占比", "共 20 条报价中占 55%", "tencent 没有公开的价格文件", "TENCENTCLOUD_SECRET_ID",
 			"有公开价格文件的厂商：其报价中 91.7%（共 12 条）在 12 个月内定价（没有公开价格文件：tencent）"}},

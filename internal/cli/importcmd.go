@@ -26,7 +26,9 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/alibaba"
 	"github.com/gpuscout/gpuscout/internal/importer/aws"
 	"github.com/gpuscout/gpuscout/internal/importer/azure"
+	"github.com/gpuscout/gpuscout/internal/importer/baidu"
 	"github.com/gpuscout/gpuscout/internal/importer/gcp"
+	"github.com/gpuscout/gpuscout/internal/importer/huawei"
 	"github.com/gpuscout/gpuscout/internal/importer/skypilot"
 	"github.com/gpuscout/gpuscout/internal/importer/tencent"
 	"github.com/gpuscout/gpuscout/internal/output"
@@ -102,7 +104,7 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 	return nil, usagef("sources: "+strings.Join(importSources, ", ")+".", "unknown import source %q", source)
 }
 
-var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "skypilot"}
+var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "skypilot"}
 
 // progress draws "source: 12.3 MB, 456 records" on stderr when it is a terminal.
 func (a *app) progress(source string) importer.Progress {
@@ -599,6 +601,10 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 		return &alibaba.Importer{Now: now}, true, nil
 	case "tencent":
 		return &tencent.Importer{Now: now}, true, nil
+	case "huawei":
+		return &huawei.Importer{Now: now}, true, nil
+	case "baidu":
+		return &baidu.Importer{Now: now}, true, nil
 	case "skypilot":
 		if cloud == "" {
 			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
@@ -623,6 +629,19 @@ func (a *app) instanceNames(provider string) []string {
 	return out
 }
 
+// regionCodes lists a provider's regions in the catalog, sorted (for the
+// per-region price APIs of providers the catalog has no prices of yet).
+func (a *app) regionCodes(provider string) []string {
+	var out []string
+	for _, r := range a.ds.Catalog.Regions() {
+		if r.Provider == provider {
+			out = append(out, r.Code)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // regionsWithOffers lists a provider's regions that have offers in the catalog.
 func (a *app) regionsWithOffers(provider string) []string {
 	seen := map[string]bool{}
@@ -638,7 +657,9 @@ func (a *app) regionsWithOffers(provider string) []string {
 }
 
 // moreFetchJobs resolves the live sources of the other providers.
-func (a *app) moreFetchJobs(ctx context.Context, provider string) ([]fetchJob, error) {
+// With dryRun, missing credentials are not an error: the jobs are only
+// described.
+func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) ([]fetchJob, error) {
 	c := a.client()
 	now := a.env.Now
 	job := func(name, ref string, f importer.Fetcher) fetchJob {
@@ -649,24 +670,56 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string) ([]fetchJob, e
 		return []fetchJob{job("azure", "Retail Prices API", &azure.Importer{BaseURL: a.env.Getenv("GPUSCOUT_AZURE_PRICES_URL"), Now: now})}, nil
 	case "gcp":
 		key := a.env.Getenv("GOOGLE_API_KEY")
-		if key == "" {
+		if key == "" && !dryRun {
 			return nil, usagef("create an API key with the Cloud Billing API enabled and export GOOGLE_API_KEY.", "gcp needs GOOGLE_API_KEY")
 		}
 		return []fetchJob{job("gcp", "Cloud Billing Catalog", &gcp.Importer{APIKey: key, BaseURL: a.env.Getenv("GPUSCOUT_GCP_BILLING_URL"), Now: now})}, nil
 	case "alibaba":
 		id, secret := a.env.Getenv(alibaba.EnvAccessKeyID), a.env.Getenv(alibaba.EnvAccessKeySecret)
-		if id == "" || secret == "" {
+		if (id == "" || secret == "") && !dryRun {
 			return nil, usagef("export "+alibaba.EnvAccessKeyID+" and "+alibaba.EnvAccessKeySecret+" (a RAM user with read-only ECS access).", "alibaba needs credentials")
 		}
-		return []fetchJob{job("alibaba", "ECS DescribePrice", &alibaba.Importer{AccessKeyID: id, AccessKeySecret: secret, Endpoint: a.env.Getenv("GPUSCOUT_ALIBABA_ENDPOINT"),
-			Regions: a.regionsWithOffers("alibaba"), InstanceTypes: a.instanceNames("alibaba"), Now: now})}, nil
+		imp := &alibaba.Importer{AccessKeyID: id, AccessKeySecret: secret, Endpoint: a.env.Getenv("GPUSCOUT_ALIBABA_ENDPOINT"),
+			Regions: a.regionCodes("alibaba"), InstanceTypes: a.instanceNames("alibaba"), Now: now}
+		j := job("alibaba", "ECS DescribePrice", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
 	case "tencent":
 		id, key := a.env.Getenv(tencent.EnvSecretID), a.env.Getenv(tencent.EnvSecretKey)
-		if id == "" || key == "" {
+		if (id == "" || key == "") && !dryRun {
 			return nil, usagef("export "+tencent.EnvSecretID+" and "+tencent.EnvSecretKey+".", "tencent needs credentials")
 		}
 		return []fetchJob{job("tencent", "CVM price API", &tencent.Importer{SecretID: id, SecretKey: key, Endpoint: a.env.Getenv("GPUSCOUT_TENCENT_ENDPOINT"),
 			Regions: a.regionsWithOffers("tencent"), Now: now})}, nil
+	case "huawei":
+		imp := &huawei.Importer{Regions: a.regionCodes("huawei"), InstanceTypes: a.instanceNames("huawei"), Now: now}
+		if ep := a.env.Getenv("GPUSCOUT_HUAWEI_ENDPOINT"); ep != "" {
+			imp.IAMEndpoint, imp.ECSEndpoint, imp.BSSEndpoint = ep, ep, ep
+		}
+		// The international site prices through its own BSS endpoint
+		// (https://bss-intl.myhuaweicloud.com).
+		for env, field := range map[string]*string{"GPUSCOUT_HUAWEI_IAM_ENDPOINT": &imp.IAMEndpoint,
+			"GPUSCOUT_HUAWEI_ECS_ENDPOINT": &imp.ECSEndpoint, "GPUSCOUT_HUAWEI_BSS_ENDPOINT": &imp.BSSEndpoint} {
+			if ep := a.env.Getenv(env); ep != "" {
+				*field = ep
+			}
+		}
+		imp.LoadEnv(a.env.Getenv)
+		if (imp.AccessKey == "" || imp.SecretKey == "") && !dryRun {
+			return nil, usagef("export "+huawei.EnvAccessKey+" and "+huawei.EnvSecretKey+" (an IAM user with read-only ECS and BSS access).", "huawei needs credentials")
+		}
+		j := job("huawei", "BSS price inquiry", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
+	case "baidu":
+		imp := &baidu.Importer{Regions: a.regionCodes("baidu"), InstanceTypes: a.instanceNames("baidu"), Endpoint: a.env.Getenv("GPUSCOUT_BAIDU_ENDPOINT"), Now: now}
+		imp.LoadEnv(a.env.Getenv)
+		if (imp.AccessKeyID == "" || imp.SecretAccessKey == "") && !dryRun {
+			return nil, usagef("export "+baidu.EnvAccessKeyID+" and "+baidu.EnvSecretAccessKey+" (an IAM user with read-only BCC access).", "baidu needs credentials")
+		}
+		j := job("baidu", "BCC price inquiry", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
 	case "skypilot":
 		var jobs []fetchJob
 		for _, cloud := range []string{"aws", "azure", "gcp", "oci", "lambda"} {
@@ -679,7 +732,7 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string) ([]fetchJob, e
 	case "nebius", "hyperstack", "verda":
 		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
 	}
-	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
+	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
 }
 
 // skyPilotV8Clouds are the providers whose instance types and region codes

@@ -29,6 +29,8 @@ var goodImports = [][]string{
 	{"gcp", "--file", "../importer/gcp/testdata/skus-page1.json"},
 	{"alibaba", "--file", "../importer/alibaba/testdata/bundle.json"},
 	{"tencent", "--file", "../importer/tencent/testdata/bundle.json"},
+	{"huawei", "--file", "../importer/huawei/testdata/bundle.json"},
+	{"baidu", "--file", "../importer/baidu/testdata/bundle.json"},
 	{"skypilot", "--cloud", "lambda", "--file", "../importer/skypilot/testdata/lambda-crlf.csv"},
 }
 
@@ -127,7 +129,7 @@ func TestMalformedFilesKeepThePreviousPrices(t *testing.T) {
 	}
 	files, _ := filepath.Glob("testdata/malformed/*/*")
 	// 200,000 nested brackets, generated rather than committed.
-	for src, prefix := range map[string]string{"aws": `{"products":{"S":`, "azure": `{"Items":`, "gcp": `{"skus":`, "alibaba": `[`, "tencent": `[`} {
+	for src, prefix := range map[string]string{"aws": `{"products":{"S":`, "azure": `{"Items":`, "gcp": `{"skus":`, "alibaba": `[`, "tencent": `[`, "huawei": `[`, "baidu": `[`} {
 		p := filepath.Join(dir, "nested", src, "nested-brackets.json")
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		os.WriteFile(p, []byte(prefix+strings.Repeat("[", 200000)), 0o644)

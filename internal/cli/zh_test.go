@@ -61,7 +61,7 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 		add(b.Source.Ref)
 	}
 	// Commands quoted in hints.
-	add("gpuscout update --provider")
+	add("gpuscout catalog update --provider")
 	add("gpuscout cost --offer ID -o json")
 	add("gpuscout catalog claims -o markdown")
 	add("business") // the support plan named by --support, as the provider names it

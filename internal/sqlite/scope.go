@@ -17,7 +17,7 @@ import (
 // scoped by provider only.
 var regionalSources = map[string]bool{
 	"aws": true, "aws-savings-plans": true, "aws-spot-history": true,
-	"azure": true, "alibaba": true, "tencent": true,
+	"azure": true, "alibaba": true, "tencent": true, "huawei": true, "baidu": true,
 }
 
 // Scope names what a snapshot covers: "source:providers" and, for a

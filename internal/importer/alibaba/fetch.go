@@ -373,3 +373,32 @@ func snippet(b []byte) string { return importer.Snippet(b) }
 func (i *Importer) redactString(s string) string { return importer.RedactString(s, i.AccessKeySecret) }
 
 func (i *Importer) redact(err error) error { return importer.RedactError(err, i.AccessKeySecret) }
+
+// Plan lists the requests Fetch would make, without credentials (for
+// catalog update --dry-run).
+func (i *Importer) Plan() []string {
+	endpoint := i.Endpoint
+	if endpoint == "" {
+		endpoint = DefaultEndpoint
+	}
+	var kinds []string
+	per := 0
+	for _, u := range []struct {
+		b    catalog.Billing
+		unit string
+	}{{catalog.OnDemand, "Hour"}, {catalog.Subscription1m, "Month"}, {catalog.Subscription1y, "Year"}} {
+		if i.wants(u.b) {
+			per++
+			kinds = append(kinds, ActionDescribePrice+" PriceUnit="+u.unit)
+		}
+	}
+	if i.wants(catalog.Spot) {
+		per++
+		kinds = append(kinds, ActionDescribeSpotPriceHistory+" (last 24 hours, paged)")
+	}
+	return []string{
+		fmt.Sprintf("GET %s regions: %s", endpoint, strings.Join(i.Regions, ", ")),
+		fmt.Sprintf("per region and instance type (%d types): %s", len(i.InstanceTypes), strings.Join(kinds, ", ")),
+		fmt.Sprintf("at least %d requests", per*len(i.Regions)*len(i.InstanceTypes)),
+	}
+}

@@ -55,3 +55,18 @@ func TestSubscriptionTerms(t *testing.T) {
 func itoa(n int) string {
 	return strconv.Itoa(n)
 }
+
+func TestPlan(t *testing.T) {
+	imp := &Importer{Regions: []string{"cn-hangzhou", "cn-beijing"}, InstanceTypes: []string{"ecs.a", "ecs.b", "ecs.c"}}
+	plan := strings.Join(imp.Plan(), "\n")
+	for _, s := range []string{"GET https://ecs.{region}.aliyuncs.com/ regions: cn-hangzhou, cn-beijing", "DescribePrice PriceUnit=Month",
+		"DescribePrice PriceUnit=Year", "DescribeSpotPriceHistory", "at least 24 requests"} {
+		if !strings.Contains(plan, s) {
+			t.Errorf("plan lacks %q:\n%s", s, plan)
+		}
+	}
+	imp.Billings = []catalog.Billing{catalog.OnDemand}
+	if plan := strings.Join(imp.Plan(), "\n"); strings.Contains(plan, "Spot") || !strings.Contains(plan, "at least 6 requests") {
+		t.Errorf("on-demand only:\n%s", plan)
+	}
+}
