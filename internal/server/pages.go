@@ -56,7 +56,7 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 	if lang == i18n.ZH {
 		other = i18n.EN
 	}
-	q := r.URL.Query()
+	q := cloneValues(r.URL.Query())
 	q.Set("lang", string(other))
 	cur := strings.ToUpper(q.Get("currency"))
 	if _, ok := d.FX.Rate(cur); !ok {
@@ -179,9 +179,14 @@ func withCurrency(q url.Values, cur string) url.Values {
 	return q
 }
 
+// cloneValues copies q for building a link, keeping only the parameters
+// something reads (knownParams).
 func cloneValues(q url.Values) url.Values {
 	out := url.Values{}
 	for k, v := range q {
+		if !knownParams[k] {
+			continue
+		}
 		out[k] = append([]string(nil), v...)
 	}
 	return out
