@@ -248,7 +248,10 @@ func (r offerRowView) cell(key string) string {
 
 type offersPage struct {
 	Query url.Values
-	GPU   string
+	// NextRowsURL is the CSV export of the matches after those the page
+	// carries, when there are more than maxOfferRows; "" otherwise.
+	NextRowsURL string
+	GPU         string
 	// FamilyList is the GPU families' datalist, rendered once per load.
 	FamilyList   template.HTML
 	Providers    options
@@ -373,6 +376,11 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		return page, err
 	}
 	page.Total, page.Shown = total, len(rows)
+	if search.Offset > 0 || search.Offset+len(rows) < total {
+		// More matches than one response carries (maxOfferRows).
+		v.Warnings = append(v.Warnings, v.P.T("web.limit.rows", min(search.Offset+1, total), search.Offset+len(rows), total, maxOfferRows))
+		page.NextRowsURL = nextOffers("/offers.csv", q, search, len(rows), total)
+	}
 	unit := search.Unit
 	if unit == "" {
 		unit = "instance-hour"
@@ -535,6 +543,9 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="gpuscout-offers.csv"`)
+	if page.NextRowsURL != "" {
+		w.Header().Set("Link", "<"+page.NextRowsURL+`>; rel="next"`)
+	}
 	cw := output.NewCSVWriter(w) // cells neutralised against formula injection
 	var head []string
 	for _, c := range page.Columns {
