@@ -688,6 +688,14 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 // decoder's Go type names.
 func recommendInputError(err error, lang i18n.Lang) error {
 	p := i18n.NewPrinter(lang)
+	var le *jobfile.LimitError
+	if errors.As(err, &le) {
+		status, code := http.StatusBadRequest, "bad_request"
+		if le.Msg.Key == "job.limit.size" {
+			status, code = http.StatusRequestEntityTooLarge, "too_large"
+		}
+		return &apiError{Status: status, Code: code, Field: "job", Message: p.M(le.Msg), Msg: le.Msg}
+	}
 	msg := err.Error()
 	if strings.Contains(msg, "is not a job description") {
 		line := ""

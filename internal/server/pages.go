@@ -989,7 +989,12 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 		if err := r.ParseForm(); err != nil {
 			v.Error = badRequest("job", "", "reading the form: %v", err)
-			s.render(w, r, http.StatusBadRequest, "advisor", v)
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) { // as the API answers an oversize body
+				m := i18n.M("web.limit.form", s.cfg.MaxBody)
+				v.Error = &apiError{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Field: "job", Message: v.P.M(m), Msg: m}
+			}
+			s.render(w, r, v.Error.Status, "advisor", v)
 			return
 		}
 		page.Job = r.PostForm.Get("job")
