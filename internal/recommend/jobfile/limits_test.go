@@ -30,7 +30,7 @@ func TestHostileJobsAreRefusedFast(t *testing.T) {
 	laughs := "a: &a [1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n"
 	for _, c := range []struct {
 		name, doc, key string
-		en, zh        string
+		en, zh         string
 	}{
 		{"90,000 keys", keys90k.String(), "job.limit.size", "The job description is over 65536 bytes", "作业描述超过 65536 字节"},
 		{"a flow mapping of 64 KiB", flow.String(), "job.limit.nodes", "more than 2000 keys, values and list items", "键、值和列表项超过 2000 个"},
