@@ -27,3 +27,21 @@ func TestRecommendRefusesHostileJobFile(t *testing.T) {
 		}
 	}
 }
+
+// TestServeMetricsFlag: --metrics takes on, off or token, and token needs
+// its secret in the environment, not on the command line.
+func TestServeMetricsFlag(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--metrics", "maybe", "--addr", "127.0.0.1:0"}, `--metrics "maybe": use on, off or token.`},
+		{[]string{"serve", "--metrics", "token", "--addr", "127.0.0.1:0"}, "--metrics token needs the token in $GPUSCOUT_METRICS_TOKEN."},
+		{[]string{"serve", "--metrics", "token", "--addr", "127.0.0.1:0", "--lang", "zh"}, "--metrics token 需要在环境变量 $GPUSCOUT_METRICS_TOKEN 中提供令牌。"},
+	} {
+		_, errOut, code := exec(t, false, nil, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q", c.args, code, errOut)
+		}
+	}
+}
