@@ -273,12 +273,7 @@ func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
 func (i *Importer) redact(err error) error {
-	msg := err.Error()
-	for _, k := range []string{i.APIKey, url.QueryEscape(i.APIKey)} {
-		if k != "" {
-			msg = strings.ReplaceAll(msg, k, "REDACTED")
-		}
-	}
+	msg := importer.RedactString(err.Error(), i.APIKey) // every encoded form too
 	return &redactedError{msg: msg, err: err}
 }
 
