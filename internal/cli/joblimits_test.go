@@ -29,7 +29,8 @@ func TestRecommendRefusesHostileJobFile(t *testing.T) {
 }
 
 // TestServeMetricsFlag: --metrics takes on, off or token, and token needs
-// its secret in the environment, not on the command line.
+// its secret in the environment, not on the command line; --memory-limit
+// takes auto, off or a size.
 func TestServeMetricsFlag(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -38,6 +39,8 @@ func TestServeMetricsFlag(t *testing.T) {
 		{[]string{"serve", "--metrics", "maybe", "--addr", "127.0.0.1:0"}, `--metrics "maybe": use on, off or token.`},
 		{[]string{"serve", "--metrics", "token", "--addr", "127.0.0.1:0"}, "--metrics token needs the token in $GPUSCOUT_METRICS_TOKEN."},
 		{[]string{"serve", "--metrics", "token", "--addr", "127.0.0.1:0", "--lang", "zh"}, "--metrics token 需要在环境变量 $GPUSCOUT_METRICS_TOKEN 中提供令牌。"},
+		{[]string{"serve", "--memory-limit", "lots", "--addr", "127.0.0.1:0"}, `--memory-limit "lots": use auto, off or a size such as 512MiB.`},
+		{[]string{"serve", "--memory-limit", "-5MiB", "--addr", "127.0.0.1:0", "--lang", "zh"}, `--memory-limit "-5MiB"：请用 auto、off 或 512MiB 这样的大小。`},
 	} {
 		_, errOut, code := exec(t, false, nil, c.args...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
