@@ -112,7 +112,7 @@ bin/soakload -base "$base" -list "$work/hostile.txt" -c "$hostile" -d "$duration
 load_rc=0
 wait "$load_pid" || load_rc=$?
 if [[ $load == wrk ]]; then
-  grep -E 'Requests/sec|Non-2xx|Socket errors' "$work/wrk.txt" | sed 's/^/  wrk: /'
+  grep -E 'requests in|Requests/sec|Non-2xx|Socket errors' "$work/wrk.txt" | sed 's/^/  wrk: /'
   non2xx=$(awk '/Non-2xx/ {print $NF}' "$work/wrk.txt")
   sock=$(awk -F'[ ,]+' '/Socket errors/ {print $4+$6+$8+$10}' "$work/wrk.txt")
   ordinary_errors=$(( ${non2xx:-0} + ${sock:-0} ))
