@@ -73,6 +73,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzLoadOffers -fuzztime $(FUZZTIME) ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzLoadCatalogFile -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzRecommendBody -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/server
+	$(GO) test -run '^$$' -fuzz FuzzRoutes -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/server
 	$(GO) test -run '^$$' -fuzz FuzzReadJob -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/recommend/jobfile
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/recommend/jobfile
 	$(GO) test -run '^$$' -fuzz FuzzReadUsage -fuzztime $(FUZZTIME) ./internal/pricing/planfile

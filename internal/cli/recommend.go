@@ -146,6 +146,10 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 		}
 		r, err = jobfile.Read(fh)
 		fh.Close()
+		var le *jobfile.LimitError
+		if errors.As(err, &le) {
+			return r, &localError{key: "job.limit.file", args: []any{o.file, le.Msg}, hint: "err.hint.job_file", exit: ExitData, err: err}
+		}
 		if err != nil {
 			return r, &dataError{err: fmt.Errorf("%s: %w", o.file, err), job: true}
 		}

@@ -7,6 +7,10 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -18,11 +22,18 @@ import (
 
 // serveOptions are the flags of `gpuscout serve`.
 type serveOptions struct {
-	addr     string
-	watch    time.Duration
-	logJSON  bool
-	quietLog bool
+	addr         string
+	watch        time.Duration
+	logJSON      bool
+	quietLog     bool
+	allowedHosts string
+	metrics      string
+	memoryLimit  string
 }
+
+// metricsTokenEnv names the environment variable that holds the bearer
+// token of --metrics token (kept off the command line, which ps shows).
+const metricsTokenEnv = "GPUSCOUT_METRICS_TOKEN"
 
 func (a *app) serveCmd() *cobra.Command {
 	o := &serveOptions{}
@@ -36,12 +47,23 @@ as the CLI's -o json.
 The server reads the embedded catalog overlaid with the newest imported snapshots in the
 database, and reloads when the database changes (after catalog import or update) or on
 SIGHUP, without dropping requests. It listens on localhost by default; put it behind a
-reverse proxy with TLS before exposing it.`,
+reverse proxy with TLS before exposing it.
+
+It answers only the Host headers --allowed-hosts names (421 otherwise; /healthz answers any):
+by default, on a loopback address, that address, localhost, 127.0.0.1 and [::1]; on every
+interface (:8080, 0.0.0.0:8080), any host — name the hosts a proxy or cluster uses to restrict
+it. --metrics off hides /metrics; --metrics token serves it only to requests with
+"Authorization: Bearer $GPUSCOUT_METRICS_TOKEN". --memory-limit sets the Go heap's soft limit
+(auto: twice the loaded data plus 128 MiB, at least 192 MiB), so that bursts of large answers
+make the collector work harder rather than the process grow.`,
 		Example: `  # The web UI on http://127.0.0.1:8080
   gpuscout serve
 
   # On every interface, port 9000, JSON logs
   gpuscout serve --addr :9000 --log-json
+
+  # Behind a proxy that forwards gpuscout.example.com; metrics for a scraper with a token
+  GPUSCOUT_METRICS_TOKEN=… gpuscout serve --addr 0.0.0.0:8080 --allowed-hosts gpuscout.example.com --metrics token
 
   # The API from a script
   curl 'http://127.0.0.1:8080/api/v1/offers?gpu=H100&min_gpus=8&per=gpu-hour&limit=5'
@@ -54,7 +76,37 @@ reverse proxy with TLS before exposing it.`,
 	f.DurationVar(&o.watch, "watch", 30*time.Second, "how often to check the database for new imports (0 = never)")
 	f.BoolVar(&o.logJSON, "log-json", false, "write the access log as JSON lines")
 	f.BoolVar(&o.quietLog, "quiet", false, "no access log, only errors")
+	f.StringVar(&o.allowedHosts, "allowed-hosts", "", "Host headers to answer, comma-separated (* = any; default: the --addr host and localhost on loopback, any on every interface)")
+	f.StringVar(&o.memoryLimit, "memory-limit", "auto", "soft limit of the Go heap: auto (twice the loaded data plus 128 MiB, at least 192 MiB), off, or a size such as 512MiB; $GOMEMLIMIT wins when set")
+	f.StringVar(&o.metrics, "metrics", "on", "who may read /metrics: on (anyone), off, or token (Authorization: Bearer $"+metricsTokenEnv+")")
 	return cmd
+}
+
+// parseMemoryLimit reads --memory-limit: -1 for auto, 0 for off, else
+// bytes ("512MiB", "1GiB", "300MB" or a plain number of bytes).
+func parseMemoryLimit(s string) (int64, error) {
+	switch strings.ToLower(s) {
+	case "auto", "":
+		return -1, nil
+	case "off", "0":
+		return 0, nil
+	}
+	units := []struct {
+		suffix string
+		mult   int64
+	}{{"gib", 1 << 30}, {"mib", 1 << 20}, {"kib", 1 << 10}, {"gb", 1e9}, {"mb", 1e6}, {"kb", 1e3}, {"b", 1}}
+	num, mult := strings.ToLower(s), int64(1)
+	for _, u := range units {
+		if n, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mult = n, u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/mult {
+		return 0, &localError{key: "cli.serve.memory", args: []any{s}, exit: ExitUsage}
+	}
+	return n * mult, nil
 }
 
 // loadServerData loads the catalog afresh for the server.
@@ -92,9 +144,39 @@ func (a *app) runServe(ctx context.Context, o *serveOptions) error {
 		h = slog.NewJSONHandler(a.io.Err, &slog.HandlerOptions{Level: level})
 	}
 	logger := slog.New(h)
-	srv, err := server.New(ctx, server.Config{Load: a.loadServerData, Logger: logger, Now: a.env.Now, History: a.historySource()})
+	cfg := server.Config{Load: a.loadServerData, Logger: logger, Now: a.env.Now, History: a.historySource(),
+		Hosts: server.DefaultHostPolicy(o.addr)}
+	if o.allowedHosts != "" {
+		cfg.Hosts = server.ParseHostPolicy(o.allowedHosts)
+	}
+	switch o.metrics {
+	case "on":
+	case "off":
+		cfg.Metrics = server.MetricsOff
+	case "token":
+		cfg.Metrics, cfg.MetricsToken = server.MetricsToken, a.env.Getenv(metricsTokenEnv)
+		if cfg.MetricsToken == "" {
+			return &localError{key: "cli.serve.no_token", args: []any{metricsTokenEnv}, exit: ExitUsage}
+		}
+	default:
+		return &localError{key: "cli.serve.metrics", args: []any{o.metrics}, exit: ExitUsage}
+	}
+	limit, err := parseMemoryLimit(o.memoryLimit)
 	if err != nil {
 		return err
+	}
+	srv, err := server.New(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if a.env.Getenv("GOMEMLIMIT") == "" && limit != 0 {
+		if limit < 0 { // auto: from the data just loaded
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			limit = max(192<<20, 2*int64(ms.HeapAlloc)+128<<20)
+		}
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()

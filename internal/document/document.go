@@ -142,11 +142,17 @@ type Offer struct {
 
 // Offers is the gpuscout/offers@v1 document.
 type Offers struct {
-	Schema   string  `json:"schema"`
-	Currency string  `json:"currency"`
-	FX       FX      `json:"fx"`
-	Total    int     `json:"total"` // matches before --limit
-	Offers   []Offer `json:"offers"`
+	Schema   string `json:"schema"`
+	Currency string `json:"currency"`
+	FX       FX     `json:"fx"`
+	Total    int    `json:"total"` // matches before --limit
+	// Offset is how many matches were skipped before these (the API's
+	// pagination); omitted when 0.
+	Offset int     `json:"offset,omitempty"`
+	Offers []Offer `json:"offers"`
+	// Next is the API URL of the following page of matches when the
+	// answer stopped at its limit with more left; omitted otherwise.
+	Next string `json:"next,omitempty"`
 	// Warnings name stored records left out because their data is
 	// unusable (absent when there are none).
 	Warnings []Warning `json:"warnings,omitempty"`

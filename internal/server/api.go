@@ -189,8 +189,11 @@ func (d *Data) currency(p params) (string, error) {
 // OfferSearch is a parsed offers query: the catalog query plus the
 // server's own filters and orders, applied before the limit.
 type OfferSearch struct {
-	Query       catalog.OfferQuery
+	Query catalog.OfferQuery
+	// Limit is the most rows answered, 1 to maxOfferRows; Offset skips
+	// that many rows first (pagination).
 	Limit       int
+	Offset      int
 	PerProvider int
 	OneRegion   bool
 	// Interconnect keeps instances whose GPU link contains it (nvlink,
@@ -297,7 +300,13 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	if s.OneRegion, err = p.bool("cheapest_region"); err != nil {
 		return s, err
 	}
-	if s.Limit, err = p.int("limit", defLimit, 0, 100000); err != nil {
+	if s.Limit, err = p.int("limit", defLimit, 0, 1<<30); err != nil {
+		return s, err
+	}
+	if s.Limit == 0 || s.Limit > maxOfferRows {
+		s.Limit = maxOfferRows // "all" is a page of maxOfferRows; offset gives the rest
+	}
+	if s.Offset, err = p.int("offset", 0, 0, 1<<30); err != nil {
 		return s, err
 	}
 	if s.PerProvider, err = p.int("per_provider", 0, 0, 100000); err != nil {
@@ -346,17 +355,41 @@ func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
 	return finishSearch(s, rows)
 }
 
-// finishSearch applies the per-provider cut and the limit to the rows of a
-// search, returning the rows shown and the count before the limit.
+// maxOfferRows bounds the offers one response carries (API, explorer page
+// and CSV export), so that no request's memory grows with an imported
+// snapshot's size; limit=0 asks for this many, and offset pages on.
+const maxOfferRows = 5000
+
+// finishSearch applies the per-provider cut, the offset and the limit to
+// the rows of a search, returning the rows shown and the count before the
+// offset and limit.
 func finishSearch(s OfferSearch, rows []catalog.OfferRow) ([]catalog.OfferRow, int, error) {
 	if s.PerProvider > 0 {
 		rows = catalog.FirstPerProvider(rows, s.PerProvider)
 	}
 	total := len(rows)
-	if s.Limit > 0 && len(rows) > s.Limit {
-		rows = rows[:s.Limit]
+	rows = rows[min(s.Offset, len(rows)):]
+	limit := s.Limit
+	if limit <= 0 || limit > maxOfferRows {
+		limit = maxOfferRows
+	}
+	if len(rows) > limit {
+		rows = rows[:limit]
 	}
 	return rows, total, nil
+}
+
+// nextOffers is the URL of the rows after those answered, or "" when
+// none are left: path with the request's known parameters and offset moved
+// on.
+func nextOffers(path string, q url.Values, s OfferSearch, shown, total int) string {
+	next := s.Offset + shown
+	if shown == 0 || next >= total {
+		return ""
+	}
+	u := cloneValues(q)
+	u.Set("offset", strconv.Itoa(next))
+	return path + "?" + u.Encode()
 }
 
 func (s *Server) apiOffers(r *http.Request, d *Data) (any, error) {
@@ -369,6 +402,8 @@ func (s *Server) apiOffers(r *http.Request, d *Data) (any, error) {
 		return nil, err
 	}
 	doc := document.BuildOffers(rows, total, search.Query.Currency, d.FX)
+	doc.Offset = search.Offset
+	doc.Next = nextOffers(r.URL.Path, r.URL.Query(), search, len(rows), total)
 	doc.Warnings = document.BuildWarnings(d.Rejected, i18n.NewPrinter(requestLang(r)))
 	return doc, nil
 }
@@ -653,6 +688,14 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 // decoder's Go type names.
 func recommendInputError(err error, lang i18n.Lang) error {
 	p := i18n.NewPrinter(lang)
+	var le *jobfile.LimitError
+	if errors.As(err, &le) {
+		status, code := http.StatusBadRequest, "bad_request"
+		if le.Msg.Key == "job.limit.size" {
+			status, code = http.StatusRequestEntityTooLarge, "too_large"
+		}
+		return &apiError{Status: status, Code: code, Field: "job", Message: p.M(le.Msg), Msg: le.Msg}
+	}
 	msg := err.Error()
 	if strings.Contains(msg, "is not a job description") {
 		line := ""

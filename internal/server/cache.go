@@ -99,6 +99,10 @@ type recorder struct {
 	status int
 	header http.Header
 	body   []byte
+	// max is the largest body worth keeping (the cache's maxBody); over
+	// it the copy is dropped and the response is not cached.
+	max  int
+	over bool
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -112,7 +116,7 @@ func (r *recorder) WriteHeader(code int) {
 // Keep writes b and keeps it as the body if it is the first write, without
 // a copy: the caller gives b up (web.Keeper).
 func (r *recorder) Keep(b []byte) (int, error) {
-	if r.body == nil {
+	if r.body == nil && !r.over && len(b) <= r.max {
 		if r.status == 0 {
 			r.WriteHeader(http.StatusOK)
 		}
@@ -126,9 +130,13 @@ func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.WriteHeader(http.StatusOK)
 	}
-	if r.body == nil {
+	switch {
+	case r.over:
+	case len(r.body)+len(b) > r.max:
+		r.body, r.over = nil, true
+	case r.body == nil:
 		r.body = bytes.Clone(b)
-	} else {
+	default:
 		r.body = append(r.body, b...)
 	}
 	return r.ResponseWriter.Write(b)
@@ -155,9 +163,9 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 			w.Write(e.body)
 			return
 		}
-		rec := &recorder{ResponseWriter: w}
+		rec := &recorder{ResponseWriter: w, max: s.cache.maxBody}
 		h(rec, r)
-		if rec.status == http.StatusOK {
+		if rec.status == http.StatusOK && !rec.over {
 			e := &cachedResponse{status: rec.status, header: rec.header, body: rec.body}
 			e.compressible = e.header.Get("Content-Encoding") == "" && isCompressible(e.header.Get("Content-Type"))
 			s.cache.put(key, e)

@@ -1,6 +1,9 @@
 package server
 
-import "testing"
+import (
+	"net/http/httptest"
+	"testing"
+)
 
 // TestCacheBoundedByBytes (issue 25 item 2): the response cache holds at
 // most its byte budget, however many distinct URLs fill it.
@@ -18,5 +21,24 @@ func TestCacheBoundedByBytes(t *testing.T) {
 	c.clear()
 	if c.bytes != 0 {
 		t.Errorf("bytes after clear: %d", c.bytes)
+	}
+}
+
+// TestRecorderDropsOversizeBodies: a response larger than the cache keeps
+// is passed through without a copy growing beside it.
+func TestRecorderDropsOversizeBodies(t *testing.T) {
+	rec := &recorder{ResponseWriter: httptest.NewRecorder(), max: 1 << 10}
+	chunk := make([]byte, 300)
+	for range 10 {
+		rec.Write(chunk)
+	}
+	if !rec.over || rec.body != nil {
+		t.Errorf("over %v, %d bytes kept", rec.over, len(rec.body))
+	}
+	small := &recorder{ResponseWriter: httptest.NewRecorder(), max: 1 << 10}
+	small.Write(chunk)
+	small.Write(chunk)
+	if small.over || len(small.body) != 600 {
+		t.Errorf("small: over %v, %d bytes", small.over, len(small.body))
 	}
 }

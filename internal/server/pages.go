@@ -56,7 +56,7 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 	if lang == i18n.ZH {
 		other = i18n.EN
 	}
-	q := r.URL.Query()
+	q := cloneValues(r.URL.Query())
 	q.Set("lang", string(other))
 	cur := strings.ToUpper(q.Get("currency"))
 	if _, ok := d.FX.Rate(cur); !ok {
@@ -179,9 +179,14 @@ func withCurrency(q url.Values, cur string) url.Values {
 	return q
 }
 
+// cloneValues copies q for building a link, keeping only the parameters
+// something reads (knownParams).
 func cloneValues(q url.Values) url.Values {
 	out := url.Values{}
 	for k, v := range q {
+		if !knownParams[k] {
+			continue
+		}
 		out[k] = append([]string(nil), v...)
 	}
 	return out
@@ -243,7 +248,10 @@ func (r offerRowView) cell(key string) string {
 
 type offersPage struct {
 	Query url.Values
-	GPU   string
+	// NextRowsURL is the CSV export of the matches after those the page
+	// carries, when there are more than maxOfferRows; "" otherwise.
+	NextRowsURL string
+	GPU         string
 	// FamilyList is the GPU families' datalist, rendered once per load.
 	FamilyList   template.HTML
 	Providers    options
@@ -368,6 +376,11 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		return page, err
 	}
 	page.Total, page.Shown = total, len(rows)
+	if search.Offset > 0 || search.Offset+len(rows) < total {
+		// More matches than one response carries (maxOfferRows).
+		v.Warnings = append(v.Warnings, v.P.T("web.limit.rows", min(search.Offset+1, total), search.Offset+len(rows), total, maxOfferRows))
+		page.NextRowsURL = nextOffers("/offers.csv", q, search, len(rows), total)
+	}
 	unit := search.Unit
 	if unit == "" {
 		unit = "instance-hour"
@@ -530,6 +543,9 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="gpuscout-offers.csv"`)
+	if page.NextRowsURL != "" {
+		w.Header().Set("Link", "<"+page.NextRowsURL+`>; rel="next"`)
+	}
 	cw := output.NewCSVWriter(w) // cells neutralised against formula injection
 	var head []string
 	for _, c := range page.Columns {
@@ -990,7 +1006,12 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 		if err := r.ParseForm(); err != nil {
 			v.Error = badRequest("job", "", "reading the form: %v", err)
-			s.render(w, r, http.StatusBadRequest, "advisor", v)
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) { // as the API answers an oversize body
+				m := i18n.M("web.limit.form", s.cfg.MaxBody)
+				v.Error = &apiError{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Field: "job", Message: v.P.M(m), Msg: m}
+			}
+			s.render(w, r, v.Error.Status, "advisor", v)
 			return
 		}
 		page.Job = r.PostForm.Get("job")

@@ -42,7 +42,7 @@ func (s *Server) routes() http.Handler {
 	})
 	// Operations
 	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.HandleFunc("GET /metrics", s.metrics.serve)
+	mux.HandleFunc("GET /metrics", s.serveMetrics)
 	// Web UI
 	mux.Handle("GET /static/", http.StripPrefix("/static/", web.Precompressed(web.Static())))
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
@@ -57,7 +57,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /gpus", s.cached(s.pageGPUs))
 	mux.HandleFunc("GET /about", s.cached(s.pageAbout))
 	mux.HandleFunc("/", s.pageNotFound)
-	return s.recoverer(s.headers(s.accessLog(s.guard(compress(mux)))))
+	return s.recoverer(s.headers(s.accessLog(s.hostCheck(s.guard(compress(mux))))))
 }
 
 func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {

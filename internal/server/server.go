@@ -71,6 +71,13 @@ type Config struct {
 	MaxBody int64
 	// History answers /api/v1/history; nil (no database) answers 404.
 	History HistorySource
+	// Hosts are the Host headers answered (zero value: any); see
+	// DefaultHostPolicy.
+	Hosts HostPolicy
+	// Metrics says who may read /metrics; MetricsToken is the bearer
+	// token MetricsToken access asks for.
+	Metrics      MetricsAccess
+	MetricsToken string
 }
 
 // Server serves the API and the web UI.
@@ -98,6 +105,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	if cfg.MaxBody <= 0 {
 		cfg.MaxBody = 1 << 20
+	}
+	if cfg.Metrics == MetricsToken && cfg.MetricsToken == "" {
+		return nil, errors.New("server: metrics by token, but no token")
 	}
 	pages, err := web.Parse()
 	if err != nil {

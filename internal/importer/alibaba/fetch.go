@@ -331,6 +331,11 @@ func (i *Importer) once(ctx context.Context, c *http.Client, endpoint, action, r
 		return nil, now, fmt.Errorf("alibaba %s %s: %w", action, region, err)
 	}
 	req.Header.Set("Accept", "application/json")
+	// An endpoint may echo the request back (SignatureDoesNotMatch quotes
+	// the string it signed): every credential form leaves the error
+	// redacted (the secret, the AccessKey ID, this request's signature).
+	signature := u.Query().Get("Signature")
+	redact := func(s string) string { return importer.RedactString(s, i.AccessKeySecret, i.AccessKeyID, signature) }
 	resp, err := c.Do(req)
 	if err != nil {
 		// *url.Error repeats the URL, whose query holds the AccessKey ID
@@ -339,7 +344,8 @@ func (i *Importer) once(ctx context.Context, c *http.Client, endpoint, action, r
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, now, fmt.Errorf("alibaba %s %s: GET %s://%s%s: %w", action, region, u.Scheme, u.Host, u.Path, i.redact(err))
+		return nil, now, fmt.Errorf("alibaba %s %s: GET %s://%s%s: %w", action, region, u.Scheme, u.Host, u.Path,
+			importer.RedactError(err, i.AccessKeySecret, i.AccessKeyID, signature))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
@@ -354,10 +360,10 @@ func (i *Importer) once(ctx context.Context, c *http.Client, endpoint, action, r
 	jsonErr := json.Unmarshal(body, &head)
 	if resp.StatusCode >= 400 || head.Code != "" {
 		ae := &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Code,
-			Message: i.redactString(head.Message), RequestID: head.RequestID}
+			Message: redact(head.Message), RequestID: redact(head.RequestID)}
 		if ae.Code == "" {
 			ae.Code = "HTTP" + strconv.Itoa(resp.StatusCode)
-			ae.Message = i.redactString(snippet(body))
+			ae.Message = snippet([]byte(redact(string(body))))
 		}
 		return nil, now, ae
 	}
@@ -369,10 +375,6 @@ func (i *Importer) once(ctx context.Context, c *http.Client, endpoint, action, r
 }
 
 func snippet(b []byte) string { return importer.Snippet(b) }
-
-func (i *Importer) redactString(s string) string { return importer.RedactString(s, i.AccessKeySecret) }
-
-func (i *Importer) redact(err error) error { return importer.RedactError(err, i.AccessKeySecret) }
 
 // Plan lists the requests Fetch would make, without credentials (for
 // catalog update --dry-run).

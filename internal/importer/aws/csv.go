@@ -21,6 +21,7 @@ func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result
 	var col map[string]int
 	fields := 0 // the header's field count
 	byKey := map[string]*catalog.Offer{}
+	termOf := map[string]string{} // offer ID → the term that made it
 	for n := 0; ; n++ {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -87,7 +88,7 @@ func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result
 		if termType != "OnDemand" && termType != "Reserved" {
 			continue
 		}
-		if err := o.addTerm(res, byKey, kept{a.InstanceType, a.RegionCode}, termType, get("SKU")+"."+get("OfferTermCode"), t, published); err != nil {
+		if err := o.addTerm(res, byKey, termOf, kept{a.InstanceType, a.RegionCode}, termType, get("SKU")+"."+get("OfferTermCode"), t, published); err != nil {
 			return &importer.ParseError{Source: o.ref(), Line: line, Field: "PricePerUnit", Err: err}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -160,6 +161,7 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 	n := 0
 	// Reserved offers accumulate upfront and hourly parts per SKU and term.
 	byKey := map[string]*catalog.Offer{}
+	termOf := map[string]string{} // offer ID → the term that made it
 	err := s.object(func(key string) error {
 		switch key {
 		case "publicationDate":
@@ -220,8 +222,14 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 					if err := json.Unmarshal(raw, &terms); err != nil {
 						return fail("terms."+termType+"."+sku, err)
 					}
-					for code, t := range terms {
-						if err := o.addTerm(res, byKey, k, termType, sku+"."+code, t, published); err != nil {
+					codes := make([]string, 0, len(terms))
+					for code := range terms {
+						codes = append(codes, code)
+					}
+					sort.Strings(codes) // the first of several terms for one offer is the same on every run
+					for _, code := range codes {
+						t := terms[code]
+						if err := o.addTerm(res, byKey, termOf, k, termType, sku+"."+code, t, published); err != nil {
 							return fail("terms."+termType+"."+sku+"."+code, err)
 						}
 					}
@@ -271,8 +279,12 @@ func instanceTypeOf(raw []byte) []byte {
 	return append(rest[:k:k], '.')[:k+1]
 }
 
-// addTerm turns one term of a kept SKU into (part of) an offer.
-func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, k kept, termType, code string, t term, published time.Time) error {
+// addTerm turns one term of a kept SKU into (part of) an offer: the price
+// dimensions of one term (code, SKU.OfferTermCode; a CSV file has a row per
+// dimension) make one offer, and termOf records which term made each. A
+// later term for an offer already made is a duplicate (skipped and
+// counted).
+func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, termOf map[string]string, k kept, termType, code string, t term, published time.Time) error {
 	var billing catalog.Billing
 	switch termType {
 	case "OnDemand":
@@ -294,7 +306,14 @@ func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, 
 	id := k.instance + "/" + k.region + "/" + string(billing)
 	off := byKey[id]
 	created := off == nil
+	if !created && termOf[id] != code {
+		// A second term for the same offer (another SKU or offer term):
+		// the one duplicate rule, the first is kept, the rest counted.
+		res.Skipped.Add(importer.SkipDuplicate, id)
+		return nil
+	}
 	if created {
+		termOf[id] = code
 		if len(res.Offers) >= maxOffers {
 			return fmt.Errorf("more than %d offers: not an EC2 offer file", maxOffers)
 		}

@@ -46,6 +46,7 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 	fields := 0 // the header's field count
 	var published time.Time
 	byKey := map[string]*catalog.Offer{}
+	family := map[string]string{} // offer key → the plan type that made it
 	for n := 0; ; n++ {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -122,6 +123,13 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 			asOf = ed
 		}
 		if cur, ok := byKey[key]; ok {
+			if family[key] == get("Product Family") {
+				// The same plan type twice: the one duplicate rule.
+				res.Skipped.Add(importer.SkipDuplicate, key)
+				continue
+			}
+			// Compute and EC2 Instance Savings Plans both cover the
+			// instance: the lower rate is the offer.
 			res.Skipped.Add("both plan types: lower rate kept", inst)
 			if rate.LessThan(cur.Price.Hourly) {
 				cur.Price.Hourly = rate
@@ -132,6 +140,7 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 			Price:  catalog.Price{Hourly: rate, Currency: "USD"},
 			Source: importer.Source(catalog.SourceOfficialAPI, ref+" ("+get("Product Family")+")", asOf, now())}
 		byKey[key] = off
+		family[key] = get("Product Family")
 		res.Offers = append(res.Offers, off)
 	}
 	if col == nil {

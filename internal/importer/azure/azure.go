@@ -533,9 +533,12 @@ func (c *collector) wantSKU(s string) bool {
 	return strings.HasPrefix(strings.ToLower(s), "standard_n")
 }
 
-// keep adds a candidate, choosing between duplicate meters for one offer:
-// a primary meter region wins, then the later effectiveStartDate, then the
-// lower price.
+// keep adds a candidate. Meters for one offer are first ranked the way
+// the Retail Prices API means them: a primary meter region over a
+// secondary one, then the later effectiveStartDate (the current price over
+// a past one); the one that loses is counted as superseded. Meters that
+// rank the same are duplicates under the one rule of docs/importing.md:
+// the first is kept, the rest counted (never the cheaper one silently).
 func (c *collector) keep(n *candidate) {
 	id := n.offer.ID()
 	old, ok := c.offers[id]
@@ -543,20 +546,30 @@ func (c *collector) keep(n *candidate) {
 		c.offers[id] = n
 		return
 	}
-	c.res.Skipped.Add("duplicate meters", id)
-	if better(n, old) {
+	switch rank(n, old) {
+	case 0:
+		c.res.Skipped.Add(importer.SkipDuplicate, id)
+	case 1:
+		c.res.Skipped.Add(skipSuperseded, id)
 		c.offers[id] = n
+	default:
+		c.res.Skipped.Add(skipSuperseded, id)
 	}
 }
 
-func better(a, b *candidate) bool {
+// skipSuperseded counts a meter another meter for the same offer outranks.
+const skipSuperseded = "superseded meter (a primary region or a later effectiveStartDate was kept)"
+
+// rank compares two meters for one offer: 1 when a outranks b, -1 when b
+// outranks a, 0 when neither does.
+func rank(a, b *candidate) int {
 	if a.primary != b.primary {
-		return a.primary
+		if a.primary {
+			return 1
+		}
+		return -1
 	}
-	if a.start != b.start {
-		return a.start > b.start // RFC 3339 in UTC sorts as text
-	}
-	return a.offer.EffectiveHourly().LessThan(b.offer.EffectiveHourly())
+	return strings.Compare(a.start, b.start) // RFC 3339 in UTC sorts as text
 }
 
 // finish returns the offers sorted by ID.

@@ -120,8 +120,8 @@ func TestParse(t *testing.T) {
 			offers: page2Offers,
 			skipLines: []string{
 				"1 Windows (e.g. Virtual Machines NDsrH100v5 Series Win)",
-				"1 duplicate meters (e.g. azure/Standard_NV6ads_A10_v5/westeurope/on-demand)",
 				"1 reservation term not 1 or 3 years (e.g. 5 Years)",
+				"1 superseded meter (a primary region or a later effectiveStartDate was kept) (e.g. azure/Standard_NV6ads_A10_v5/westeurope/on-demand)",
 				"1 unit not 1 Hour (e.g. 1/Month)",
 			},
 		},

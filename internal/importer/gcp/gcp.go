@@ -273,12 +273,7 @@ func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
 func (i *Importer) redact(err error) error {
-	msg := err.Error()
-	for _, k := range []string{i.APIKey, url.QueryEscape(i.APIKey)} {
-		if k != "" {
-			msg = strings.ReplaceAll(msg, k, "REDACTED")
-		}
-	}
+	msg := importer.RedactString(err.Error(), i.APIKey) // every encoded form too
 	return &redactedError{msg: msg, err: err}
 }
 
@@ -568,16 +563,27 @@ func (c *collector) add(s *sku, off int64, n int) error {
 		key := rateKey{reg, s.Category.UsageType, comp}
 		nr := &rate{price: price, currency: currency, sku: s.SkuID, nRegions: len(s.ServiceRegions), effective: eff}
 		if old, ok := c.rates[key]; ok {
-			skip("duplicate SKU for a region", s.Description+" "+reg)
-			// The SKU for fewer regions is the more specific one.
-			if nr.nRegions >= old.nRegions {
+			// The SKU for fewer regions is the more specific one and
+			// supersedes the other; two SKUs alike are duplicates under
+			// the one rule: the first is kept, the rest counted.
+			switch {
+			case nr.nRegions == old.nRegions:
+				skip(importer.SkipDuplicate, s.Description+" "+reg)
+				continue
+			case nr.nRegions > old.nRegions:
+				skip(skipSuperseded, s.Description+" "+reg)
 				continue
 			}
+			skip(skipSuperseded, old.sku+" "+reg)
 		}
 		c.rates[key] = nr
 	}
 	return nil
 }
+
+// skipSuperseded counts a SKU that a SKU for fewer regions (the more
+// specific price) outranks for one region.
+const skipSuperseded = "superseded SKU (the one for fewer regions was kept)"
 
 // assemble prices the machine table from the rates.
 func (c *collector) assemble(ctx context.Context, ref string, fetched time.Time) (*importer.Result, error) {

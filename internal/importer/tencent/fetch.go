@@ -314,6 +314,11 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region stri
 		return nil, now, fmt.Errorf("tencent %s %s: %w", action, region, err)
 	}
 	req.Header.Set("Authorization", sig.auth)
+	// An endpoint may echo the request back: every credential form leaves
+	// the error redacted (the key, the key ID, the signature, the header).
+	redact := func(s string) string {
+		return importer.RedactString(s, i.SecretKey, i.SecretID, sig.signature, sig.auth)
+	}
 	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("X-TC-Action", action)
 	req.Header.Set("X-TC-Version", APIVersion)
@@ -325,7 +330,8 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region stri
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, now, fmt.Errorf("tencent %s %s: POST %s://%s%s: %w", action, region, u.Scheme, u.Host, u.Path, i.redact(err))
+		return nil, now, fmt.Errorf("tencent %s %s: POST %s://%s%s: %w", action, region, u.Scheme, u.Host, u.Path,
+			importer.RedactError(err, i.SecretKey, i.SecretID, sig.signature, sig.auth))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
@@ -341,11 +347,11 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region stri
 	jsonErr := json.Unmarshal(body, &head)
 	if jsonErr == nil && head.Response != nil && head.Response.Error != nil {
 		return nil, now, &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Response.Error.Code,
-			Message: i.redactString(head.Response.Error.Message), RequestID: head.Response.RequestID}
+			Message: redact(head.Response.Error.Message), RequestID: redact(head.Response.RequestID)}
 	}
 	if resp.StatusCode >= 400 {
 		return nil, now, &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode,
-			Code: "HTTP" + strconv.Itoa(resp.StatusCode), Message: i.redactString(snippet(body))}
+			Code: "HTTP" + strconv.Itoa(resp.StatusCode), Message: snippet([]byte(redact(string(body))))}
 	}
 	if jsonErr != nil || head.Response == nil {
 		if jsonErr == nil {
@@ -357,7 +363,3 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region stri
 }
 
 func snippet(b []byte) string { return importer.Snippet(b) }
-
-func (i *Importer) redactString(s string) string { return importer.RedactString(s, i.SecretKey) }
-
-func (i *Importer) redact(err error) error { return importer.RedactError(err, i.SecretKey) }

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/recommend"
 	"gopkg.in/yaml.v3"
@@ -106,11 +107,40 @@ type JobSpec struct {
 	ActiveParams float64 `yaml:"active_params"`
 }
 
-// Read parses a job file.
+// Limits on a job description, met before it is decoded: a job needs a
+// few dozen keys, so these leave ample room while a hostile document (tens
+// of thousands of keys, deep nesting, aliases that expand) is refused in
+// time proportional to MaxBytes, never to what it would expand to.
+const (
+	// MaxBytes bounds the document (the examples are under 1 KiB).
+	MaxBytes = 64 << 10
+	// MaxNodes bounds the keys, values and list items, counting what
+	// aliases expand to.
+	MaxNodes = 2000
+	// MaxDepth bounds the nesting of mappings and lists.
+	MaxDepth = 16
+	// MaxAliases bounds the aliases (*name).
+	MaxAliases = 64
+)
+
+// LimitError is a job description over one of Read's limits; Msg says
+// which, in either language.
+type LimitError struct{ Msg i18n.Msg }
+
+func (e *LimitError) Error() string { return e.Msg.String() }
+
+// Read parses a job file, refusing one over the limits (a *LimitError)
+// before decoding it.
 func Read(r io.Reader) (recommend.Requirements, error) {
 	var req recommend.Requirements
-	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
 	if err != nil {
+		return req, err
+	}
+	if len(data) > MaxBytes {
+		return req, &LimitError{i18n.M("job.limit.size", MaxBytes)}
+	}
+	if err := checkShape(data); err != nil {
 		return req, err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -129,6 +159,43 @@ func Read(r io.Reader) (recommend.Requirements, error) {
 		return req, errors.New(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
 	}
 	return f.Requirements()
+}
+
+// checkShape parses data into YAML nodes (linear in its size: no mapping
+// is checked for duplicate keys yet, no alias expanded) and refuses a
+// document over MaxNodes, MaxDepth or MaxAliases. A syntax error is left
+// for the decoder to report with its line.
+func checkShape(data []byte) error {
+	var root yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
+		return nil
+	}
+	nodes, aliases := 0, map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node, depth int) error
+	walk = func(n *yaml.Node, depth int) error {
+		if n == nil {
+			return nil
+		}
+		if nodes++; nodes > MaxNodes {
+			return &LimitError{i18n.M("job.limit.nodes", MaxNodes)}
+		}
+		if depth > MaxDepth {
+			return &LimitError{i18n.M("job.limit.depth", MaxDepth)}
+		}
+		if n.Kind == yaml.AliasNode {
+			if aliases[n] = true; len(aliases) > MaxAliases {
+				return &LimitError{i18n.M("job.limit.aliases", MaxAliases)}
+			}
+			return walk(n.Alias, depth+1) // what the decoder would expand
+		}
+		for _, c := range n.Content {
+			if err := walk(c, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return walk(&root, 0)
 }
 
 // Requirements converts the file into requirements.
