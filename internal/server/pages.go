@@ -45,7 +45,10 @@ type view struct {
 	// Warnings name stored records left out because their data is
 	// unusable (at most maxPageWarnings, then a count).
 	Warnings []string
-	Page     any
+	// Fallbacks say where the page did not do what the URL asked (an
+	// unknown currency or language) and what it did instead.
+	Fallbacks []string
+	Page      any
 	// Assets is false in a build without the bundled script and stylesheet.
 	Assets bool
 }
@@ -58,21 +61,39 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 	}
 	q := r.URL.Query()
 	q.Set("lang", string(other))
-	cur := strings.ToUpper(q.Get("currency"))
+	p := i18n.NewPrinter(lang)
+	var fallbacks []string
+	asked := strings.TrimSpace(q.Get("currency"))
+	cur := strings.ToUpper(asked)
 	if _, ok := d.FX.Rate(cur); !ok {
 		cur = "USD"
 		if lang == i18n.ZH {
 			cur = "CNY"
 		}
+		if asked != "" {
+			fallbacks = append(fallbacks, p.T("web.fallback.currency", shortParam(asked), cur))
+		}
+	}
+	if l := strings.TrimSpace(r.URL.Query().Get("lang")); l != "" {
+		if _, err := i18n.ParseLang(l); err != nil {
+			fallbacks = append(fallbacks, p.T("web.fallback.lang", shortParam(l)))
+		}
 	}
 	f := footer(d, s.cfg.Now())
 	st, fresh := f.stats, f.fresh
-	p := i18n.NewPrinter(lang)
 	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
 		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, CurrentOffers: f.currentOffers, Assets: web.HasAssets(),
-		Warnings:   pageWarnings(p, d.Rejected),
+		Warnings:   pageWarnings(p, d.Rejected), Fallbacks: fallbacks,
 		FreshShare: fmt.Sprintf("%.0f%%", 100*fresh.Share()), MedianAge: int(math.Round(fresh.MedianAgeDays))}
+}
+
+// shortParam is a query value as a notice quotes it: at most 24 runes.
+func shortParam(s string) string {
+	if r := []rune(s); len(r) > 24 {
+		return string(r[:24]) + "…"
+	}
+	return s
 }
 
 // maxPageWarnings bounds the warnings a page lists.
@@ -164,6 +185,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 			http.SetCookie(w, &http.Cookie{Name: "lang", Value: string(lang), Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode})
 		}
 	}
+	v.Error = pageError(v.P, v.Error, name)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Language", v.Lang)
 	w.WriteHeader(status)
@@ -709,10 +731,8 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	}
 	page := &comparePage{Offers: params{q}.list("offer"), OnPrem: q.Get("onprem"), Usage: q}
 	v.Page = page
-	for _, f := range d.Catalog.AllOnPrem() {
-		if f.Item == "server-price" && f.GPU != "" && !hasOption(page.GPUs, f.GPU) {
-			page.GPUs = append(page.GPUs, option{Value: f.GPU, Label: f.GPU, Selected: f.GPU == page.OnPrem})
-		}
+	for _, g := range d.onPremGPUs() { // only GPUs whose servers can be priced
+		page.GPUs = append(page.GPUs, option{Value: g, Label: g, Selected: g == page.OnPrem})
 	}
 	in, err := d.parseTCO(q)
 	in.P = v.P
@@ -965,6 +985,7 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 		})
 		if err != nil {
 			v.Error = badRequest(err.field, "", "%s", v.P.T("web.form.bad", v.P.T("web.form."+err.field)))
+			v.Error.Local = true
 			s.render(w, r, http.StatusBadRequest, "advisor", v)
 			return
 		}
@@ -1114,7 +1135,7 @@ func (s *Server) pageAbout(w http.ResponseWriter, r *http.Request) {
 func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {
 	d := s.Data()
 	v := s.view(r, d, "notfound")
-	v.Error = &apiError{Status: http.StatusNotFound, Code: "not_found", Message: v.P.T("web.notfound", r.URL.Path)}
+	v.Error = &apiError{Status: http.StatusNotFound, Code: "not_found", Message: v.P.T("web.notfound", r.URL.Path), Local: true}
 	s.render(w, r, http.StatusNotFound, "notfound", v)
 }
 

@@ -1,0 +1,128 @@
+package server_test
+
+import (
+	"html"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var (
+	errorBoxRE = regexp.MustCompile(`(?s)<div class="error" role="alert"[^>]*>.*?</div>`)
+	// englishSpan is a part of a page marked as English on purpose (an
+	// error's detail passed through from elsewhere).
+	englishSpan = regexp.MustCompile(`(?s)<span[^>]*translate="no"[^>]*>.*?</span>`)
+	tags        = regexp.MustCompile(`<[^>]+>`)
+)
+
+// errorBox is the text of a page's error box ("" when it has none).
+func errorBox(body string) string {
+	return html.UnescapeString(tags.ReplaceAllString(errorBoxRE.FindString(body), " "))
+}
+
+// pageText is the text of a page's main part that a reader reads in the
+// page's language: without scripts, job files, code and the parts marked
+// as English.
+func pageText(body string) string {
+	if i := strings.Index(body, "<main"); i >= 0 {
+		body = body[i:]
+	}
+	if i := strings.Index(body, "</main>"); i >= 0 {
+		body = body[:i]
+	}
+	body = regexp.MustCompile(`(?s)<(script|style|code|pre|textarea)[^>]*>.*?</(script|style|code|pre|textarea)>`).ReplaceAllString(body, " ")
+	body = englishSpan.ReplaceAllString(body, " ")
+	return html.UnescapeString(tags.ReplaceAllString(body, " "))
+}
+
+// badRequests are wrong inputs to every page but the explorer, each
+// answered with an error box.
+var badRequests = []struct{ path, field string }{
+	{"/instances/aws/no-such-type", ""},
+	{"/instances/no-such-cloud/x", ""},
+	{"/compare?offer=no/such/offer/x", "offer"},
+	{"/compare?offer=aws/p5.48xlarge/us-east-1/on-demand&onprem=A100", "onprem"},
+	{"/compare?offer=aws/p5.48xlarge/us-east-1/on-demand&months=abc", "months"},
+	{"/compare?offer=aws/p5.48xlarge/us-east-1/on-demand&instances=0", "instances"},
+	{"/spot?offer=aws/p5en.48xlarge/us-east-1/spot&work_hours=-1", "work_hours"},
+	{"/spot?offer=aws/p5en.48xlarge/us-east-1/spot&checkpoint_minutes=x", "checkpoint_minutes"},
+	{"/spot?offer=aws/nope/us-east-1/spot", "offer"},
+	{"/estimate?job=transformer-train&params=abc&tokens=1e12&gpu=H100-SXM-80GB", "params"},
+	{"/estimate?job=transformer-train&params=7e9&tokens=1e12", "gpu"},
+	{"/estimate?job=transformer-train&params=7e9&tokens=1e12&gpu=H100", "gpu"},
+	{"/estimate?job=transformer-train&params=7e9&gpu=H100-SXM-80GB", "tokens"},
+	{"/estimate?job=bench:nope&gpu=H100-SXM-80GB", "benchmark"},
+	{"/claims?verdict=maybe", "verdict"},
+	{"/advisor?form=1&kind=train&size_b=x&tokens_b=1", "size_b"},
+	{"/advisor?job=" + url.QueryEscape("foo: bar\n"), "job"},
+	{"/advisor?job=" + url.QueryEscape("- a\n- b\n"), "job"},
+	{"/advisor?job=" + url.QueryEscape("name: x\nworkload: 5\n"), "job"},
+}
+
+// TestErrorBoxesInPageLanguage: every page's error box is in the page's
+// language: on a Chinese page no English word outside names, units and
+// the parts marked as English; in both languages no command-line flag
+// (--gpu) and no Go type name (jobfile.File) reaches a web user, and the
+// box names the field that is wrong.
+func TestErrorBoxesInPageLanguage(t *testing.T) {
+	srv := newServer(t)
+	names := catalogNames(t)
+	for _, lang := range []string{"en", "zh"} {
+		for _, br := range badRequests {
+			sep := "?"
+			if strings.Contains(br.path, "?") {
+				sep = "&"
+			}
+			rec := get(t, srv, br.path+sep+"lang="+lang)
+			body := rec.Body.String()
+			box := errorBox(body)
+			if rec.Code < 400 || box == "" {
+				t.Errorf("%s %s: status %d, error box %q", lang, br.path, rec.Code, box)
+				continue
+			}
+			if !strings.Contains(body, `data-error-field="`+br.field+`"`) {
+				t.Errorf("%s %s: the box does not name the field %q: %s", lang, br.path, br.field, box)
+			}
+			for _, bad := range []string{"--", "jobfile.", "struct {", "%!", "web.", "err."} {
+				if strings.Contains(box, bad) {
+					t.Errorf("%s %s: the error box shows %q: %s", lang, br.path, bad, box)
+				}
+			}
+			if lang == "zh" {
+				shown := html.UnescapeString(tags.ReplaceAllString(englishSpan.ReplaceAllString(errorBoxRE.FindString(body), " "), " "))
+				shown = regexp.MustCompile(`"[^"]*"|“[^”]*”`).ReplaceAllString(shown, " ") // the user's own input, quoted
+				if w := englishWords(shown, names); len(w) > 0 {
+					t.Errorf("zh %s: English in the error box: %v (%s)", br.path, w, box)
+				}
+			}
+		}
+	}
+}
+
+// TestFallbacksSaySo: an unknown currency or language is not dropped
+// silently: the page says what it shows instead, in its language.
+func TestFallbacksSaySo(t *testing.T) {
+	srv := newServer(t)
+	for _, tc := range []struct{ path, want string }{
+		{"/gpus?currency=XYZ&lang=en", "There is no exchange rate for “XYZ”: prices are shown in USD."},
+		{"/compare?offer=aws/p5.48xlarge/us-east-1/on-demand&currency=xyz&lang=zh", "没有“xyz”的汇率：价格以 CNY 显示。"},
+		{"/offers?gpu=H100&currency=XYZ&lang=zh", "没有“XYZ”的汇率：价格以 CNY 显示。"},
+		{"/about?lang=xx", "There is no “xx” version of gpuscout: this page is in English"},
+		{"/about?lang=fr", `lang="en"`},
+	} {
+		body := get(t, srv, tc.path).Body.String()
+		if !strings.Contains(html.UnescapeString(body), tc.want) || !strings.Contains(body, "data-fallback") {
+			t.Errorf("%s: no fallback notice %q", tc.path, tc.want)
+		}
+	}
+	req := get(t, srv, "/about?lang=xx", "Accept-Language", "zh-CN").Body.String()
+	if !strings.Contains(req, "gpuscout 没有“xx”语言版本：本页以中文显示") {
+		t.Errorf("a Chinese reader asking for ?lang=xx is not told in Chinese")
+	}
+	for _, ok := range []string{"/gpus?currency=EUR", "/gpus?lang=zh", "/gpus"} {
+		if body := get(t, srv, ok).Body.String(); strings.Contains(body, "data-fallback") {
+			t.Errorf("%s: a fallback notice without a fallback", ok)
+		}
+	}
+}
