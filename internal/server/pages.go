@@ -84,7 +84,7 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
 		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, CurrentOffers: f.currentOffers, Assets: web.HasAssets(),
-		Warnings:   pageWarnings(p, d.Rejected), Fallbacks: fallbacks,
+		Warnings: pageWarnings(p, d.Rejected), Fallbacks: fallbacks,
 		FreshShare: fmt.Sprintf("%.0f%%", 100*fresh.Share()), MedianAge: int(math.Round(fresh.MedianAgeDays))}
 }
 

@@ -200,4 +200,3 @@ func minutesText(p *i18n.Printer, min float64) string {
 	}
 	return p.T("web.est.days", min/1440)
 }
-
