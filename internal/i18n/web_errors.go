@@ -107,3 +107,47 @@ var webErrorMessages = map[Lang]map[string]string{
 		"web.tco.hint.onprem":            "可为 %s 服务器计算成本。",
 	},
 }
+
+// webTermMessages name the catalog's codes on the pages: GPU interconnects
+// and RDMA fabrics as their makers write them, the performance model's
+// workload classes, and the providers matrix's category of marketplaces.
+var webTermMessages = map[Lang]map[string]string{
+	EN: {
+		"web.fabric.nvswitch":             "NVSwitch",
+		"web.fabric.nvlink":               "NVLink",
+		"web.fabric.pcie":                 "PCIe",
+		"web.fabric.xgmi":                 "Infinity Fabric (xGMI)",
+		"web.fabric.efa":                  "EFA (Elastic Fabric Adapter)",
+		"web.fabric.infiniband":           "InfiniBand",
+		"web.fabric.roce":                 "RoCE",
+		"web.fabric.erdma":                "eRDMA (elastic RDMA)",
+		"web.class.cnn-inference":         "CNN inference",
+		"web.class.transformer-inference": "transformer inference",
+		"web.class.recommender-inference": "recommender inference",
+		"web.class.llm-inference":         "LLM inference",
+		"web.class.cnn-training":          "CNN training",
+		"web.class.transformer-training":  "transformer training",
+		"web.class.recommender-training":  "recommender training",
+		"web.class.llm-training":          "LLM training",
+		"web.providers.cat.marketplace":   "GPU marketplace",
+	},
+	ZH: {
+		"web.fabric.nvswitch":             "NVSwitch",
+		"web.fabric.nvlink":               "NVLink",
+		"web.fabric.pcie":                 "PCIe",
+		"web.fabric.xgmi":                 "Infinity Fabric（xGMI）",
+		"web.fabric.efa":                  "EFA（弹性结构适配器）",
+		"web.fabric.infiniband":           "InfiniBand",
+		"web.fabric.roce":                 "RoCE",
+		"web.fabric.erdma":                "eRDMA（弹性 RDMA）",
+		"web.class.cnn-inference":         "CNN 推理",
+		"web.class.transformer-inference": "Transformer 推理",
+		"web.class.recommender-inference": "推荐模型推理",
+		"web.class.llm-inference":         "大模型推理",
+		"web.class.cnn-training":          "CNN 训练",
+		"web.class.transformer-training":  "Transformer 训练",
+		"web.class.recommender-training":  "推荐模型训练",
+		"web.class.llm-training":          "大模型训练",
+		"web.providers.cat.marketplace":   "GPU 租赁市场",
+	},
+}

@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"html"
+
+	"github.com/gpuscout/gpuscout/internal/i18n/zhcheck"
 	"net/url"
 	"regexp"
 	"strings"
@@ -123,6 +125,56 @@ func TestFallbacksSaySo(t *testing.T) {
 	for _, ok := range []string{"/gpus?currency=EUR", "/gpus?lang=zh", "/gpus"} {
 		if body := get(t, srv, ok).Body.String(); strings.Contains(body, "data-fallback") {
 			t.Errorf("%s: a fallback notice without a fallback", ok)
+		}
+	}
+}
+
+// TestProvidersLabelsInChinese: on the Chinese providers page every fact's
+// label is Chinese, or a product name its Chinese text uses too (Vertex
+// AI), never a generic English word (Regions, No SLA); every category and
+// fabric is named in Chinese.
+func TestProvidersLabelsInChinese(t *testing.T) {
+	// products are labels that are product names as the providers write
+	// them in Chinese too.
+	products := map[string]bool{"Crusoe Managed Kubernetes (CMK)": true, "ONNX Runtime": true}
+	srv := newServer(t)
+	body := get(t, srv, "/providers?lang=zh").Body.String()
+	facts := regexp.MustCompile(`(?s)<div class="fact"[^>]*><strong>(.*?)</strong><br>(.*?)</div>`).FindAllStringSubmatch(body, -1)
+	if len(facts) < 50 {
+		t.Fatalf("%d facts on the providers page", len(facts))
+	}
+	for _, f := range facts {
+		label, value := html.UnescapeString(f[1]), html.UnescapeString(f[2])
+		if products[label] {
+			continue
+		}
+		if regexp.MustCompile(`\p{Han}`).MatchString(regexp.MustCompile(`[（(][^）)]*[）)]`).ReplaceAllString(label, "")) {
+			// A Chinese label may keep the provider's own name in brackets:
+			// 标准支持（Standard）.
+			label = regexp.MustCompile(`[（(][^）)]*[）)]`).ReplaceAllString(label, "")
+		}
+		allowed := map[string]bool{}
+		for _, w := range regexp.MustCompile(`[A-Za-z][A-Za-z0-9.\-]*`).FindAllString(value, -1) {
+			allowed[strings.ToLower(w)] = true
+		}
+		if w := zhcheck.EnglishWords(label, zhAllowed, allowed); len(w) > 0 {
+			t.Errorf("label %q shows English its Chinese text does not use: %v", label, w)
+		}
+	}
+	for _, row := range regexp.MustCompile(`<tr data-category="[^"]*"><th scope="row">([^<]*)</th>`).FindAllStringSubmatch(body, -1) {
+		if regexp.MustCompile(`^[a-z-]+$`).MatchString(row[1]) {
+			t.Errorf("category shown as its code: %q", row[1])
+		}
+	}
+	inst := pageText(get(t, srv, "/instances/aws/p5.48xlarge?lang=zh").Body.String())
+	for _, raw := range []string{" nvswitch ", " efa ", "cnn-inference", "llm-training"} {
+		if strings.Contains(" "+strings.Join(strings.Fields(inst), " ")+" ", raw) {
+			t.Errorf("the instance page shows the raw code %q", strings.TrimSpace(raw))
+		}
+	}
+	for _, want := range []string{"NVSwitch", "EFA（弹性结构适配器）", "CNN 推理"} {
+		if !strings.Contains(inst, want) {
+			t.Errorf("the Chinese instance page does not say %q", want)
 		}
 	}
 }

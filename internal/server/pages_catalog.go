@@ -278,9 +278,9 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: p.T("web.col.vram"), Value: in.GPU.TotalMemoryGB.String()},
 		{Label: p.T("web.col.vcpu"), Value: in.VCPU.String()},
 		{Label: p.T("web.col.ram"), Value: in.MemoryGiB.String()},
-		{Label: p.T("web.col.interconnect"), Value: noneOr(p, in.Interconnect)},
+		{Label: p.T("web.col.interconnect"), Value: fabricName(p, in.Interconnect)},
 		{Label: p.T("web.col.network"), Value: opt(optNumStr(in.NetworkGbps))},
-		{Label: p.T("web.col.rdma"), Value: noneOr(p, in.RDMA)},
+		{Label: p.T("web.col.rdma"), Value: fabricName(p, in.RDMA)},
 		{Label: p.T("web.instance.storage"), Value: p.Term(opt(in.LocalStorage))},
 		{Label: p.T("web.instance.status"), Value: msgOr(p, "web.instance.status."+in.Status, in.Status)},
 		{Label: p.T("web.col.source"), Value: p.Or("source."+in.Source.Kind, in.Source.Kind) + " · " + in.Source.Date(p), Title: in.Source.Ref},
@@ -330,7 +330,7 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		page.Prices = append(page.Prices, pv)
 	}
 	for _, e := range doc.Estimates {
-		ev := estimateView{Benchmark: e.Benchmark, Class: e.Class, Precision: e.Precision, Value: e.Throughput.Value.String(),
+		ev := estimateView{Benchmark: e.Benchmark, Class: p.Or("web.class."+e.Class, e.Class), Precision: e.Precision, Value: e.Throughput.Value.String(),
 			Low: e.Throughput.Low.String(), High: e.Throughput.High.String(), PerGPU: e.Throughput.PerGPU.String(), Unit: e.Throughput.Unit,
 			Confidence: msgOr(p, "web.instance.confidence."+e.Confidence, e.Confidence), Assumptions: strings.Join(p.Ms(e.AssumptionMsgs), p.T("list.semi"))}
 		switch {
@@ -404,6 +404,15 @@ func noneOr(p *i18n.Printer, s string) string {
 		return p.T("web.none")
 	}
 	return s
+}
+
+// fabricName names a GPU interconnect or RDMA fabric as its makers write
+// it (NVSwitch, EFA), in the page's language; "none" or nothing is "none".
+func fabricName(p *i18n.Printer, s string) string {
+	if s == "" || strings.EqualFold(s, "none") {
+		return p.T("web.none")
+	}
+	return p.Or("web.fabric."+strings.ToLower(s), s)
 }
 
 // numDec reads a document number back as a decimal.
