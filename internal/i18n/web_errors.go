@@ -113,6 +113,16 @@ var webErrorMessages = map[Lang]map[string]string{
 // workload classes, and the providers matrix's category of marketplaces.
 var webTermMessages = map[Lang]map[string]string{
 	EN: {
+		"web.compare.tabs":                "Comparison views",
+		"web.compare.tab.specs":           "Specifications",
+		"web.compare.tab.tco":             "Total cost over time",
+		"web.compare.spec":                "Offer",
+		"web.compare.prices":              "Price per hour by billing model (%s; the ticked one in bold)",
+		"web.compare.no_specs":            "None of these offers is in the catalog.",
+		"tco.compared_at_one":             "Every plan is compared at 1 GPU; the cheapest is the lowest total over the horizon.",
+		"residency.is":                    "Iceland",
+		"residency.no":                    "Norway",
+		"residency.vn":                    "Vietnam",
 		"web.fabric.nvswitch":             "NVSwitch",
 		"web.fabric.nvlink":               "NVLink",
 		"web.fabric.pcie":                 "PCIe",
@@ -132,6 +142,16 @@ var webTermMessages = map[Lang]map[string]string{
 		"web.providers.cat.marketplace":   "GPU marketplace",
 	},
 	ZH: {
+		"web.compare.tabs":                "对比视图",
+		"web.compare.tab.specs":           "规格对比",
+		"web.compare.tab.tco":             "总拥有成本随时间变化",
+		"web.compare.spec":                "报价",
+		"web.compare.prices":              "各计费方式每小时价格（%s；所选计费方式加粗）",
+		"web.compare.no_specs":            "目录中没有这些报价。",
+		"tco.compared_at_one":             "所有方案均按 1 块 GPU 对比；“最便宜”指期限内总成本最低的方案。",
+		"residency.is":                    "冰岛",
+		"residency.no":                    "挪威",
+		"residency.vn":                    "越南",
 		"web.fabric.nvswitch":             "NVSwitch",
 		"web.fabric.nvlink":               "NVLink",
 		"web.fabric.pcie":                 "PCIe",

@@ -720,7 +720,25 @@ type comparePage struct {
 	// ComparedAt says the GPU count every plan is priced at; GPUsDiffer
 	// says why the badge is per GPU-hour when counts still differ.
 	ComparedAt, GPUsDiffer string
+	// Tab is the view shown: "specs" (the ticked offers side by side) or
+	// "tco" (total cost over time); SpecsURL and TCOURL link them.
+	Tab, SpecsURL, TCOURL string
+	Specs                 *specsView
+	// PlanNums number the plans (1., 2., …) on cards and charts; Legend
+	// and BreakdownLegend are the charts' legends as HTML (every entry
+	// shown, wrapped, in the page's language).
+	PlanNums                []string
+	Legend, BreakdownLegend []legendItem
 }
+
+// legendItem is one entry of a chart's HTML legend.
+type legendItem struct{ Color, Class, Name string }
+
+// chartPalette colours a chart's series; the HTML legend uses the same.
+var chartPalette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#d4881c", "#7b61ff", "#00897b", "#ad1457", "#5d4037",
+	"#546e7a", "#9e9d24", "#0277bd", "#6a1b9a", "#ef6c00"}
+
+func paletteColor(i int) string { return chartPalette[i%len(chartPalette)] }
 
 func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	d := s.Data()
@@ -729,7 +747,16 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	if q.Get("months") == "" {
 		q.Set("months", "36")
 	}
-	page := &comparePage{Offers: params{q}.list("offer"), OnPrem: q.Get("onprem"), Usage: q}
+	page := &comparePage{Offers: params{q}.list("offer"), OnPrem: q.Get("onprem"), Usage: q, Tab: "specs"}
+	if q.Get("tab") == "tco" || (len(page.Offers) == 0 && page.OnPrem != "") {
+		page.Tab = "tco" // buying servers alone has no offers to set side by side
+	}
+	tabURL := func(tab string) string {
+		u := cloneValues(r.URL.Query())
+		u.Set("tab", tab)
+		return "/compare?" + u.Encode() + "#" + tab
+	}
+	page.SpecsURL, page.TCOURL = tabURL("specs"), tabURL("tco")
 	v.Page = page
 	for _, g := range d.onPremGPUs() { // only GPUs whose servers can be priced
 		page.GPUs = append(page.GPUs, option{Value: g, Label: g, Selected: g == page.OnPrem})
@@ -772,7 +799,17 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 		}
 		page.GPUsDiffer = v.P.T("web.tco.gpus_differ", strings.Join(counts, " / "))
 	} else if len(res.Plans) > 1 {
-		page.ComparedAt = v.P.T("tco.compared_at", num(res.GPUs))
+		key := "tco.compared_at"
+		if res.GPUs.Equal(decimal.NewFromInt(1)) {
+			key = "tco.compared_at_one"
+		}
+		page.ComparedAt = v.P.T(key, num(res.GPUs))
+	}
+	for i := range page.Doc.Plans {
+		page.PlanNums = append(page.PlanNums, planNumber(i))
+	}
+	if page.Tab == "specs" {
+		page.Specs = compareSpecs(d, v, in.Offers)
 	}
 	names := providerNames(d, v.P)
 	for _, id := range in.Offers {
@@ -784,12 +821,24 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 			}
 			page.Details = append(page.Details, offerRowView{ID: id, Provider: provider, Instance: o.InstanceName, GPU: o.Instance.GPUID,
 				GPUs: num(o.Instance.GPUCount), Region: o.RegionCode, BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
-				Price: money(row.EffectiveHourly), PerGPU: money(row.PerGPUHourly), Source: v.P.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref,
+				Price: row.EffectiveHourly.String(), PerGPU: row.PerGPUHourly.String(), Source: v.P.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref,
 				AsOf: v.P.SourceDate(o.Source.AsOfString(), o.Source.ReadOnString())})
 		}
 	}
-	page.Chart = tcoChart(v, page.Doc)
-	page.Breakdown = breakdownChart(v, page.Doc)
+	// Each money column alike (the same decimals, thousands separators).
+	for _, col := range []func(r *offerRowView) *string{func(r *offerRowView) *string { return &r.Price }, func(r *offerRowView) *string { return &r.PerGPU }} {
+		vals := make([]*decimal.Decimal, len(page.Details))
+		for i := range page.Details {
+			if x, err := decimal.NewFromString(*col(&page.Details[i])); err == nil {
+				vals[i] = &x
+			}
+		}
+		for i, s := range moneyColumn(vals) {
+			*col(&page.Details[i]) = s
+		}
+	}
+	page.Chart, page.Legend = tcoChart(v, page.Doc)
+	page.Breakdown, page.BreakdownLegend = breakdownChart(v, page.Doc)
 	s.render(w, r, http.StatusOK, "compare", v)
 }
 
@@ -809,11 +858,15 @@ func hasOption(list []option, v string) bool {
 	return false
 }
 
-// tcoChart is an ECharts option: cumulative cost of each plan by month.
-func tcoChart(v view, doc *document.TCO) map[string]any {
+// tcoChart is an ECharts option: cumulative cost of each plan by month,
+// with its legend as HTML (every plan, numbered as on the cards). The
+// value axis and the month axis hide labels that would overlap, and the
+// month axis names itself below its labels, so a phone's narrow chart
+// stays legible.
+func tcoChart(v view, doc *document.TCO) (map[string]any, []legendItem) {
 	var series []any
-	var names []string
-	for _, p := range doc.Plans {
+	var legend []legendItem
+	for i, p := range doc.Plans {
 		var cum float64
 		var pts []float64
 		for _, m := range p.Monthly {
@@ -821,8 +874,10 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 			cum += f
 			pts = append(pts, float64(int64(cum*100))/100)
 		}
-		names = append(names, p.Name)
-		series = append(series, map[string]any{"name": p.Name, "type": "line", "data": pts, "showSymbol": false})
+		name := planNumber(i) + " " + p.Name
+		legend = append(legend, legendItem{Color: paletteColor(i), Class: fmt.Sprintf("c%d", i%len(chartPalette)), Name: name})
+		series = append(series, map[string]any{"name": name, "type": "line", "data": pts, "showSymbol": false,
+			"itemStyle": map[string]any{"color": paletteColor(i)}, "lineStyle": map[string]any{"color": paletteColor(i)}})
 	}
 	months := make([]int, doc.Months)
 	for i := range months {
@@ -845,13 +900,14 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 	}
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.cumulative", doc.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
-		"tooltip": map[string]any{"trigger": "axis"},
-		"legend":  map[string]any{"data": names, "bottom": 0, "type": "scroll"},
-		"grid":    map[string]any{"left": 88, "right": 56, "top": 40, "bottom": 48},
-		"xAxis":   map[string]any{"type": "category", "data": months, "name": v.P.T("web.month")},
-		"yAxis":   map[string]any{"type": "value", "name": doc.Currency},
-		"series":  series,
-	}
+		"tooltip": map[string]any{"trigger": "axis", "confine": true},
+		"legend":  map[string]any{"show": false},
+		"grid":    map[string]any{"left": 8, "right": 24, "top": 48, "bottom": 40, "containLabel": true},
+		"xAxis": map[string]any{"type": "category", "data": months, "name": v.P.T("web.month"), "nameLocation": "middle", "nameGap": 26,
+			"axisLabel": map[string]any{"hideOverlap": true}},
+		"yAxis":  map[string]any{"type": "value", "name": doc.Currency, "axisLabel": map[string]any{"hideOverlap": true}},
+		"series": series,
+	}, legend
 }
 
 // formError names the advisor form field that is wrong.
@@ -1144,13 +1200,15 @@ func money(d decimal.Decimal) string { return output.Money(d) }
 func num(d decimal.Decimal) string { return output.Qty(d) }
 
 // breakdownChart is an ECharts option: each plan's total split into its
-// cost components (stacked bars; a resale credit shows below zero).
-func breakdownChart(v view, doc *document.TCO) map[string]any {
+// cost components (stacked bars; a resale credit shows below zero), in
+// the page's language, with its legend as HTML. Plans are labelled with
+// their numbers first, so labels truncated on a phone stay distinct.
+func breakdownChart(v view, doc *document.TCO) (map[string]any, []legendItem) {
 	var plans []string
 	order := []string{}
 	vals := map[string][]float64{}
 	for i, p := range doc.Plans {
-		plans = append(plans, p.Name)
+		plans = append(plans, planNumber(i)+" "+p.Name)
 		for _, part := range p.Parts {
 			for _, c := range part.Components {
 				if _, ok := vals[c.Name]; !ok {
@@ -1163,20 +1221,23 @@ func breakdownChart(v view, doc *document.TCO) map[string]any {
 		}
 	}
 	if len(order) == 0 {
-		return nil
+		return nil, nil
 	}
 	var series []any
-	for _, name := range order {
-		series = append(series, map[string]any{"name": name, "type": "bar", "stack": "total", "data": vals[name],
-			"emphasis": map[string]any{"focus": "series"}})
+	var legend []legendItem
+	for i, name := range order {
+		label := v.P.ComponentWeb(name)
+		legend = append(legend, legendItem{Color: paletteColor(i), Class: fmt.Sprintf("c%d", i%len(chartPalette)), Name: label})
+		series = append(series, map[string]any{"name": label, "type": "bar", "stack": "total", "data": vals[name],
+			"emphasis": map[string]any{"focus": "series"}, "itemStyle": map[string]any{"color": paletteColor(i)}})
 	}
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.breakdown", doc.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}},
-		"legend":  map[string]any{"bottom": 0, "type": "scroll"},
-		"grid":    map[string]any{"left": 250, "right": 56, "top": 40, "bottom": 56},
-		"xAxis":   map[string]any{"type": "value", "name": doc.Currency},
+		"legend":  map[string]any{"show": false},
+		"grid":    map[string]any{"left": 250, "right": 40, "top": 40, "bottom": 24},
+		"xAxis":   map[string]any{"type": "value", "name": doc.Currency, "axisLabel": map[string]any{"hideOverlap": true}},
 		"yAxis":   map[string]any{"type": "category", "data": plans, "axisLabel": map[string]any{"fontSize": 11, "width": 240, "overflow": "truncate"}},
 		"series":  series,
-	}
+	}, legend
 }
