@@ -890,8 +890,10 @@ func tcoChart(v view, doc *document.TCO) (map[string]any, []legendItem) {
 			continue
 		}
 		if m, err := b.Value.Int64(); err == nil && m >= 1 && int(m) <= doc.Months {
+			// Unlabelled: break-evens a month apart would print over each
+			// other; the sentences below the chart name each month.
 			marks = append(marks, map[string]any{"xAxis": int(m) - 1, "name": v.P.T("web.breakeven.month", m),
-				"label": map[string]any{"formatter": v.P.T("web.breakeven.month", m)}})
+				"label": map[string]any{"show": false}})
 		}
 	}
 	if len(marks) > 0 && len(series) > 0 {
