@@ -44,7 +44,7 @@ func browser(t *testing.T) (ctx context.Context, base string, problems func() []
 		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1366, 900))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 180*time.Second)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	var mu sync.Mutex
 	var seen []string
