@@ -934,6 +934,23 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 		}
 		return f, nil
 	}
+	// The GPU field narrows every kind of job to that GPU (a family such
+	// as H100 or an exact model); gpu-hours need one.
+	gpu := ""
+	if name := strings.TrimSpace(q.Get("gpu_model")); name != "" {
+		// The name as typed (a family such as H100 keeps every variant),
+		// once the catalog knows it.
+		if _, ok := gpuID(name); !ok || strings.ContainsAny(name, "\n:{}[]#,\"'") {
+			return "", &formError{"gpu_model"}
+		}
+		gpu = name
+	}
+	gpuBlock := func() string {
+		if gpu == "" {
+			return "gpu:\n  multi_node: true\n"
+		}
+		return "gpu:\n  models: [" + gpu + "]\n  multi_node: true\n"
+	}
 	var b strings.Builder
 	b.WriteString("# written by the advisor form\n")
 	switch q.Get("kind") {
@@ -946,8 +963,19 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "name: %s %gB on %gB tokens\nworkload:\n  job: {kind: transformer-train, params: %ge9, tokens: %ge9, precision: bf16}\n", q.Get("kind"), size, tokens, size, tokens)
-		b.WriteString("gpu:\n  multi_node: true\n")
+		method := ""
+		if q.Get("kind") == "finetune" {
+			switch m := q.Get("method"); m {
+			case "", "lora":
+				method = ", method: lora"
+			case "full", "qlora":
+				method = ", method: " + m
+			default:
+				return "", &formError{"method"}
+			}
+		}
+		fmt.Fprintf(&b, "name: %s %gB on %gB tokens\nworkload:\n  job: {kind: transformer-train, params: %ge9, tokens: %ge9, precision: bf16%s}\n", q.Get("kind"), size, tokens, size, tokens, method)
+		b.WriteString(gpuBlock())
 	case "serve":
 		size, err := num("size_b", true)
 		if err != nil {
@@ -965,7 +993,7 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 			months = 12
 		}
 		fmt.Fprintf(&b, "name: serve %gB at %g tokens/s\nworkload:\n  inference: {params: %ge9, tokens_per_second: %g, precision: fp16}\nhorizon_months: %d\n", size, tps, size, tps, int(months))
-		b.WriteString("gpu:\n  multi_node: true\n")
+		b.WriteString(gpuBlock())
 	case "gpuhours":
 		h, err := num("gpu_hours", true)
 		if err != nil {
@@ -976,6 +1004,9 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 			return "", &formError{"gpu_model"}
 		}
 		fmt.Fprintf(&b, "name: %g GPU-hours on %s\nworkload:\n  gpu_hours: %g\n  gpu_hours_on: %s\n", h, g, h, g)
+		if gpu != "" {
+			b.WriteString("gpu:\n  models: [" + gpu + "]\n")
+		}
 	default:
 		return "", &formError{"kind"}
 	}

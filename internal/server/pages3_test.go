@@ -6,6 +6,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/i18n/zhcheck"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -176,5 +177,51 @@ func TestProvidersLabelsInChinese(t *testing.T) {
 		if !strings.Contains(inst, want) {
 			t.Errorf("the Chinese instance page does not say %q", want)
 		}
+	}
+}
+
+// TestAdvisorFormJobs: the advisor form's GPU field narrows training,
+// fine-tuning and serving to that GPU; fine-tuning writes a fine-tune job
+// (LoRA by default, or the method chosen), not the training job; under
+// "lowest cost" the plans are listed in non-decreasing cost.
+func TestAdvisorFormJobs(t *testing.T) {
+	srv := newServer(t)
+	job := func(q string) string {
+		body := get(t, srv, "/advisor?form=1&lang=en&"+q).Body.String()
+		m := regexp.MustCompile(`(?s)<textarea id="job"[^>]*>(.*?)</textarea>`).FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("%s: no job written: %s", q, errorBox(body))
+		}
+		return html.UnescapeString(m[1])
+	}
+	for _, kind := range []string{"train", "finetune", "serve"} {
+		if j := job("kind=" + kind + "&size_b=7&tokens_b=10&tps=100&gpu_model=A100"); !strings.Contains(j, "models: [A100]") {
+			t.Errorf("%s: the GPU field is not in the job:\n%s", kind, j)
+		}
+	}
+	if j := job("kind=train&size_b=7&tokens_b=10"); strings.Contains(j, "models:") || strings.Contains(j, "method:") {
+		t.Errorf("a training job without a GPU names one, or a method:\n%s", j)
+	}
+	if j := job("kind=finetune&size_b=7&tokens_b=10"); !strings.Contains(j, "method: lora") {
+		t.Errorf("fine-tuning writes no LoRA job:\n%s", j)
+	}
+	if j := job("kind=finetune&size_b=7&tokens_b=10&method=full"); !strings.Contains(j, "method: full") {
+		t.Errorf("full fine-tuning not written:\n%s", j)
+	}
+	body := get(t, srv, "/advisor?form=1&lang=en&kind=train&size_b=7&tokens_b=100&priority=cost").Body.String()
+	var prev float64
+	totals := regexp.MustCompile(`<p class="big">([0-9,.]+) [A-Z]{3}`).FindAllStringSubmatch(body, -1)
+	if len(totals) < 3 {
+		t.Fatalf("%d plans under lowest cost", len(totals))
+	}
+	for i, m := range totals {
+		v, err := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && v < prev {
+			t.Errorf("plan #%d costs %s, less than #%d (%.2f)", i+1, m[1], i, prev)
+		}
+		prev = v
 	}
 }
