@@ -329,6 +329,32 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		}
 		page.Prices = append(page.Prices, pv)
 	}
+	// Each money column alike: the same decimals and thousands separators
+	// in every row ("–" where a row has no such price).
+	for _, col := range []struct {
+		cell  func(pv *priceRowView) *string
+		value func(i int) decimal.Decimal
+	}{
+		{func(pv *priceRowView) *string { return &pv.Hourly }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.Hourly) }},
+		{func(pv *priceRowView) *string { return &pv.Upfront }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.Upfront) }},
+		{func(pv *priceRowView) *string { return &pv.Monthly }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.Monthly) }},
+		{func(pv *priceRowView) *string { return &pv.Effective }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.EffectiveHourly) }},
+		{func(pv *priceRowView) *string { return &pv.PerGPU }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.PerGPUHourly) }},
+	} {
+		vals := make([]*decimal.Decimal, len(page.Prices))
+		for i := range page.Prices {
+			if *col.cell(&page.Prices[i]) == "" || *col.cell(&page.Prices[i]) == "–" {
+				continue // none: shown as the template shows it
+			}
+			x := col.value(i)
+			vals[i] = &x
+		}
+		for i, s := range moneyColumn(vals) {
+			if vals[i] != nil {
+				*col.cell(&page.Prices[i]) = s
+			}
+		}
+	}
 	for _, e := range doc.Estimates {
 		ev := estimateView{Benchmark: e.Benchmark, Class: p.Or("web.class."+e.Class, e.Class), Precision: e.Precision, Value: e.Throughput.Value.String(),
 			Low: e.Throughput.Low.String(), High: e.Throughput.High.String(), PerGPU: e.Throughput.PerGPU.String(), Unit: e.Throughput.Unit,
