@@ -114,6 +114,12 @@ var webErrorMessages = map[Lang]map[string]string{
 var webTermMessages = map[Lang]map[string]string{
 	EN: {
 		"web.compare.tabs":                "Comparison views",
+		"web.notfound.title":              "Page not found",
+		"web.form.method":                 "Fine-tuning method",
+		"web.form.method.lora":            "LoRA (adapters on frozen 16-bit weights)",
+		"web.form.method.qlora":           "QLoRA (adapters on frozen 4-bit weights)",
+		"web.form.method.full":            "Full fine-tuning",
+		"web.form.written":                "written by the advisor form",
 		"web.compare.tab.specs":           "Specifications",
 		"web.compare.tab.tco":             "Total cost over time",
 		"web.compare.spec":                "Offer",
@@ -143,6 +149,12 @@ var webTermMessages = map[Lang]map[string]string{
 	},
 	ZH: {
 		"web.compare.tabs":                "对比视图",
+		"web.notfound.title":              "页面未找到",
+		"web.form.method":                 "微调方式",
+		"web.form.method.lora":            "LoRA（冻结 16 位权重 + 适配器）",
+		"web.form.method.qlora":           "QLoRA（冻结 4 位权重 + 适配器）",
+		"web.form.method.full":            "全参数微调",
+		"web.form.written":                "由选型建议表单生成",
 		"web.compare.tab.specs":           "规格对比",
 		"web.compare.tab.tco":             "总拥有成本随时间变化",
 		"web.compare.spec":                "报价",

@@ -919,7 +919,7 @@ type formError struct{ field string }
 // same YAML the CLI reads, shown below the form as the advanced view):
 // train or fine-tune a transformer (model size, tokens), serve one (model
 // size, tokens per second, months), or a number of GPU-hours on a GPU.
-func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *formError) {
+func jobFromForm(q url.Values, header string, gpuID func(string) (string, bool)) (string, *formError) {
 	num := func(name string, required bool) (float64, *formError) {
 		s := strings.TrimSpace(q.Get(name))
 		if s == "" {
@@ -952,7 +952,7 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 		return "gpu:\n  models: [" + gpu + "]\n  multi_node: true\n"
 	}
 	var b strings.Builder
-	b.WriteString("# written by the advisor form\n")
+	b.WriteString("# " + header + "\n")
 	switch q.Get("kind") {
 	case "train", "finetune":
 		size, err := num("size_b", true)
@@ -1065,7 +1065,7 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Page = page
 	if r.URL.Query().Get("form") != "" {
-		job, err := jobFromForm(r.URL.Query(), func(name string) (string, bool) {
+		job, err := jobFromForm(r.URL.Query(), v.P.T("web.form.written"), func(name string) (string, bool) {
 			gs, err := d.Catalog.LookupGPU(name)
 			if err != nil || len(gs) == 0 {
 				return "", false
@@ -1097,6 +1097,9 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 		for _, e := range page.Examples {
 			if e.Name == page.Example {
 				page.Job = e.YAML
+				if v.Lang == string(i18n.ZH) {
+					page.Job = e.Chinese() // the comments in the page's language
+				}
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package server_test
 import (
 	"html"
 
+	"github.com/gpuscout/gpuscout/examples"
 	"github.com/gpuscout/gpuscout/internal/i18n/zhcheck"
 	"net/url"
 	"regexp"
@@ -223,5 +224,45 @@ func TestAdvisorFormJobs(t *testing.T) {
 			t.Errorf("plan #%d costs %s, less than #%d (%.2f)", i+1, m[1], i, prev)
 		}
 		prev = v
+	}
+}
+
+// TestAdvisorExamplesInChinese: on the Chinese advisor page every example
+// job's header comment is Chinese (the job itself unchanged), as is the
+// line the form writes; the English page keeps the file as it is.
+func TestAdvisorExamplesInChinese(t *testing.T) {
+	srv := newServer(t)
+	han := regexp.MustCompile(`\p{Han}`)
+	textarea := regexp.MustCompile(`(?s)<textarea id="job"[^>]*>(.*?)</textarea>`)
+	for _, e := range examples.Jobs() {
+		zh := textarea.FindStringSubmatch(get(t, srv, "/advisor?lang=zh&example="+e.Name).Body.String())
+		en := textarea.FindStringSubmatch(get(t, srv, "/advisor?lang=en&example="+e.Name).Body.String())
+		if zh == nil || en == nil {
+			t.Fatalf("%s: no job shown", e.Name)
+		}
+		if html.UnescapeString(en[1]) != e.YAML {
+			t.Errorf("%s: the English page changed the file", e.Name)
+		}
+		job := html.UnescapeString(zh[1])
+		comments := 0
+		for _, line := range strings.Split(job, "\n") {
+			if strings.HasPrefix(line, "#") {
+				comments++
+				if !han.MatchString(line) {
+					t.Errorf("%s: an English comment on the Chinese page: %q", e.Name, line)
+				}
+			}
+		}
+		if comments == 0 {
+			t.Errorf("%s: the Chinese page's job has no header comment", e.Name)
+		}
+		strip := func(s string) string { return regexp.MustCompile(`(?m)^#.*\n`).ReplaceAllString(s, "") }
+		if strip(job) != strip(e.YAML) {
+			t.Errorf("%s: the Chinese page changed the job itself", e.Name)
+		}
+	}
+	form := textarea.FindStringSubmatch(get(t, srv, "/advisor?form=1&lang=zh&kind=train&size_b=7&tokens_b=10").Body.String())
+	if form == nil || !strings.HasPrefix(html.UnescapeString(form[1]), "# 由选型建议表单生成") {
+		t.Errorf("the form's job is not introduced in Chinese: %v", form)
 	}
 }

@@ -202,7 +202,11 @@ func TestAdvisorForm(t *testing.T) {
 	} {
 		rec := get(t, srv, "/advisor?form=1&"+q)
 		body := rec.Body.String()
-		if rec.Code != 200 || !strings.Contains(body, `<li class="plan card"`) || !strings.Contains(body, "written by the advisor form") {
+		written := "written by the advisor form"
+		if strings.HasSuffix(q, "lang=zh") {
+			written = "由选型建议表单生成"
+		}
+		if rec.Code != 200 || !strings.Contains(body, `<li class="plan card"`) || !strings.Contains(body, written) {
 			t.Errorf("%s: status %d, plans %v", q, rec.Code, strings.Contains(body, `<li class="plan card"`))
 		}
 	}
