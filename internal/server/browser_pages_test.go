@@ -98,6 +98,18 @@ func checkAxe(ctx context.Context, t *testing.T, name, axe string) {
 	} else if len(violations) > 0 {
 		t.Errorf("%s: axe violations: %v", name, violations)
 	}
+	// Two best-practice rules of moderate impact: headings in order (no
+	// h1 → h3 on the TCO plan cards) and a main heading on every page (the
+	// 404 page included).
+	var moderate []string
+	err = chromedp.Run(ctx,
+		chromedp.Evaluate(`axe.run(document, {runOnly: {type: 'rule', values: ['heading-order', 'page-has-heading-one']}, resultTypes: ['violations']}).then(r => r.violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`, &moderate, awaitPromise),
+	)
+	if err != nil {
+		t.Errorf("%s: axe (moderate): %v", name, err)
+	} else if len(moderate) > 0 {
+		t.Errorf("%s: axe moderate violations: %v", name, moderate)
+	}
 }
 
 // axeScript is axe-core from web/node_modules (npm ci in web/, which make
