@@ -266,3 +266,36 @@ func TestAdvisorExamplesInChinese(t *testing.T) {
 		t.Errorf("the form's job is not introduced in Chinese: %v", form)
 	}
 }
+
+// TestNamesNotCodes: residency choices are names (Iceland, 挪威), never
+// the raw codes (IS, NO, VN), on the advisor and the explorer; a TCO of
+// one-GPU plans says "1 GPU" (1 块 GPU), not "1 GPUs".
+func TestNamesNotCodes(t *testing.T) {
+	srv := newServer(t)
+	sel := regexp.MustCompile(`(?s)<select name="residency">(.*?)</select>`)
+	opt := regexp.MustCompile(`<option value="([^"]+)"[^>]*>([^<]*)</option>`)
+	for _, lang := range []string{"en", "zh"} {
+		for _, page := range []string{"/advisor", "/offers"} {
+			m := sel.FindStringSubmatch(get(t, srv, page+"?lang="+lang).Body.String())
+			if m == nil {
+				t.Fatalf("%s %s: no residency choice", lang, page)
+			}
+			opts := opt.FindAllStringSubmatch(m[1], -1)
+			if len(opts) < 20 {
+				t.Errorf("%s %s: %d residency choices", lang, page, len(opts))
+			}
+			for _, o := range opts {
+				if strings.EqualFold(o[1], o[2]) || regexp.MustCompile(`^[A-Z-]+$`).MatchString(o[2]) {
+					t.Errorf("%s %s: residency %q shown as %q", lang, page, o[1], o[2])
+				}
+			}
+		}
+	}
+	const one = "/compare?tab=tco&offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=aws/g5.xlarge/us-east-1/on-demand&months=12"
+	for lang, want := range map[string]string{"en": "compared at 1 GPU;", "zh": "按 1 块 GPU 对比"} {
+		body := get(t, srv, one+"&lang="+lang).Body.String()
+		if !strings.Contains(body, want) || strings.Contains(body, "1 GPUs") {
+			t.Errorf("%s: the one-GPU comparison does not say %q", lang, want)
+		}
+	}
+}
