@@ -758,8 +758,12 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	}
 	page.SpecsURL, page.TCOURL = tabURL("specs"), tabURL("tco")
 	v.Page = page
+	chosen := page.OnPrem // as typed (H100): the model it resolves to is selected
+	if gs, err := d.Catalog.LookupGPU(page.OnPrem); err == nil && len(gs) > 0 {
+		chosen = gs[0].ID
+	}
 	for _, g := range d.onPremGPUs() { // only GPUs whose servers can be priced
-		page.GPUs = append(page.GPUs, option{Value: g, Label: g, Selected: g == page.OnPrem})
+		page.GPUs = append(page.GPUs, option{Value: g, Label: g, Selected: g == chosen})
 	}
 	in, err := d.parseTCO(q)
 	in.P = v.P

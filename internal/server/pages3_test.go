@@ -299,3 +299,32 @@ func TestNamesNotCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareOnPremChoice: the buy-servers choice offers only GPUs whose
+// servers the catalog can price, each of which prices without an error,
+// and shows the one asked for (?onprem=H100) as chosen.
+func TestCompareOnPremChoice(t *testing.T) {
+	srv := newServer(t)
+	body := get(t, srv, "/compare?tab=tco&offer=aws/p5.48xlarge/us-east-1/on-demand&onprem=H100&lang=en").Body.String()
+	m := regexp.MustCompile(`(?s)<select name="onprem">(.*?)</select>`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("no buy-servers choice")
+	}
+	opts := regexp.MustCompile(`<option value="([^"]+)"( selected)?>`).FindAllStringSubmatch(m[1], -1)
+	if len(opts) == 0 {
+		t.Fatal("no GPU to buy servers of")
+	}
+	selected := 0
+	for _, o := range opts {
+		if o[2] != "" {
+			selected++
+		}
+		rec := get(t, srv, "/compare?tab=tco&offer=aws/p5.48xlarge/us-east-1/on-demand&onprem="+url.QueryEscape(o[1]))
+		if rec.Code != 200 {
+			t.Errorf("buying %s servers: status %d: %s", o[1], rec.Code, errorBox(rec.Body.String()))
+		}
+	}
+	if selected != 1 {
+		t.Errorf("%d choices selected for ?onprem=H100", selected)
+	}
+}
