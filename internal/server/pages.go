@@ -853,15 +853,6 @@ func statusFor(e *apiError) int {
 	return e.Status
 }
 
-func hasOption(list []option, v string) bool {
-	for _, o := range list {
-		if o.Value == v {
-			return true
-		}
-	}
-	return false
-}
-
 // tcoChart is an ECharts option: cumulative cost of each plan by month,
 // with its legend as HTML (every plan, numbered as on the cards). The
 // value axis and the month axis hide labels that would overlap, and the

@@ -424,14 +424,6 @@ func instanceChart(v view, doc *document.InstanceDetail) map[string]any {
 	}
 }
 
-// noneOr renders a catalog value, "none" in the page's language.
-func noneOr(p *i18n.Printer, s string) string {
-	if s == "" || strings.EqualFold(s, "none") {
-		return p.T("web.none")
-	}
-	return s
-}
-
 // fabricName names a GPU interconnect or RDMA fabric as its makers write
 // it (NVSwitch, EFA), in the page's language; "none" or nothing is "none".
 func fabricName(p *i18n.Printer, s string) string {
