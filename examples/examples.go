@@ -12,6 +12,12 @@ import (
 //go:embed *.yaml
 var files embed.FS
 
+// zhHeaders are the examples' header comments in Chinese (zh/NAME.txt),
+// shown in place of the English ones on Chinese pages.
+//
+//go:embed zh/*.txt
+var zhHeaders embed.FS
+
 // Job is one example job description for the advisor.
 type Job struct {
 	Name  string // file name without .yaml
@@ -39,4 +45,20 @@ func Jobs() []Job {
 		out = append(out, Job{Name: strings.TrimSuffix(n, ".yaml"), Title: title, YAML: string(b)})
 	}
 	return out
+}
+
+// Chinese is the job with its header comment (the leading lines starting
+// with #) in Chinese, when the example has one; the job itself is the
+// same.
+func (j Job) Chinese() string {
+	zh, err := zhHeaders.ReadFile("zh/" + j.Name + ".txt")
+	if err != nil {
+		return j.YAML
+	}
+	lines := strings.SplitAfter(j.YAML, "\n")
+	i := 0
+	for i < len(lines) && strings.HasPrefix(lines[i], "#") {
+		i++
+	}
+	return string(zh) + strings.Join(lines[i:], "")
 }

@@ -187,7 +187,7 @@ func TestErrors(t *testing.T) {
 		{"spot without offer", []string{"spot", "--work-hours", "1"}, 2, []string{"--offer is required"}},
 		{"recommend nothing", []string{"recommend"}, 2, []string{"describe the work"}},
 		{"recommend impossible", []string{"recommend", "--workload", "transformer-train", "--params", "1e9", "--tokens", "1e12", "--deadline-hours", "1"}, 2, []string{"the deadline constraint", "the fastest plan takes about"}},
-		{"recommend bad job file", []string{"recommend", "-f", "testdata/bad-job.yaml"}, 3, []string{"testdata/bad-job.yaml", "field gpus not found"}},
+		{"recommend bad job file", []string{"recommend", "-f", "testdata/bad-job.yaml"}, 3, []string{"testdata/bad-job.yaml", "unknown field gpus"}},
 		{"estimate unknown benchmark", []string{"estimate", "--benchmark", "resnet", "--gpu", "T4"}, 2, []string{`unknown benchmark "resnet"`, "did you mean"}},
 		{"estimate without gpu", []string{"estimate", "--benchmark", "mlperf-inf-resnet50"}, 2, []string{"--gpu or --offer is required"}},
 		{"estimate ambiguous gpu", []string{"estimate", "--benchmark", "mlperf-inf-resnet50", "--gpu", "A100"}, 2, []string{"matches A100-SXM4-40GB, A100-SXM4-80GB"}},

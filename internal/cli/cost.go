@@ -292,26 +292,5 @@ func sparkline(vals []decimal.Decimal) string {
 	return b.String()
 }
 
-// componentNames maps the engine's component names to message keys; a
-// name's parenthesised detail (a billing code, a plan) is kept.
-var componentNames = map[string]string{
-	"Compute": "comp.compute", "Commitment, hourly": "comp.commit_hourly", "Commitment, monthly": "comp.commit_monthly",
-	"Commitment, upfront": "comp.commit_upfront", "Block storage": "comp.block", "Object storage": "comp.object",
-	"Internet egress": "comp.egress", "Inter-region transfer": "comp.transfer", "Load balancers": "comp.lb",
-	"Support": "comp.support", "Volume discount": "comp.discount", "Spot interruption overhead": "comp.spot_overhead",
-	"Hardware (GPU servers)": "comp.hardware", "Network and installation": "comp.network", "Power": "comp.power",
-	"Colocation": "comp.colo", "Maintenance and support contracts": "comp.maintenance", "Staff": "comp.staff",
-	"Resale value at the end of the horizon": "comp.resale",
-}
-
 // componentName translates a component name for tables.
-func componentName(p *i18n.Printer, name string) string {
-	base, detail := name, ""
-	if i := strings.Index(name, " ("); i > 0 && strings.HasSuffix(name, ")") && componentNames[name] == "" {
-		base, detail = name[:i], name[i:]
-	}
-	if k, ok := componentNames[base]; ok {
-		return p.T(k) + detail
-	}
-	return name
-}
+func componentName(p *i18n.Printer, name string) string { return p.Component(name) }

@@ -56,7 +56,7 @@ func TestProvidersListsNewClouds(t *testing.T) {
 	}
 	marketRow := false
 	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); len(f) > 2 && f[0] == "vast" && f[1] == "marketplace" && strings.Contains(line, "No platform-wide SLA") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "vast" && strings.Contains(line, " GPU marketplace ") && strings.Contains(line, "No platform-wide SLA") {
 			marketRow = true
 		}
 	}

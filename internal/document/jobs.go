@@ -298,7 +298,7 @@ const MaxSpotTrials = 10_000_000
 // fallback for the request.
 func AnswerSpot(c *catalog.Catalog, t *fx.Table, req SpotRequest) (*SpotAnswer, error) {
 	if req.Offer == "" {
-		return nil, inputErr("offer", "pick one with gpuscout offers --billing spot.", "--offer is required")
+		return nil, inputMsg("offer", "doc.hint.spot_offer", "doc.err.offer_required")
 	}
 	for _, v := range []struct {
 		name string
@@ -306,14 +306,14 @@ func AnswerSpot(c *catalog.Catalog, t *fx.Table, req SpotRequest) (*SpotAnswer, 
 	}{{"work-hours", req.WorkHours}, {"checkpoint-minutes", req.CheckpointMinutes}, {"restart-minutes", req.RestartMinutes},
 		{"deadline-hours", req.DeadlineHours}, {"mtbi", req.MTBI}} {
 		if v.v < 0 || math.IsNaN(v.v) || math.IsInf(v.v, 0) {
-			return nil, inputErr(strings.ReplaceAll(v.name, "-", "_"), "", "--%s must not be negative", v.name)
+			return nil, inputMsg(strings.ReplaceAll(v.name, "-", "_"), "", "doc.err.negative", v.name)
 		}
 	}
 	if req.Trials < 1 || req.Trials > MaxSpotTrials {
-		return nil, inputErr("trials", "", "--trials must be between 1 and 10,000,000")
+		return nil, inputMsg("trials", "", "doc.err.trials")
 	}
 	if req.Weibull <= 0 {
-		return nil, inputErr("weibull", "", "--weibull must be positive")
+		return nil, inputMsg("weibull", "", "doc.err.weibull")
 	}
 	off, err := ResolveOffer(c, req.Offer)
 	if err != nil {
@@ -369,8 +369,7 @@ func checkSimSize(j spot.Job, r spot.Risk, trials int, max float64) error {
 	p := spot.Analyze(j, r)
 	hours := p.ExpectedHours
 	if math.IsInf(hours, 1) || math.IsNaN(hours) {
-		return inputErr("mtbi", "lengthen the time between interruptions, or shorten checkpoints and restarts.",
-			"interruptions come faster than a checkpoint and a restart: the job would never finish on spot")
+		return inputMsg("mtbi", "doc.hint.never_finishes", "doc.err.never_finishes")
 	}
 	per := 1.0
 	if p.Interval > 0 {
@@ -403,14 +402,15 @@ func SpotPair(c *catalog.Catalog, o *catalog.Offer) (sp, od *catalog.Offer, err 
 				ids = append(ids, x.ID())
 			}
 		}
-		hint := "list spot offers with gpuscout offers --billing spot."
+		e := inputMsg("offer", "doc.hint.spot_list", "doc.err.no_spot", o.InstanceName, o.RegionCode).(*InputError)
 		if len(ids) > 0 {
-			hint = fmt.Sprintf("this instance type has spot offers in other regions: %v", ids)
+			e.HintMsg = i18n.M("doc.hint.spot_elsewhere", fmt.Sprint(ids))
+			e.Hint = e.HintMsg.String()
 		}
-		return nil, nil, inputErr("offer", hint, "the catalog has no spot price for %s in %s", o.InstanceName, o.RegionCode)
+		return nil, nil, e
 	}
 	if od == nil {
-		return nil, nil, inputErr("offer", "spot economics compare with on-demand in the same region.", "the catalog has no on-demand price for %s in %s", o.InstanceName, o.RegionCode)
+		return nil, nil, inputMsg("offer", "doc.hint.same_region", "doc.err.no_ondemand", o.InstanceName, o.RegionCode)
 	}
 	return sp, od, nil
 }

@@ -338,15 +338,17 @@ func (x *run) evalConstraint(stage string) string {
 }
 
 // sortCands orders candidates for the priority: cost puts the cheapest
-// first and time the fastest (the other terms only break near-ties, within
-// 0.5%); balanced and custom weights order by the blended score.
+// first and time the fastest, strictly (plans are listed in non-decreasing
+// cost, or time; nearness to users and the blended score break exact ties);
+// balanced and custom weights order by the blended score (within 0.5%).
 func sortCands(r Requirements, cands []*cand) {
 	key := func(x *cand) float64 { return x.score }
+	strict := false
 	switch {
 	case r.Weights == nil && r.Priority == "cost":
-		key = func(x *cand) float64 { return x.cost * (1 - x.nearBonus/10) }
+		key, strict = func(x *cand) float64 { return x.cost }, true
 	case r.Weights == nil && r.Priority == "time" && !r.service():
-		key = func(x *cand) float64 { return x.hours }
+		key, strict = func(x *cand) float64 { return x.hours }, true
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		// Guaranteed capacity: capacity reserved ahead comes first.
@@ -354,7 +356,13 @@ func sortCands(r Requirements, cands []*cand) {
 			return reserved(cands[i].offer)
 		}
 		a, b := key(cands[i]), key(cands[j])
-		if math.Abs(a-b) > 0.005*math.Max(math.Abs(a), math.Abs(b)) {
+		if strict && a != b {
+			return a < b
+		}
+		if strict && cands[i].nearBonus != cands[j].nearBonus {
+			return cands[i].nearBonus > cands[j].nearBonus
+		}
+		if !strict && math.Abs(a-b) > 0.005*math.Max(math.Abs(a), math.Abs(b)) {
 			return a < b
 		}
 		if cands[i].score != cands[j].score {

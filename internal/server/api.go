@@ -40,6 +40,8 @@ type apiError struct {
 	// Msg and HintMsg are Message and Hint as messages when the engine
 	// gave them so (a page shows them in its language).
 	Msg, HintMsg i18n.Msg `json:"-"`
+	// Local says Message (and Hint) are already in the page's language.
+	Local bool `json:"-"`
 }
 
 func (e *apiError) Error() string {
@@ -145,7 +147,9 @@ func (p params) bool(name string) (bool, error) {
 	}
 	b, err := strconv.ParseBool(s)
 	if err != nil {
-		return false, badRequest(name, "use true or false.", "%q is not a boolean", s)
+		e := badRequest(name, "use true or false.", "%q is not a boolean", s)
+		e.Msg, e.HintMsg = i18n.M("err.param.bool", s), i18n.M("err.param.bool_hint")
+		return false, e
 	}
 	return b, nil
 }
@@ -157,7 +161,9 @@ func (p params) int(name string, def, min, max int) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < min || n > max {
-		return 0, badRequest(name, "", "%q is not a whole number from %d to %d", s, min, max)
+		e := badRequest(name, "", "%q is not a whole number from %d to %d", s, min, max)
+		e.Msg = i18n.M("err.param.int", s, min, max)
+		return 0, e
 	}
 	return n, nil
 }
@@ -169,7 +175,9 @@ func (p params) dec(name string) (decimal.Decimal, error) {
 	}
 	d, err := decimal.NewFromString(s)
 	if err != nil || d.IsNegative() {
-		return decimal.Zero, badRequest(name, "", "%q is not a non-negative number", s)
+		e := badRequest(name, "", "%q is not a non-negative number", s)
+		e.Msg = i18n.M("err.param.dec", s)
+		return decimal.Zero, e
 	}
 	return d, nil
 }
@@ -227,14 +235,14 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	for _, name := range p.list("provider") {
 		pr, err := c.LookupProvider(name)
 		if err != nil {
-			return s, badRequest("provider", "", "%v", err)
+			return s, badField("provider", err)
 		}
 		q.Providers = append(q.Providers, pr.ID)
 	}
 	for _, name := range p.list("gpu") {
 		gs, err := c.LookupGPU(name)
 		if err != nil {
-			return s, badRequest("gpu", "", "%v", err)
+			return s, badField("gpu", err)
 		}
 		for _, g := range gs {
 			q.GPUs = append(q.GPUs, g.ID)
@@ -463,7 +471,7 @@ func (d *Data) offerRow(id, cur string) (catalog.OfferRow, error) {
 	o, ok := d.Catalog.Offer(id)
 	if !ok {
 		_, err := planfile.ResolveOffer(d.Catalog, id)
-		return catalog.OfferRow{}, notFound("%v", err)
+		return catalog.OfferRow{}, notFoundErr(err)
 	}
 	rows, err := d.Catalog.QueryOffers(catalog.OfferQuery{Currency: cur, FX: d.FX, Providers: []string{o.Provider},
 		Regions: []string{o.RegionCode}, Statuses: []string{catalog.StatusCurrent, catalog.StatusPrevious, catalog.StatusRetired}})
@@ -499,7 +507,7 @@ func (s *Server) apiGPUs(r *http.Request, d *Data) (any, error) {
 		for _, n := range names {
 			gs, err := d.Catalog.LookupGPU(n)
 			if err != nil {
-				return nil, badRequest("gpu", "", "%v", err)
+				return nil, badField("gpu", err)
 			}
 			list = append(list, gs...)
 		}
@@ -513,14 +521,14 @@ func (s *Server) apiInstances(r *http.Request, d *Data) (any, error) {
 	for _, n := range p.list("provider") {
 		pr, err := d.Catalog.LookupProvider(n)
 		if err != nil {
-			return nil, badRequest("provider", "", "%v", err)
+			return nil, badField("provider", err)
 		}
 		prov = append(prov, pr.ID)
 	}
 	for _, n := range p.list("gpu") {
 		gs, err := d.Catalog.LookupGPU(n)
 		if err != nil {
-			return nil, badRequest("gpu", "", "%v", err)
+			return nil, badField("gpu", err)
 		}
 		for _, g := range gs {
 			gpus = append(gpus, g.ID)
@@ -603,24 +611,44 @@ func (d *Data) parseTCO(v url.Values) (TCOInput, error) {
 	return in, nil
 }
 
+// onPremGPUs are the GPUs the catalog has every on-premises figure for
+// (a server price and power for the GPU, and the shared figures), so a
+// plan buying their servers can be priced.
+func (d *Data) onPremGPUs() []string {
+	var out []string
+	for _, f := range d.Catalog.AllOnPrem() {
+		if f.Item != catalog.OnPremServerPrice || f.GPU == "" || contains(out, f.GPU) {
+			continue
+		}
+		if _, err := d.Pricing.OnPremDefaults(f.GPU, 1); err == nil {
+			out = append(out, f.GPU)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // tco prices the comparison.
 func (d *Data) tco(in TCOInput) (*pricing.TCO, error) {
 	var plans []pricing.Plan
 	for _, id := range in.Offers {
 		off, err := planfile.ResolveOffer(d.Catalog, id)
 		if err != nil {
-			return nil, badRequest("offer", "", "%v", err)
+			return nil, badField("offer", err)
 		}
 		plans = append(plans, pricing.Plan{Name: id, Parts: []pricing.Part{{Offer: off, Usage: in.Usage}}})
 	}
 	if in.OnPrem != "" {
 		gs, err := d.Catalog.LookupGPU(in.OnPrem)
 		if err != nil {
-			return nil, badRequest("onprem", "", "%v", err)
+			return nil, badField("onprem", err)
 		}
 		op, err := d.Pricing.OnPremDefaults(gs[0].ID, in.Servers)
 		if err != nil {
-			return nil, badRequest("onprem", "the catalog has on-premises figures for a few GPUs (H100, A100 ...); use a plan file with the CLI for others.", "%v", err)
+			ok := strings.Join(d.onPremGPUs(), ", ")
+			e := badRequest("onprem", "the catalog has every on-premises figure for "+ok+"; use a plan file with the CLI for others.", "%v", err)
+			e.Msg, e.HintMsg = i18n.M("tco.err.onprem", gs[0].ID), i18n.M("tco.hint.onprem", ok)
+			return nil, e
 		}
 		name := fmt.Sprintf("buy %d× %s server", in.Servers, gs[0].ID)
 		if in.P != nil {

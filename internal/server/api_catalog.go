@@ -30,7 +30,7 @@ func (s *Server) apiRegions(r *http.Request, d *Data) (any, error) {
 	for _, n := range p.list("provider") {
 		pr, err := d.Catalog.LookupProvider(n)
 		if err != nil {
-			return nil, badRequest("provider", "", "%v", err)
+			return nil, badField("provider", err)
 		}
 		provs = append(provs, pr.ID)
 	}
@@ -65,7 +65,7 @@ func containsFold(list []string, s string) bool {
 func (d *Data) lookupInstance(provider, name string) (*catalog.InstanceType, error) {
 	pr, err := d.Catalog.LookupProvider(provider)
 	if err != nil {
-		return nil, notFound("%v", err)
+		return nil, notFoundErr(err)
 	}
 	if it, ok := d.Catalog.Instance(pr.ID + "/" + name); ok {
 		return it, nil
@@ -84,7 +84,7 @@ func (d *Data) lookupInstance(provider, name string) (*catalog.InstanceType, err
 	for _, sg := range catalog.Suggest(name, names, 3) {
 		nf.Suggestions = append(nf.Suggestions, pr.ID+"/"+sg)
 	}
-	return nil, notFound("%v", nf)
+	return nil, notFoundErr(nf)
 }
 
 // instanceDoc builds gpuscout/instance@v1: every offer of the instance type

@@ -99,7 +99,9 @@ func paramFloat(p params, name string, def float64) (float64, error) {
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, badRequest(name, "", "%q is not a number", s)
+		e := badRequest(name, "", "%q is not a number", s)
+		e.Msg = i18n.M("err.param.num", s)
+		return 0, e
 	}
 	return v, nil
 }

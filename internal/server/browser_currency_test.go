@@ -16,7 +16,7 @@ func TestBrowserCompareBreakEvenInPageCurrency(t *testing.T) {
 	for _, c := range []struct{ lang, cur string }{{"en", "EUR"}, {"zh", "CNY"}, {"en", "USD"}} {
 		var text string
 		err := chromedp.Run(ctx,
-			chromedp.Navigate(base+"/compare?"+offers+"&lang="+c.lang+"&currency="+c.cur),
+			chromedp.Navigate(base+"/compare?tab=tco&"+offers+"&lang="+c.lang+"&currency="+c.cur),
 			chromedp.WaitVisible(`[data-breakeven]`, chromedp.ByQuery),
 			chromedp.Text(`[data-breakeven]`, &text, chromedp.ByQuery),
 		)
@@ -42,7 +42,7 @@ func TestBrowserCompareDetailsNamed(t *testing.T) {
 	for lang, want := range map[string]string{"en": "Amazon Web Services", "zh": "亚马逊云科技"} {
 		var cells []string
 		err := chromedp.Run(ctx,
-			chromedp.Navigate(base+"/compare?"+offers+"&lang="+lang),
+			chromedp.Navigate(base+"/compare?tab=tco&"+offers+"&lang="+lang),
 			chromedp.WaitVisible(`[data-breakeven]`, chromedp.ByQuery),
 			chromedp.Evaluate(`[...document.querySelectorAll('table.data tbody tr')].filter(tr => tr.cells.length === 9).flatMap(tr => [tr.cells[0].textContent, tr.cells[7].textContent])`, &cells),
 		)

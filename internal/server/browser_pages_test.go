@@ -18,7 +18,8 @@ import (
 // everyPage is each page of the UI with real data.
 var everyPage = []struct{ name, path string }{
 	{"offers", "/offers?gpu=H100"},
-	{"compare", "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand&onprem=H100&months=120"},
+	{"compare", "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand&onprem=H100&months=120&tab=tco"},
+	{"compare-specs", "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=aws/p5.48xlarge/us-east-1/spot&offer=azure/Standard_ND96isr_H100_v5/eastus/on-demand"},
 	{"advisor", "/advisor"},
 	{"spot", "/spot?offer=aws/p5en.48xlarge/us-east-1/spot&work_hours=48"},
 	{"estimate", "/estimate?job=transformer-train&params=7e9&tokens=1e12&offer=aws/p5.48xlarge/us-east-1/on-demand&instances=8"},
@@ -96,6 +97,18 @@ func checkAxe(ctx context.Context, t *testing.T, name, axe string) {
 		t.Errorf("%s: axe: %v", name, err)
 	} else if len(violations) > 0 {
 		t.Errorf("%s: axe violations: %v", name, violations)
+	}
+	// Two best-practice rules of moderate impact: headings in order (no
+	// h1 → h3 on the TCO plan cards) and a main heading on every page (the
+	// 404 page included).
+	var moderate []string
+	err = chromedp.Run(ctx,
+		chromedp.Evaluate(`axe.run(document, {runOnly: {type: 'rule', values: ['heading-order', 'page-has-heading-one']}, resultTypes: ['violations']}).then(r => r.violations.map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | ')))`, &moderate, awaitPromise),
+	)
+	if err != nil {
+		t.Errorf("%s: axe (moderate): %v", name, err)
+	} else if len(moderate) > 0 {
+		t.Errorf("%s: axe moderate violations: %v", name, moderate)
 	}
 }
 
@@ -186,6 +199,14 @@ func everyPage1(t *testing.T, lang, width string) {
 					var wide []string
 					chromedp.Run(ctx, chromedp.Evaluate(`(() => { const w = document.documentElement.clientWidth + 1; return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > w && e.parentElement && e.parentElement.getBoundingClientRect().right <= w).slice(0, 5).map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').slice(0, 40)); })()`, &wide))
 					t.Errorf("%s scrolls sideways: %v", name, wide)
+				}
+				if size.mobile && pg.name != "offers" { // the explorer pages its rows itself
+					var tall []string
+					if err := chromedp.Run(ctx, chromedp.Evaluate(tallWithoutScrollBox, &tall)); err != nil {
+						t.Errorf("%s: %v", name, err)
+					} else if len(tall) > 0 {
+						t.Errorf("%s: taller than 4 viewports without a scroll box of their own: %v", name, tall)
+					}
 				}
 				if size.mobile && pg.name == "offers" {
 					var open bool
@@ -367,3 +388,50 @@ const visibleText = `(() => {
   });
   return out.join(' ');
 })()`
+
+// tallWithoutScrollBox lists the page's tables, lists, forms and grids
+// taller than four viewports that do not scroll in a box of their own (a
+// box no taller than four viewports): on a phone such a block pushes
+// everything after it out of reach.
+const tallWithoutScrollBox = `(() => {
+  const lim = 4 * window.innerHeight, out = [];
+  for (const e of document.querySelectorAll('main table, main ul, main ol, main dl, main pre, main form, main .grid, main details')) {
+    if (e.getBoundingClientRect().height <= lim) continue;
+    let boxed = false;
+    for (let a = e; a && a !== document.body; a = a.parentElement) {
+      const cs = getComputedStyle(a);
+      if ((cs.overflowY === 'auto' || cs.overflowY === 'scroll') && a.clientHeight <= lim) { boxed = true; break; }
+    }
+    if (!boxed) out.push(e.tagName.toLowerCase() + (e.className ? '.' + e.className : '') + ' ' + Math.round(e.getBoundingClientRect().height) + ' px');
+  }
+  return out;
+})()`
+
+// chartTexts measures every text a chart drew (the zrender elements of the
+// chart instance the page keeps on its element), in chart pixels, and
+// lists the pairs that overlap and the category-axis labels as drawn.
+const chartTexts = `((sel) => {
+  const el = document.querySelector(sel);
+  const c = el && el._gsChart;
+  if (!c) return {drawn: false};
+  const texts = [];
+  c.getZr().storage.getDisplayList(true).forEach(e => {
+    const t = e.type === 'tspan' && e.parent && e.parent.type === 'text' ? e.parent : e;
+    if (e.type !== 'tspan' || e.ignore || e.invisible || !e.style.text || texts.some(x => x.el === t)) return;
+    const r = t.getBoundingRect().clone();
+    r.applyTransform(t.getComputedTransform());
+    texts.push({el: t, text: e.style.text, x: r.x, y: r.y, w: r.width, h: r.height});
+  });
+  const name = t => t.text + ' [' + [t.x, t.y, t.w, t.h].map(Math.round).join(',') + ']';
+  const overlaps = [];
+  texts.forEach((a, i) => texts.slice(i + 1).forEach(b => {
+    const dx = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x), dy = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+    if (dx > 0.5 && dy > 0.5) overlaps.push(name(a) + ' / ' + name(b));
+  }));
+  const w = c.getWidth();
+  const outside = texts.filter(t => t.x < -0.5 || t.x + t.w > w + 0.5).map(name);
+  const opt = c.getOption();
+  const cat = (opt.yAxis || []).find(a => a.type === 'category');
+  const labels = cat ? texts.filter(t => cat.data.some(d => String(d).startsWith(t.text.replace(/\u2026$|\.\.\.$/, '')))).map(t => t.text) : [];
+  return {drawn: true, overlaps, outside, labels, legend: (opt.legend || []).map(l => l.type || 'plain'), legendShown: (opt.legend || []).some(l => l.show !== false)};
+})`

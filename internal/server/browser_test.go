@@ -44,7 +44,7 @@ func browser(t *testing.T) (ctx context.Context, base string, problems func() []
 		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1366, 900))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelT := context.WithTimeout(ctx, 180*time.Second)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	var mu sync.Mutex
 	var seen []string
@@ -131,7 +131,7 @@ func TestBrowserOffersToCompare(t *testing.T) {
 	}
 	// Tick two offers and compare them.
 	var disabled bool
-	var cards int
+	var cards, specCols int
 	var total string
 	err = chromedp.Run(ctx,
 		chromedp.Click(`table.data tbody tr:nth-child(1) input[name="compare"]`, chromedp.ByQuery),
@@ -146,6 +146,10 @@ func TestBrowserOffersToCompare(t *testing.T) {
 	err = chromedp.Run(ctx,
 		chromedp.Click(`table.data tbody tr:nth-child(2) input[name="compare"]`, chromedp.ByQuery),
 		chromedp.Click(`[data-compare-button]`, chromedp.ByQuery),
+		// The ticked offers side by side first; total cost is the second view.
+		chromedp.WaitVisible(`table[data-specs]`, chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll('table[data-specs] thead th[data-offer]').length`, &specCols),
+		chromedp.Click(`nav[data-tabs] a[data-tab="tco"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`[data-plans]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.chart[data-rendered="1"] canvas`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelectorAll('.card[data-plan]').length`, &cards),
@@ -154,6 +158,9 @@ func TestBrowserOffersToCompare(t *testing.T) {
 	)
 	if err != nil {
 		t.Fatalf("compare: %v (problems: %v)", err, problems())
+	}
+	if specCols != 2 {
+		t.Errorf("the specifications table has %d offers, want the 2 ticked", specCols)
 	}
 	if cards != 2 || strings.Count(loc, "offer=") != 2 {
 		t.Errorf("compare page has %d plans for %s", cards, loc)

@@ -39,12 +39,12 @@ func TestEngineSentencesInChinese(t *testing.T) {
 		t.Errorf("API assumptions: zh %.300s\nen %.300s", zh, en)
 	}
 	missing := get(t, srv, "/estimate?job=transformer-train&params=7e9&gpu=H100-SXM-80GB&lang=zh").Body.String()
-	if !strings.Contains(missing, `data-error-detail>(transformer-train 作业：--tokens 必须是正数`) {
+	if !strings.Contains(missing, `data-error-detail>(transformer-train 作业此处需要正数。`) {
 		t.Errorf("a missing job size is not explained in Chinese")
 	}
 	// A form error of ours shows its detail in Chinese, not marked as English.
 	bad := get(t, srv, "/estimate?job=transformer-train&params=7e9&tokens=1e11&gpu=H100&lang=zh").Body.String()
-	if !strings.Contains(bad, `<span class="muted" data-error-detail>(--gpu H100 匹配到 `) || !strings.Contains(bad, "请指定其中一个型号。") {
+	if !strings.Contains(bad, `<span class="muted" data-error-detail>(H100 匹配到 `) || !strings.Contains(bad, "请指定其中一个型号。") {
 		i := strings.Index(bad, "data-error-detail")
 		t.Errorf("the estimate form's error detail is not in Chinese: %.300s", bad[max(0, i-100):])
 	}

@@ -45,7 +45,10 @@ type view struct {
 	// Warnings name stored records left out because their data is
 	// unusable (at most maxPageWarnings, then a count).
 	Warnings []string
-	Page     any
+	// Fallbacks say where the page did not do what the URL asked (an
+	// unknown currency or language) and what it did instead.
+	Fallbacks []string
+	Page      any
 	// Assets is false in a build without the bundled script and stylesheet.
 	Assets bool
 }
@@ -58,21 +61,39 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 	}
 	q := cloneValues(r.URL.Query())
 	q.Set("lang", string(other))
-	cur := strings.ToUpper(q.Get("currency"))
+	p := i18n.NewPrinter(lang)
+	var fallbacks []string
+	asked := strings.TrimSpace(q.Get("currency"))
+	cur := strings.ToUpper(asked)
 	if _, ok := d.FX.Rate(cur); !ok {
 		cur = "USD"
 		if lang == i18n.ZH {
 			cur = "CNY"
 		}
+		if asked != "" {
+			fallbacks = append(fallbacks, p.T("web.fallback.currency", shortParam(asked), cur))
+		}
+	}
+	if l := strings.TrimSpace(r.URL.Query().Get("lang")); l != "" {
+		if _, err := i18n.ParseLang(l); err != nil {
+			fallbacks = append(fallbacks, p.T("web.fallback.lang", shortParam(l)))
+		}
 	}
 	f := footer(d, s.cfg.Now())
 	st, fresh := f.stats, f.fresh
-	p := i18n.NewPrinter(lang)
 	return view{P: p, Lang: string(lang), SwitchLang: string(other), SwitchURL: r.URL.Path + "?" + q.Encode(),
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
 		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, CurrentOffers: f.currentOffers, Assets: web.HasAssets(),
-		Warnings:   pageWarnings(p, d.Rejected),
+		Warnings: pageWarnings(p, d.Rejected), Fallbacks: fallbacks,
 		FreshShare: fmt.Sprintf("%.0f%%", 100*fresh.Share()), MedianAge: int(math.Round(fresh.MedianAgeDays))}
+}
+
+// shortParam is a query value as a notice quotes it: at most 24 runes.
+func shortParam(s string) string {
+	if r := []rune(s); len(r) > 24 {
+		return string(r[:24]) + "…"
+	}
+	return s
 }
 
 // maxPageWarnings bounds the warnings a page lists.
@@ -164,6 +185,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, status int, name
 			http.SetCookie(w, &http.Cookie{Name: "lang", Value: string(lang), Path: "/", MaxAge: 365 * 24 * 3600, SameSite: http.SameSiteLaxMode})
 		}
 	}
+	v.Error = pageError(v.P, v.Error, name)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Language", v.Lang)
 	w.WriteHeader(status)
@@ -714,7 +736,25 @@ type comparePage struct {
 	// ComparedAt says the GPU count every plan is priced at; GPUsDiffer
 	// says why the badge is per GPU-hour when counts still differ.
 	ComparedAt, GPUsDiffer string
+	// Tab is the view shown: "specs" (the ticked offers side by side) or
+	// "tco" (total cost over time); SpecsURL and TCOURL link them.
+	Tab, SpecsURL, TCOURL string
+	Specs                 *specsView
+	// PlanNums number the plans (1., 2., …) on cards and charts; Legend
+	// and BreakdownLegend are the charts' legends as HTML (every entry
+	// shown, wrapped, in the page's language).
+	PlanNums                []string
+	Legend, BreakdownLegend []legendItem
 }
+
+// legendItem is one entry of a chart's HTML legend.
+type legendItem struct{ Color, Class, Name string }
+
+// chartPalette colours a chart's series; the HTML legend uses the same.
+var chartPalette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#d4881c", "#7b61ff", "#00897b", "#ad1457", "#5d4037",
+	"#546e7a", "#9e9d24", "#0277bd", "#6a1b9a", "#ef6c00"}
+
+func paletteColor(i int) string { return chartPalette[i%len(chartPalette)] }
 
 func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	d := s.Data()
@@ -723,12 +763,23 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	if q.Get("months") == "" {
 		q.Set("months", "36")
 	}
-	page := &comparePage{Offers: params{q}.list("offer"), OnPrem: q.Get("onprem"), Usage: q}
+	page := &comparePage{Offers: params{q}.list("offer"), OnPrem: q.Get("onprem"), Usage: q, Tab: "specs"}
+	if q.Get("tab") == "tco" || (len(page.Offers) == 0 && page.OnPrem != "") {
+		page.Tab = "tco" // buying servers alone has no offers to set side by side
+	}
+	tabURL := func(tab string) string {
+		u := cloneValues(r.URL.Query())
+		u.Set("tab", tab)
+		return "/compare?" + u.Encode() + "#" + tab
+	}
+	page.SpecsURL, page.TCOURL = tabURL("specs"), tabURL("tco")
 	v.Page = page
-	for _, f := range d.Catalog.AllOnPrem() {
-		if f.Item == "server-price" && f.GPU != "" && !hasOption(page.GPUs, f.GPU) {
-			page.GPUs = append(page.GPUs, option{Value: f.GPU, Label: f.GPU, Selected: f.GPU == page.OnPrem})
-		}
+	chosen := page.OnPrem // as typed (H100): the model it resolves to is selected
+	if gs, err := d.Catalog.LookupGPU(page.OnPrem); err == nil && len(gs) > 0 {
+		chosen = gs[0].ID
+	}
+	for _, g := range d.onPremGPUs() { // only GPUs whose servers can be priced
+		page.GPUs = append(page.GPUs, option{Value: g, Label: g, Selected: g == chosen})
 	}
 	in, err := d.parseTCO(q)
 	in.P = v.P
@@ -768,7 +819,17 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 		}
 		page.GPUsDiffer = v.P.T("web.tco.gpus_differ", strings.Join(counts, " / "))
 	} else if len(res.Plans) > 1 {
-		page.ComparedAt = v.P.T("tco.compared_at", num(res.GPUs))
+		key := "tco.compared_at"
+		if res.GPUs.Equal(decimal.NewFromInt(1)) {
+			key = "tco.compared_at_one"
+		}
+		page.ComparedAt = v.P.T(key, num(res.GPUs))
+	}
+	for i := range page.Doc.Plans {
+		page.PlanNums = append(page.PlanNums, planNumber(i))
+	}
+	if page.Tab == "specs" {
+		page.Specs = compareSpecs(d, v, in.Offers)
 	}
 	names := providerNames(d, v.P)
 	for _, id := range in.Offers {
@@ -780,12 +841,24 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 			}
 			page.Details = append(page.Details, offerRowView{ID: id, Provider: provider, Instance: o.InstanceName, GPU: o.Instance.GPUID,
 				GPUs: num(o.Instance.GPUCount), Region: o.RegionCode, BillingLabel: v.P.Billing(string(o.Billing), o.Billing.Family()),
-				Price: money(row.EffectiveHourly), PerGPU: money(row.PerGPUHourly), Source: v.P.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref,
+				Price: row.EffectiveHourly.String(), PerGPU: row.PerGPUHourly.String(), Source: v.P.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref,
 				AsOf: v.P.SourceDate(o.Source.AsOfString(), o.Source.ReadOnString())})
 		}
 	}
-	page.Chart = tcoChart(v, page.Doc)
-	page.Breakdown = breakdownChart(v, page.Doc)
+	// Each money column alike (the same decimals, thousands separators).
+	for _, col := range []func(r *offerRowView) *string{func(r *offerRowView) *string { return &r.Price }, func(r *offerRowView) *string { return &r.PerGPU }} {
+		vals := make([]*decimal.Decimal, len(page.Details))
+		for i := range page.Details {
+			if x, err := decimal.NewFromString(*col(&page.Details[i])); err == nil {
+				vals[i] = &x
+			}
+		}
+		for i, s := range moneyColumn(vals) {
+			*col(&page.Details[i]) = s
+		}
+	}
+	page.Chart, page.Legend = tcoChart(v, page.Doc)
+	page.Breakdown, page.BreakdownLegend = breakdownChart(v, page.Doc)
 	s.render(w, r, http.StatusOK, "compare", v)
 }
 
@@ -796,20 +869,15 @@ func statusFor(e *apiError) int {
 	return e.Status
 }
 
-func hasOption(list []option, v string) bool {
-	for _, o := range list {
-		if o.Value == v {
-			return true
-		}
-	}
-	return false
-}
-
-// tcoChart is an ECharts option: cumulative cost of each plan by month.
-func tcoChart(v view, doc *document.TCO) map[string]any {
+// tcoChart is an ECharts option: cumulative cost of each plan by month,
+// with its legend as HTML (every plan, numbered as on the cards). The
+// value axis and the month axis hide labels that would overlap, and the
+// month axis names itself below its labels, so a phone's narrow chart
+// stays legible.
+func tcoChart(v view, doc *document.TCO) (map[string]any, []legendItem) {
 	var series []any
-	var names []string
-	for _, p := range doc.Plans {
+	var legend []legendItem
+	for i, p := range doc.Plans {
 		var cum float64
 		var pts []float64
 		for _, m := range p.Monthly {
@@ -817,8 +885,10 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 			cum += f
 			pts = append(pts, float64(int64(cum*100))/100)
 		}
-		names = append(names, p.Name)
-		series = append(series, map[string]any{"name": p.Name, "type": "line", "data": pts, "showSymbol": false})
+		name := planNumber(i) + " " + p.Name
+		legend = append(legend, legendItem{Color: paletteColor(i), Class: fmt.Sprintf("c%d", i%len(chartPalette)), Name: name})
+		series = append(series, map[string]any{"name": name, "type": "line", "data": pts, "showSymbol": false,
+			"itemStyle": map[string]any{"color": paletteColor(i)}, "lineStyle": map[string]any{"color": paletteColor(i)}})
 	}
 	months := make([]int, doc.Months)
 	for i := range months {
@@ -831,8 +901,10 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 			continue
 		}
 		if m, err := b.Value.Int64(); err == nil && m >= 1 && int(m) <= doc.Months {
+			// Unlabelled: break-evens a month apart would print over each
+			// other; the sentences below the chart name each month.
 			marks = append(marks, map[string]any{"xAxis": int(m) - 1, "name": v.P.T("web.breakeven.month", m),
-				"label": map[string]any{"formatter": v.P.T("web.breakeven.month", m)}})
+				"label": map[string]any{"show": false}})
 		}
 	}
 	if len(marks) > 0 && len(series) > 0 {
@@ -841,13 +913,14 @@ func tcoChart(v view, doc *document.TCO) map[string]any {
 	}
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.cumulative", doc.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
-		"tooltip": map[string]any{"trigger": "axis"},
-		"legend":  map[string]any{"data": names, "bottom": 0, "type": "scroll"},
-		"grid":    map[string]any{"left": 88, "right": 56, "top": 40, "bottom": 48},
-		"xAxis":   map[string]any{"type": "category", "data": months, "name": v.P.T("web.month")},
-		"yAxis":   map[string]any{"type": "value", "name": doc.Currency},
-		"series":  series,
-	}
+		"tooltip": map[string]any{"trigger": "axis", "confine": true},
+		"legend":  map[string]any{"show": false},
+		"grid":    map[string]any{"left": 8, "right": 24, "top": 48, "bottom": 40, "containLabel": true},
+		"xAxis": map[string]any{"type": "category", "data": months, "name": v.P.T("web.month"), "nameLocation": "middle", "nameGap": 26,
+			"axisLabel": map[string]any{"hideOverlap": true}},
+		"yAxis":  map[string]any{"type": "value", "name": doc.Currency, "axisLabel": map[string]any{"hideOverlap": true}},
+		"series": series,
+	}, legend
 }
 
 // formError names the advisor form field that is wrong.
@@ -857,7 +930,7 @@ type formError struct{ field string }
 // same YAML the CLI reads, shown below the form as the advanced view):
 // train or fine-tune a transformer (model size, tokens), serve one (model
 // size, tokens per second, months), or a number of GPU-hours on a GPU.
-func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *formError) {
+func jobFromForm(q url.Values, header string, gpuID func(string) (string, bool)) (string, *formError) {
 	num := func(name string, required bool) (float64, *formError) {
 		s := strings.TrimSpace(q.Get(name))
 		if s == "" {
@@ -872,8 +945,25 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 		}
 		return f, nil
 	}
+	// The GPU field narrows every kind of job to that GPU (a family such
+	// as H100 or an exact model); gpu-hours need one.
+	gpu := ""
+	if name := strings.TrimSpace(q.Get("gpu_model")); name != "" {
+		// The name as typed (a family such as H100 keeps every variant),
+		// once the catalog knows it.
+		if _, ok := gpuID(name); !ok || strings.ContainsAny(name, "\n:{}[]#,\"'") {
+			return "", &formError{"gpu_model"}
+		}
+		gpu = name
+	}
+	gpuBlock := func() string {
+		if gpu == "" {
+			return "gpu:\n  multi_node: true\n"
+		}
+		return "gpu:\n  models: [" + gpu + "]\n  multi_node: true\n"
+	}
 	var b strings.Builder
-	b.WriteString("# written by the advisor form\n")
+	b.WriteString("# " + header + "\n")
 	switch q.Get("kind") {
 	case "train", "finetune":
 		size, err := num("size_b", true)
@@ -884,8 +974,19 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "name: %s %gB on %gB tokens\nworkload:\n  job: {kind: transformer-train, params: %ge9, tokens: %ge9, precision: bf16}\n", q.Get("kind"), size, tokens, size, tokens)
-		b.WriteString("gpu:\n  multi_node: true\n")
+		method := ""
+		if q.Get("kind") == "finetune" {
+			switch m := q.Get("method"); m {
+			case "", "lora":
+				method = ", method: lora"
+			case "full", "qlora":
+				method = ", method: " + m
+			default:
+				return "", &formError{"method"}
+			}
+		}
+		fmt.Fprintf(&b, "name: %s %gB on %gB tokens\nworkload:\n  job: {kind: transformer-train, params: %ge9, tokens: %ge9, precision: bf16%s}\n", q.Get("kind"), size, tokens, size, tokens, method)
+		b.WriteString(gpuBlock())
 	case "serve":
 		size, err := num("size_b", true)
 		if err != nil {
@@ -903,7 +1004,7 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 			months = 12
 		}
 		fmt.Fprintf(&b, "name: serve %gB at %g tokens/s\nworkload:\n  inference: {params: %ge9, tokens_per_second: %g, precision: fp16}\nhorizon_months: %d\n", size, tps, size, tps, int(months))
-		b.WriteString("gpu:\n  multi_node: true\n")
+		b.WriteString(gpuBlock())
 	case "gpuhours":
 		h, err := num("gpu_hours", true)
 		if err != nil {
@@ -914,6 +1015,9 @@ func jobFromForm(q url.Values, gpuID func(string) (string, bool)) (string, *form
 			return "", &formError{"gpu_model"}
 		}
 		fmt.Fprintf(&b, "name: %g GPU-hours on %s\nworkload:\n  gpu_hours: %g\n  gpu_hours_on: %s\n", h, g, h, g)
+		if gpu != "" {
+			b.WriteString("gpu:\n  models: [" + gpu + "]\n")
+		}
 	default:
 		return "", &formError{"kind"}
 	}
@@ -989,7 +1093,7 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Page = page
 	if r.URL.Query().Get("form") != "" {
-		job, err := jobFromForm(r.URL.Query(), func(name string) (string, bool) {
+		job, err := jobFromForm(r.URL.Query(), v.P.T("web.form.written"), func(name string) (string, bool) {
 			gs, err := d.Catalog.LookupGPU(name)
 			if err != nil || len(gs) == 0 {
 				return "", false
@@ -998,6 +1102,7 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 		})
 		if err != nil {
 			v.Error = badRequest(err.field, "", "%s", v.P.T("web.form.bad", v.P.T("web.form."+err.field)))
+			v.Error.Local = true
 			s.render(w, r, http.StatusBadRequest, "advisor", v)
 			return
 		}
@@ -1025,6 +1130,9 @@ func (s *Server) pageAdvisor(w http.ResponseWriter, r *http.Request) {
 		for _, e := range page.Examples {
 			if e.Name == page.Example {
 				page.Job = e.YAML
+				if v.Lang == string(i18n.ZH) {
+					page.Job = e.Chinese() // the comments in the page's language
+				}
 			}
 		}
 	}
@@ -1152,7 +1260,7 @@ func (s *Server) pageAbout(w http.ResponseWriter, r *http.Request) {
 func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {
 	d := s.Data()
 	v := s.view(r, d, "notfound")
-	v.Error = &apiError{Status: http.StatusNotFound, Code: "not_found", Message: v.P.T("web.notfound", r.URL.Path)}
+	v.Error = &apiError{Status: http.StatusNotFound, Code: "not_found", Message: v.P.T("web.notfound", r.URL.Path), Local: true}
 	s.render(w, r, http.StatusNotFound, "notfound", v)
 }
 
@@ -1161,13 +1269,15 @@ func money(d decimal.Decimal) string { return output.Money(d) }
 func num(d decimal.Decimal) string { return output.Qty(d) }
 
 // breakdownChart is an ECharts option: each plan's total split into its
-// cost components (stacked bars; a resale credit shows below zero).
-func breakdownChart(v view, doc *document.TCO) map[string]any {
+// cost components (stacked bars; a resale credit shows below zero), in
+// the page's language, with its legend as HTML. Plans are labelled with
+// their numbers first, so labels truncated on a phone stay distinct.
+func breakdownChart(v view, doc *document.TCO) (map[string]any, []legendItem) {
 	var plans []string
 	order := []string{}
 	vals := map[string][]float64{}
 	for i, p := range doc.Plans {
-		plans = append(plans, p.Name)
+		plans = append(plans, planNumber(i)+" "+p.Name)
 		for _, part := range p.Parts {
 			for _, c := range part.Components {
 				if _, ok := vals[c.Name]; !ok {
@@ -1180,20 +1290,23 @@ func breakdownChart(v view, doc *document.TCO) map[string]any {
 		}
 	}
 	if len(order) == 0 {
-		return nil
+		return nil, nil
 	}
 	var series []any
-	for _, name := range order {
-		series = append(series, map[string]any{"name": name, "type": "bar", "stack": "total", "data": vals[name],
-			"emphasis": map[string]any{"focus": "series"}})
+	var legend []legendItem
+	for i, name := range order {
+		label := v.P.ComponentWeb(name)
+		legend = append(legend, legendItem{Color: paletteColor(i), Class: fmt.Sprintf("c%d", i%len(chartPalette)), Name: label})
+		series = append(series, map[string]any{"name": label, "type": "bar", "stack": "total", "data": vals[name],
+			"emphasis": map[string]any{"focus": "series"}, "itemStyle": map[string]any{"color": paletteColor(i)}})
 	}
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.breakdown", doc.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}},
-		"legend":  map[string]any{"bottom": 0, "type": "scroll"},
-		"grid":    map[string]any{"left": 250, "right": 56, "top": 40, "bottom": 56},
-		"xAxis":   map[string]any{"type": "value", "name": doc.Currency},
+		"legend":  map[string]any{"show": false},
+		"grid":    map[string]any{"left": 250, "right": 40, "top": 40, "bottom": 24},
+		"xAxis":   map[string]any{"type": "value", "name": doc.Currency, "axisLabel": map[string]any{"hideOverlap": true}},
 		"yAxis":   map[string]any{"type": "category", "data": plans, "axisLabel": map[string]any{"fontSize": 11, "width": 240, "overflow": "truncate"}},
 		"series":  series,
-	}
+	}, legend
 }

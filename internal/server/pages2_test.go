@@ -122,7 +122,9 @@ func TestEstimatePage(t *testing.T) {
 		{"en", "job=transformer-train&gpu=H100-SXM-80GB&params=abc&tokens=1e12", "params", "is not a number"},
 		{"zh", "job=transformer-train&gpu=H100-SXM-80GB&params=abc&tokens=1e12", "params", "请检查“模型参数量”"},
 		{"zh", "job=transformer-train&params=7e9&tokens=1e12", "gpu", "请检查“GPU”"},
-		{"en", "job=transformer-train&gpu=H100-SXM-80GB&offer=aws/p5.48xlarge/us-east-1/on-demand&params=7e9&tokens=1e12", "offer", "exclude each other"},
+		{"en", "job=transformer-train&gpu=H100-SXM-80GB&offer=aws/p5.48xlarge/us-east-1/on-demand&params=7e9&tokens=1e12", "offer", "Choose a GPU or an offer, not both."},
+		{"en", "job=transformer-train&params=7e9&tokens=1e12", "gpu", "Choose a GPU or an offer."},
+		{"en", "job=transformer-train&params=7e9&tokens=1e12&gpu=H100", "gpu", "H100 matches H100-SXM-80GB"},
 	} {
 		rec := get(t, srv, "/estimate?lang="+tc.lang+"&"+tc.query)
 		body := rec.Body.String()
@@ -131,6 +133,10 @@ func TestEstimatePage(t *testing.T) {
 		}
 		if !strings.Contains(body, `data-error-field="`+tc.field+`"`) || !strings.Contains(body, tc.msg) {
 			t.Errorf("%s %s: the page does not say %q about %s", tc.lang, tc.query, tc.msg, tc.field)
+		}
+		// A web user is told what to choose, never a command-line flag.
+		if box := errorBox(body); strings.Contains(box, "--") {
+			t.Errorf("%s %s: the error names a flag: %s", tc.lang, tc.query, box)
 		}
 	}
 }

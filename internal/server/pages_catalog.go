@@ -278,9 +278,9 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		{Label: p.T("web.col.vram"), Value: in.GPU.TotalMemoryGB.String()},
 		{Label: p.T("web.col.vcpu"), Value: in.VCPU.String()},
 		{Label: p.T("web.col.ram"), Value: in.MemoryGiB.String()},
-		{Label: p.T("web.col.interconnect"), Value: noneOr(p, in.Interconnect)},
+		{Label: p.T("web.col.interconnect"), Value: fabricName(p, in.Interconnect)},
 		{Label: p.T("web.col.network"), Value: opt(optNumStr(in.NetworkGbps))},
-		{Label: p.T("web.col.rdma"), Value: noneOr(p, in.RDMA)},
+		{Label: p.T("web.col.rdma"), Value: fabricName(p, in.RDMA)},
 		{Label: p.T("web.instance.storage"), Value: p.Term(opt(in.LocalStorage))},
 		{Label: p.T("web.instance.status"), Value: msgOr(p, "web.instance.status."+in.Status, in.Status)},
 		{Label: p.T("web.col.source"), Value: p.Or("source."+in.Source.Kind, in.Source.Kind) + " · " + in.Source.Date(p), Title: in.Source.Ref},
@@ -329,8 +329,34 @@ func (s *Server) renderInstance(w http.ResponseWriter, r *http.Request, v view, 
 		}
 		page.Prices = append(page.Prices, pv)
 	}
+	// Each money column alike: the same decimals and thousands separators
+	// in every row ("–" where a row has no such price).
+	for _, col := range []struct {
+		cell  func(pv *priceRowView) *string
+		value func(i int) decimal.Decimal
+	}{
+		{func(pv *priceRowView) *string { return &pv.Hourly }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.Hourly) }},
+		{func(pv *priceRowView) *string { return &pv.Upfront }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.Upfront) }},
+		{func(pv *priceRowView) *string { return &pv.Monthly }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.Monthly) }},
+		{func(pv *priceRowView) *string { return &pv.Effective }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.EffectiveHourly) }},
+		{func(pv *priceRowView) *string { return &pv.PerGPU }, func(i int) decimal.Decimal { return numDec(doc.Offers[i].Price.PerGPUHourly) }},
+	} {
+		vals := make([]*decimal.Decimal, len(page.Prices))
+		for i := range page.Prices {
+			if *col.cell(&page.Prices[i]) == "" || *col.cell(&page.Prices[i]) == "–" {
+				continue // none: shown as the template shows it
+			}
+			x := col.value(i)
+			vals[i] = &x
+		}
+		for i, s := range moneyColumn(vals) {
+			if vals[i] != nil {
+				*col.cell(&page.Prices[i]) = s
+			}
+		}
+	}
 	for _, e := range doc.Estimates {
-		ev := estimateView{Benchmark: e.Benchmark, Class: e.Class, Precision: e.Precision, Value: e.Throughput.Value.String(),
+		ev := estimateView{Benchmark: e.Benchmark, Class: p.Or("web.class."+e.Class, e.Class), Precision: e.Precision, Value: e.Throughput.Value.String(),
 			Low: e.Throughput.Low.String(), High: e.Throughput.High.String(), PerGPU: e.Throughput.PerGPU.String(), Unit: e.Throughput.Unit,
 			Confidence: msgOr(p, "web.instance.confidence."+e.Confidence, e.Confidence), Assumptions: strings.Join(p.Ms(e.AssumptionMsgs), p.T("list.semi"))}
 		switch {
@@ -398,12 +424,13 @@ func instanceChart(v view, doc *document.InstanceDetail) map[string]any {
 	}
 }
 
-// noneOr renders a catalog value, "none" in the page's language.
-func noneOr(p *i18n.Printer, s string) string {
+// fabricName names a GPU interconnect or RDMA fabric as its makers write
+// it (NVSwitch, EFA), in the page's language; "none" or nothing is "none".
+func fabricName(p *i18n.Printer, s string) string {
 	if s == "" || strings.EqualFold(s, "none") {
 		return p.T("web.none")
 	}
-	return s
+	return p.Or("web.fabric."+strings.ToLower(s), s)
 }
 
 // numDec reads a document number back as a decimal.

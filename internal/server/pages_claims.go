@@ -150,6 +150,7 @@ func (s *Server) pageClaims(w http.ResponseWriter, r *http.Request) {
 	}
 	if verdict != "" && !catalog.ValidVerdict(verdict) {
 		v.Error = badRequest("verdict", p.T("web.claims.bad_verdict_hint"), "%s", p.T("web.claims.bad_verdict", verdict))
+		v.Error.Local = true
 		s.render(w, r, http.StatusBadRequest, "claims", v)
 		return
 	}

@@ -121,7 +121,7 @@ func (s *Server) pageEstimate(w http.ResponseWriter, r *http.Request) {
 			s.writeError(w, r, err)
 			return
 		}
-		v.Error = localError(p, ae, "web.est.f.")
+		v.Error = ae
 		s.render(w, r, ae.Status, "estimate", v)
 		return
 	}
@@ -199,31 +199,4 @@ func minutesText(p *i18n.Printer, min float64) string {
 		return p.T("web.est.hours", min/60)
 	}
 	return p.T("web.est.days", min/1440)
-}
-
-// localError is a form's input error in the page's language: the field's
-// label and what is wrong, with the engine's own words as the detail (in
-// the page's language when the engine gave a message, else in English). labels is the message-key prefix of the form's field labels.
-func localError(p *i18n.Printer, ae *apiError, labels string) *apiError {
-	out := *ae
-	if p.Lang() == i18n.EN {
-		return &out
-	}
-	field := ae.Field
-	if field != "" {
-		field = msgOr(p, labels+field, field)
-	}
-	out.Message = p.T("web.form.bad_input", field)
-	out.Detail = ae.Message
-	if ae.Hint != "" {
-		out.Detail += " " + ae.Hint
-	}
-	if ae.Msg.Key != "" { // ours: in the page's language
-		out.Detail, out.DetailLocal = p.M(ae.Msg), true
-		if ae.HintMsg.Key != "" {
-			out.Detail += p.M(ae.HintMsg)
-		}
-	}
-	out.Hint = ""
-	return &out
 }

@@ -67,7 +67,7 @@ func (s *Server) pageRightsize(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fail := func(status int, field, key string, detail error, args ...any) {
-		v.Error = &apiError{Status: status, Code: "bad_request", Field: field, Message: p.T(key, args...)}
+		v.Error = &apiError{Status: status, Code: "bad_request", Field: field, Message: p.T(key, args...), Local: true}
 		var nd *rightsize.NoDataError
 		nf, isNF := notFoundMsg(detail)
 		switch {

@@ -21,7 +21,7 @@ import (
 func TestTCOPageBadgesTheLowestTotalAtTheSameGPUs(t *testing.T) {
 	srv := newServer(t)
 	rec := get(t, srv, "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand"+
-		"&onprem=H100&months=120&lang=zh&currency=CNY")
+		"&onprem=H100&months=120&lang=zh&currency=CNY&tab=tco")
 	if rec.Code != 200 {
 		t.Fatalf("status %d: %s", rec.Code, trim(rec.Body.Bytes()))
 	}
@@ -202,7 +202,11 @@ func TestAdvisorForm(t *testing.T) {
 	} {
 		rec := get(t, srv, "/advisor?form=1&"+q)
 		body := rec.Body.String()
-		if rec.Code != 200 || !strings.Contains(body, `<li class="plan card"`) || !strings.Contains(body, "written by the advisor form") {
+		written := "written by the advisor form"
+		if strings.HasSuffix(q, "lang=zh") {
+			written = "由选型建议表单生成"
+		}
+		if rec.Code != 200 || !strings.Contains(body, `<li class="plan card"`) || !strings.Contains(body, written) {
 			t.Errorf("%s: status %d, plans %v", q, rec.Code, strings.Contains(body, `<li class="plan card"`))
 		}
 	}

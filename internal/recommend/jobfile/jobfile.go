@@ -151,11 +151,22 @@ func Read(r io.Reader) (recommend.Requirements, error) {
 			return req, errors.New("the file is empty")
 		}
 		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n"), "yaml: ")
-		msg = structType.ReplaceAllString(msg, "struct")
+		for { // nested anonymous structs: innermost first
+			short := structType.ReplaceAllString(msg, "struct")
+			if short == msg {
+				break
+			}
+			msg = short
+		}
 		msg = unmarshalMsg.ReplaceAllStringFunc(msg, func(m string) string {
 			g := unmarshalMsg.FindStringSubmatch(m)
 			return fmt.Sprintf("%s is not %s", g[1], goTypeWords(g[2]))
 		})
+		msg = unmarshalKind.ReplaceAllStringFunc(msg, func(m string) string {
+			g := unmarshalKind.FindStringSubmatch(m)
+			return fmt.Sprintf("%s is not %s", yamlKindWords(g[1]), goTypeWords(g[2]))
+		})
+		msg = unknownField.ReplaceAllString(msg, "unknown field $1 (not a job file field)")
 		return req, errors.New(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
 	}
 	return f.Requirements()
@@ -244,11 +255,33 @@ func (f File) Requirements() (recommend.Requirements, error) {
 	return r, r.Validate()
 }
 
-// structType is an anonymous Go struct type as the YAML decoder prints it.
-var structType = regexp.MustCompile(`struct \{[^}]*\}`)
+// structType is an anonymous Go struct type as the YAML decoder prints it
+// (without nested braces: Read shortens nested ones innermost first).
+var structType = regexp.MustCompile(`\*?struct \{[^{}]*\}`)
 
 // unmarshalMsg is the YAML decoder's type error, which names Go types.
 var unmarshalMsg = regexp.MustCompile("cannot unmarshal !!\\w+ (`[^`]*`|[^ ]+) into ([][*.\\w]+)")
+
+// unmarshalKind is the decoder's type error for a whole node (a list where
+// a mapping belongs), which names the YAML kind and the Go type.
+var unmarshalKind = regexp.MustCompile(`cannot unmarshal !!(\w+) into ([][*.\w]+)`)
+
+// unknownField is the decoder's error for a field the file format lacks,
+// which names the Go type.
+var unknownField = regexp.MustCompile(`field (\S+) not found in type [*.\w]+`)
+
+// yamlKindWords names a YAML node kind as a job file's author reads it.
+func yamlKindWords(kind string) string {
+	switch kind {
+	case "seq":
+		return "a list"
+	case "map":
+		return "a mapping"
+	case "str":
+		return "text"
+	}
+	return "a " + kind
+}
 
 // goTypeWords says what a Go type is in words a job file's author reads.
 func goTypeWords(t string) string {

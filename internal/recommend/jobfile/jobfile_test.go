@@ -191,12 +191,19 @@ func TestWrongKindsInWords(t *testing.T) {
 		"workload:\n  gpu_hours: 3\ngpu:\n  models: H100\n":      "line 4: `H100` is not a list",
 		"workload:\n  gpu_hours: 3\ngpu: 5\n":                    "line 3: `5` is not the expected form",
 		"workload:\n  gpu_hours: 3\ngpu:\n  multi_node: maybe\n": "line 4: `maybe` is not true or false",
+		// A wrong kind under a nested mapping, a field the format lacks
+		// (at the top and nested) and a list for the whole file: no Go
+		// type names (jobfile.File, struct {...}) reach the reader.
+		"name: x\nworkload: 5\n": "line 2: `5` is not the expected form",
+		"foo: bar\n":             "line 1: unknown field foo",
+		"workload:\n  job: {kind: transformer-train, params: 7e9, tokens: 1e9}\ngpu:\n  model: H1000\n": "line 4: unknown field model",
+		"- a\n- b\n": "line 1: a list is not a job description",
 	} {
 		_, err := jobfile.Read(strings.NewReader(in))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: got %v, want %q", in, err, want)
 		}
-		if err != nil && (strings.Contains(err.Error(), "float64") || strings.Contains(err.Error(), "struct") || strings.Contains(err.Error(), "[]string")) {
+		if err != nil && (strings.Contains(err.Error(), "float64") || strings.Contains(err.Error(), "struct") || strings.Contains(err.Error(), "[]string") || strings.Contains(err.Error(), "jobfile.") || strings.Contains(err.Error(), "yaml:")) {
 			t.Errorf("%q: Go type in %v", in, err)
 		}
 	}
