@@ -226,6 +226,11 @@ func (v *validator) gpu(c *Catalog, g *GPU) {
 		v.nonNegative(g, g.ID, field, d)
 	}
 	v.source(g, g.ID, g.Source)
+	c.addGPUNames(g)
+}
+
+// addGPUNames indexes g under its normalised ID, family and aliases.
+func (c *Catalog) addGPUNames(g *GPU) {
 	names := append([]string{g.ID, g.Family}, g.Aliases...)
 	added := map[string]bool{}
 	for _, n := range names {

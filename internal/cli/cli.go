@@ -500,8 +500,10 @@ func (a *app) rejectedWarning(ds *dataset) {
 const staleAfterDays = 180
 
 // staleWarning tells the user, on stderr, when even the newest price is old.
-func (a *app) staleWarning(ds *dataset) {
-	newest := ds.Catalog.NewestAsOf()
+func (a *app) staleWarning(ds *dataset) { a.staleWarningAt(ds.Catalog.NewestAsOf()) }
+
+// staleWarningAt is staleWarning given the newest price's date.
+func (a *app) staleWarningAt(newest time.Time) {
 	if newest.IsZero() {
 		return
 	}

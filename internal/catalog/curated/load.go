@@ -16,8 +16,19 @@ import (
 	"github.com/gpuscout/gpuscout/internal/fx"
 )
 
+//go:generate go run ./cmd/compile
+
 //go:embed data
 var embedded embed.FS
+
+// compiled is the embedded catalog in its compiled form (compiled.go).
+//
+//go:embed compiled.bin
+var compiled string
+
+// embeddedFS is the embedded catalog's files: LoadData reads their
+// compiled form instead when nothing is overlaid on them.
+type embeddedFS struct{ fs.FS }
 
 // Embedded returns the embedded catalog files, rooted at the data directory.
 func Embedded() fs.FS {
@@ -25,7 +36,7 @@ func Embedded() fs.FS {
 	if err != nil {
 		panic(err) // the directory is embedded at build time
 	}
-	return sub
+	return embeddedFS{sub}
 }
 
 // Dataset is a loaded catalog and its exchange-rate table.
@@ -74,10 +85,29 @@ func Load(base, overlay fs.FS) (*Dataset, error) {
 // LoadData reads and parses the catalog files without building the
 // catalog, so that imported data can be overlaid first
 // (catalog.NewWithImports). Parse problems are reported as in Load.
+//
+// The embedded catalog alone (base is Embedded() and overlay nil) is
+// decoded from its compiled form, already validated and in catalog order
+// (catalog.Data.MarkValidated); its CSV files are parsed only where
+// something is overlaid on them.
 func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
+	if _, ok := base.(embeddedFS); ok && overlay == nil {
+		// A damaged compiled form (which TestCompiledIsCurrent refuses)
+		// costs time, never correctness: the CSV files are parsed instead.
+		if d, t, err := decodeCompiled(compiled); err == nil {
+			return d, t, nil
+		}
+	}
+	d, _, t, err := loadCSV(base, overlay)
+	return d, t, err
+}
+
+// loadCSV is LoadData from the CSV files; it also returns the rates of
+// fx.csv as read.
+func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 	files, err := listFiles(base, overlay)
 	if err != nil {
-		return catalog.Data{}, nil, err
+		return catalog.Data{}, nil, nil, err
 	}
 	p := &problems{}
 	var d catalog.Data
@@ -86,7 +116,7 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 
 	for _, name := range requiredFiles {
 		if _, ok := files[name]; !ok {
-			return d, nil, fmt.Errorf("catalog: missing %s", name)
+			return d, nil, nil, fmt.Errorf("catalog: missing %s", name)
 		}
 	}
 	names := make([]string, 0, len(files))
@@ -243,23 +273,23 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 		}
 		t, err := readTable(fsys, name, req, cols, p)
 		if err != nil {
-			return d, nil, fmt.Errorf("catalog: %w", err)
+			return d, nil, nil, fmt.Errorf("catalog: %w", err)
 		}
 		for _, r := range t.rows {
 			each(r)
 		}
 	}
 	if len(p.list) > 0 {
-		return d, nil, &catalog.ValidationError{Problems: p.list}
+		return d, nil, nil, &catalog.ValidationError{Problems: p.list}
 	}
 	table, err := fx.New(rates)
 	if err != nil {
-		return d, nil, fmt.Errorf("fx.csv: %w", err)
+		return d, nil, nil, fmt.Errorf("fx.csv: %w", err)
 	}
 	if probs := unconvertible(d, table); len(probs) > 0 {
-		return d, nil, &catalog.ValidationError{Problems: probs}
+		return d, nil, nil, &catalog.ValidationError{Problems: probs}
 	}
-	return d, table, nil
+	return d, rates, table, nil
 }
 
 // unconvertible finds prices in a currency fx.csv has no rate for: they
