@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -20,9 +21,14 @@ import (
 // The CSV files stay the edited source of truth: TestCompiledIsCurrent
 // requires compiled.bin to equal a fresh compilation of them.
 //
-// Layout: the magic line, the price dates, then two tables and the
-// records, all varints (unsigned; signed ones zig-zag encoded):
+// Layout: the magic line, the files compiled, the price dates, then two
+// tables and the records, all varints (unsigned; signed ones zig-zag
+// encoded):
 //
+//	files:    the section's length in bytes; the CSV files compiled (count,
+//	          then each path's length and bytes, and the file's size): a
+//	          catalog whose files differ in name or size from these is
+//	          stale, and its CSV files are parsed instead
 //	dates:    the section's length in bytes; the providers (count, then
 //	          each name's length and bytes); the offers (count, then each
 //	          offer's provider index, as-of and read-on days since
@@ -35,7 +41,7 @@ import (
 //	          its Unix seconds plus one (0: no date), a float64 as its bits
 //
 // Decoding copies no string: each is a slice of the embedded bytes.
-const compiledMagic = "gpuscout compiled catalog v2\n"
+const compiledMagic = "gpuscout compiled catalog v3\n"
 
 // CompiledFile is the name of the compiled catalog in this package's directory.
 const CompiledFile = "compiled.bin"
@@ -47,6 +53,10 @@ func Compile(fsys fs.FS) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	files, err := csvSizes(fsys)
+	if err != nil {
+		return nil, err
+	}
 	// The GPU models keep their file order: New indexes their names in it
 	// (the first of several models a name matches is the first listed),
 	// and so does the compiled catalog before it sorts them.
@@ -55,17 +65,20 @@ func Compile(fsys fs.FS) ([]byte, error) {
 		return nil, err
 	}
 	d.GPUs = gpus
-	return encodeCompiled(d, rates)
+	return encodeCompiled(files, d, rates)
 }
 
-// encodeCompiled writes d and rates in the compiled form.
-func encodeCompiled(d catalog.Data, rates []fx.Rate) ([]byte, error) {
+// encodeCompiled writes d and rates, compiled from files (from csvSizes),
+// in the compiled form.
+func encodeCompiled(files []byte, d catalog.Data, rates []fx.Rate) ([]byte, error) {
 	c := &codec{enc: true, strAt: map[string]int{}, decAt: map[[2]int64]int{}}
 	c.data(&d, &rates)
 	if c.err != nil {
 		return nil, c.err
 	}
 	out := append([]byte(nil), compiledMagic...)
+	out = binary.AppendUvarint(out, uint64(len(files)))
+	out = append(out, files...)
 	dates := encodeDates(d.Offers)
 	out = binary.AppendUvarint(out, uint64(len(dates)))
 	out = append(out, dates...)
@@ -89,8 +102,8 @@ func decodeCompiled(src string) (catalog.Data, *fx.Table, error) {
 		return catalog.Data{}, nil, errors.New("compiled catalog: not in the expected format")
 	}
 	c := &codec{src: src, pos: len(compiledMagic)}
-	skip := c.count() // the price dates
-	c.pos += skip
+	c.pos += c.count() // the files
+	c.pos += c.count() // the price dates
 	n := c.count()
 	c.strTab = make([]string, n)
 	for i := range c.strTab {
@@ -571,10 +584,14 @@ func encodeDates(offers []*catalog.Offer) []byte {
 // what `version` reports on. ok is false when fsys is not Embedded() or
 // the compiled form cannot be read.
 func OfferDates(fsys fs.FS) (byProvider map[string][]catalog.Source, ok bool) {
-	if _, embedded := fsys.(embeddedFS); !embedded || len(compiled) < len(compiledMagic) || compiled[:len(compiledMagic)] != compiledMagic {
+	if _, embedded := fsys.(embeddedFS); !embedded {
+		return nil, false
+	}
+	if !current(fsys) {
 		return nil, false
 	}
 	c := &codec{src: compiled, pos: len(compiledMagic)}
+	c.pos += c.count() // the files
 	end := c.count() + c.pos
 	np := c.count()
 	providers := make([]string, np)
@@ -616,4 +633,48 @@ func OfferDates(fsys fs.FS) (byProvider map[string][]catalog.Source, ok bool) {
 		byProvider[providers[at[i]]] = append(byProvider[providers[at[i]]], s)
 	}
 	return byProvider, true
+}
+
+// csvSizes lists the CSV files of fsys with their sizes, as the files
+// section holds them (without its length).
+func csvSizes(fsys fs.FS) ([]byte, error) {
+	var b []byte
+	n := 0
+	err := fs.WalkDir(fsys, ".", func(p string, de fs.DirEntry, err error) error {
+		if err != nil || de.IsDir() || !strings.HasSuffix(p, ".csv") {
+			return err
+		}
+		info, err := de.Info()
+		if err != nil {
+			return err
+		}
+		b = binary.AppendUvarint(b, uint64(len(p)))
+		b = append(b, p...)
+		b = binary.AppendUvarint(b, uint64(info.Size()))
+		n++
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing the catalog files: %w", err)
+	}
+	return append(binary.AppendUvarint(nil, uint64(n)), b...), nil
+}
+
+// current reports whether the compiled catalog was compiled from files of
+// the names and sizes of fsys's: a CSV file edited without `make catalog`
+// (which TestCompiledIsCurrent refuses) is read from the CSV files, not
+// from a stale compiled form. An edit that keeps every size is caught by
+// the test only.
+func current(fsys fs.FS) bool {
+	if len(compiled) < len(compiledMagic) || compiled[:len(compiledMagic)] != compiledMagic {
+		return false
+	}
+	c := &codec{src: compiled, pos: len(compiledMagic)}
+	n := c.count()
+	if c.err != nil {
+		return false
+	}
+	want := compiled[c.pos : c.pos+n]
+	got, err := csvSizes(fsys)
+	return err == nil && string(got) == want
 }

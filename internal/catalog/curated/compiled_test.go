@@ -2,9 +2,11 @@ package curated
 
 import (
 	"bytes"
+	"io/fs"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -238,7 +240,7 @@ func TestCompiledCoversEveryField(t *testing.T) {
 		}
 	}
 	rates := []fx.Rate{{Currency: "CNY", PerUSD: decimal.New(71, -1), AsOf: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), Source: "src"}}
-	b, err := encodeCompiled(d, rates)
+	b, err := encodeCompiled(nil, d, rates)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,11 +263,44 @@ func TestCompiledCoversEveryField(t *testing.T) {
 // catalog, never a panic.
 func FuzzDecodeCompiled(f *testing.F) {
 	f.Add(compiled[:min(len(compiled), 512)])
-	f.Add(compiledMagic + "\x01\x03abc\x01\x02\x03\x01\x00")
+	f.Add(compiledMagic + "\x00\x00\x01\x03abc\x01\x02\x03\x01\x00")
 	f.Fuzz(func(t *testing.T, s string) {
 		if !strings.HasPrefix(s, compiledMagic) {
 			s = compiledMagic + s
 		}
 		_, _, _ = decodeCompiled(s)
 	})
+}
+
+// TestStaleCompiledIsNotUsed: where a CSV file differs in size from the one
+// compiled (edited without `make catalog`), the CSV files are read.
+func TestStaleCompiledIsNotUsed(t *testing.T) {
+	files := fstest.MapFS{}
+	err := fs.WalkDir(Embedded(), ".", func(p string, de fs.DirEntry, err error) error {
+		if err != nil || de.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(Embedded(), p)
+		if p == "providers.csv" {
+			b = append(b, "\n"...) // a blank line: the same catalog, another size
+		}
+		files[p] = &fstest.MapFile{Data: b}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := LoadData(embeddedFS{files}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Validated() {
+		t.Error("a stale compiled catalog was used")
+	}
+	if _, ok := OfferDates(embeddedFS{files}); ok {
+		t.Error("OfferDates read a stale compiled catalog")
+	}
+	if _, ok := OfferDates(Embedded()); !ok {
+		t.Error("OfferDates cannot read the compiled catalog")
+	}
 }

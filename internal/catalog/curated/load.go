@@ -91,7 +91,7 @@ func Load(base, overlay fs.FS) (*Dataset, error) {
 // (catalog.Data.MarkValidated); its CSV files are parsed only where
 // something is overlaid on them.
 func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
-	if _, ok := base.(embeddedFS); ok && overlay == nil {
+	if _, ok := base.(embeddedFS); ok && overlay == nil && current(base) {
 		// A damaged compiled form (which TestCompiledIsCurrent refuses)
 		// costs time, never correctness: the CSV files are parsed instead.
 		if d, t, err := decodeCompiled(compiled); err == nil {

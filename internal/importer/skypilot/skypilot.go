@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -67,7 +68,7 @@ func (i *Importer) now() time.Time {
 }
 
 // cloudPattern keeps the cloud a single path segment.
-var cloudPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var cloudPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`) })
 
 // URL is the vms.csv URL Fetch reads.
 func (i *Importer) URL() string {
@@ -84,7 +85,7 @@ func (i *Importer) URL() string {
 
 // Fetch downloads and parses the cloud's vms.csv.
 func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progress) (*importer.Result, error) {
-	if !cloudPattern.MatchString(i.Cloud) {
+	if !cloudPattern().MatchString(i.Cloud) {
 		return nil, fmt.Errorf("skypilot: cloud %q is not a catalog name like aws or lambda", i.Cloud)
 	}
 	if c == nil {
@@ -313,12 +314,12 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 
 // sizeInMiB finds the memory of one GPU in a GpuInfo column:
 // {'Gpus': [{'Name': 'A100', ..., 'MemoryInfo': {'SizeInMiB': 40960}}], ...}.
-var sizeInMiB = regexp.MustCompile(`'SizeInMiB':\s*([0-9]+(?:\.[0-9]+)?)`)
+var sizeInMiB = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'SizeInMiB':\s*([0-9]+(?:\.[0-9]+)?)`) })
 
 // gpuMemoryGiB is the memory of one GPU a GpuInfo column gives, in GiB
 // (zero when it gives none).
 func gpuMemoryGiB(info string) decimal.Decimal {
-	m := sizeInMiB.FindStringSubmatch(info)
+	m := sizeInMiB().FindStringSubmatch(info)
 	if m == nil {
 		return decimal.Zero
 	}
