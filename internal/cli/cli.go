@@ -338,10 +338,9 @@ func (a *app) data() (*dataset, error) {
 	if err != nil {
 		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
 	}
-	ds := &dataset{FX: rates, baseFX: rates, curated: map[string]*catalog.Offer{}}
-	for _, o := range d.Offers {
-		ds.curated[o.ID()] = o
-	}
+	// The curated offers, indexed by ID only where a command asks (the
+	// slice's elements stay these offers: imports are overlaid on a copy).
+	ds := &dataset{FX: rates, baseFX: rates, curated: d.Offers}
 	var overrides []fx.Rate
 	for _, s := range a.fxFlags {
 		r, err := fx.ParseOverride(s)

@@ -574,7 +574,9 @@ type dataset struct {
 	Catalog *catalog.Catalog
 	FX      *fx.Table
 	baseFX  *fx.Table                 // FX without the --fx overrides
-	curated map[string]*catalog.Offer // curated offers by ID, before imports
+	curated []*catalog.Offer // curated offers, before imports
+	// curatedByID indexes curated, on first use.
+	curatedByID map[string]*catalog.Offer
 	Imports *catalog.OverlayReport
 	// Discovery says which instance types the imports added and which GPU
 	// names they could not resolve; nil without a database.
@@ -582,7 +584,13 @@ type dataset struct {
 }
 
 func (d *dataset) curatedOffer(id string) (*catalog.Offer, bool) {
-	o, ok := d.curated[id]
+	if d.curatedByID == nil {
+		d.curatedByID = make(map[string]*catalog.Offer, len(d.curated))
+		for _, o := range d.curated {
+			d.curatedByID[o.ID()] = o
+		}
+	}
+	o, ok := d.curatedByID[id]
 	return o, ok
 }
 

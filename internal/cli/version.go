@@ -62,12 +62,10 @@ func (a *app) versionCmd() *cobra.Command {
 // command loads it (imports of the default database included).
 func (a *app) versionFreshness() (all catalog.Freshness, byProvider map[string]catalog.Freshness, offers int, err error) {
 	if a.catalog == "" && a.db == "" && !a.dbReadOnly {
-		if dates, ok := curated.OfferDates(a.env.Catalog); ok {
-			var every []catalog.Source
+		if every, dates, ok := curated.OfferDates(a.env.Catalog); ok {
 			byProvider = make(map[string]catalog.Freshness, len(dates))
 			for id, s := range dates {
 				byProvider[id] = catalog.MeasureSourceFreshness(s, a.today())
-				every = append(every, s...)
 			}
 			all = catalog.MeasureSourceFreshness(every, a.today())
 			a.staleWarningAt(all.NewestAsOf)

@@ -579,16 +579,14 @@ func encodeDates(offers []*catalog.Offer) []byte {
 }
 
 // OfferDates returns the as-of and read-on dates of every offer of the
-// embedded catalog (the other fields of each Source are empty), by
-// provider, read from the compiled form without decoding its records:
-// what `version` reports on. ok is false when fsys is not Embedded() or
-// the compiled form cannot be read.
-func OfferDates(fsys fs.FS) (byProvider map[string][]catalog.Source, ok bool) {
-	if _, embedded := fsys.(embeddedFS); !embedded {
-		return nil, false
-	}
-	if !current(fsys) {
-		return nil, false
+// embedded catalog (the other fields of each Source are empty), all of
+// them and by provider, read from the compiled form without decoding its
+// records: what `version` reports on. The lists by provider share the
+// list of all. ok is false when fsys is not Embedded() or the compiled
+// form cannot be read or is stale.
+func OfferDates(fsys fs.FS) (all []catalog.Source, byProvider map[string][]catalog.Source, ok bool) {
+	if _, embedded := fsys.(embeddedFS); !embedded || !current(fsys) {
+		return nil, nil, false
 	}
 	c := &codec{src: compiled, pos: len(compiledMagic)}
 	c.pos += c.count() // the files
@@ -598,41 +596,48 @@ func OfferDates(fsys fs.FS) (byProvider map[string][]catalog.Source, ok bool) {
 	for i := range providers {
 		l := c.count()
 		if c.err != nil || l > len(c.src)-c.pos {
-			return nil, false
+			return nil, nil, false
 		}
 		providers[i] = c.src[c.pos : c.pos+l]
 		c.pos += l
 	}
 	n := c.count()
-	all := make([]catalog.Source, n)
-	count := make([]int, np)
-	at := make([]int, n)
+	all = make([]catalog.Source, n)
 	date := func(d uint64) time.Time {
 		if d == 0 {
 			return time.Time{}
 		}
 		return time.Unix(int64(d-1)*secondsPerDay, 0).UTC()
 	}
+	// The offers come sorted by ID, so grouped by provider: each
+	// provider's list is a run of the list of all.
+	byProvider = make(map[string][]catalog.Source, np)
+	start, last := 0, uint64(0)
 	for i := range all {
 		p := c.uvarint()
 		if p >= uint64(np) {
-			return nil, false
+			return nil, nil, false
 		}
-		at[i] = int(p)
-		count[p]++
+		if i > 0 && p != last {
+			if _, seen := byProvider[providers[last]]; seen {
+				return nil, nil, false // not grouped: not a compiled catalog
+			}
+			byProvider[providers[last]] = all[start:i:i]
+			start = i
+		}
+		last = p
 		all[i].AsOf, all[i].ReadOn = date(c.uvarint()), date(c.uvarint())
 	}
+	if n > 0 {
+		if _, seen := byProvider[providers[last]]; seen {
+			return nil, nil, false
+		}
+		byProvider[providers[last]] = all[start:n:n]
+	}
 	if c.err != nil || c.pos != end {
-		return nil, false
+		return nil, nil, false
 	}
-	byProvider = make(map[string][]catalog.Source, np)
-	for i, p := range providers {
-		byProvider[p] = make([]catalog.Source, 0, count[i])
-	}
-	for i, s := range all {
-		byProvider[providers[at[i]]] = append(byProvider[providers[at[i]]], s)
-	}
-	return byProvider, true
+	return all, byProvider, true
 }
 
 // csvSizes lists the CSV files of fsys with their sizes, as the files

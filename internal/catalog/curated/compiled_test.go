@@ -297,10 +297,30 @@ func TestStaleCompiledIsNotUsed(t *testing.T) {
 	if d.Validated() {
 		t.Error("a stale compiled catalog was used")
 	}
-	if _, ok := OfferDates(embeddedFS{files}); ok {
+	if _, _, ok := OfferDates(embeddedFS{files}); ok {
 		t.Error("OfferDates read a stale compiled catalog")
 	}
-	if _, ok := OfferDates(Embedded()); !ok {
-		t.Error("OfferDates cannot read the compiled catalog")
+	all, byProvider, ok := OfferDates(Embedded())
+	if !ok {
+		t.Fatal("OfferDates cannot read the compiled catalog")
+	}
+	c, err := LoadEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != len(c.Catalog.Offers()) {
+		t.Fatalf("OfferDates: %d offers, the catalog %d", len(all), len(c.Catalog.Offers()))
+	}
+	n := 0
+	for i, o := range c.Catalog.Offers() {
+		if !all[i].AsOf.Equal(o.Source.AsOf) || !all[i].ReadOn.Equal(o.Source.ReadOn) {
+			t.Fatalf("OfferDates[%d] %v/%v, offer %s %v/%v", i, all[i].AsOf, all[i].ReadOn, o.ID(), o.Source.AsOf, o.Source.ReadOn)
+		}
+		if i == 0 || o.Provider != c.Catalog.Offers()[i-1].Provider {
+			n += len(byProvider[o.Provider])
+		}
+	}
+	if n != len(all) {
+		t.Errorf("OfferDates by provider holds %d offers, of %d", n, len(all))
 	}
 }

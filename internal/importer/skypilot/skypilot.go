@@ -122,6 +122,91 @@ type group struct {
 	offers map[catalog.Billing]*catalog.Offer
 	zones  map[catalog.Billing]int // rows priced, for the note
 	differ map[catalog.Billing]bool
+	// firstZone is the first row's availability zone; more holds the
+	// others (nil until a second zone is seen).
+	firstZone string
+	more      map[string]bool
+}
+
+// seen reports whether the group already has a row for zone, and records it.
+func (g *group) seen(zone string) bool {
+	if zone == g.firstZone || g.more[zone] {
+		return true
+	}
+	if g.more == nil {
+		g.more = map[string]bool{}
+	}
+	g.more[zone] = true
+	return false
+}
+
+// cloudTypes describe how the clouds whose instance-type names tell them
+// apart name their instance types, as their vms.csv files list them: a
+// file given to an import for one of these clouds must name its rows that
+// way, so that another cloud's file (a lambda import given aws rows) is
+// refused at its first row instead of storing that cloud's prices as this
+// one's. Other clouds are not checked.
+var cloudTypes = []struct {
+	cloud, example string
+	match          func(string) bool
+}{
+	{"aws", "p4d.24xlarge", func(s string) bool { // family.size
+		dot := strings.IndexByte(s, '.')
+		return dot > 0 && dot < len(s)-1 && strings.Count(s, ".") == 1 && lowerName(s, ".-")
+	}},
+	{"azure", "Standard_NC24ads_A100_v4", func(s string) bool {
+		return strings.HasPrefix(s, "Standard_") || strings.HasPrefix(s, "Basic_")
+	}},
+	{"gcp", "a2-highgpu-1g", func(s string) bool { // series-type-size
+		return strings.Contains(s, "-") && lowerName(s, "-")
+	}},
+	{"lambda", "gpu_1x_a100_sxm4", func(s string) bool { // kind_Nx_model
+		kind, rest, ok := strings.Cut(s, "_")
+		n, _, ok2 := strings.Cut(rest, "x_")
+		return ok && ok2 && kind != "" && n != "" && strings.Trim(n, "0123456789") == "" && lowerName(s, "_")
+	}},
+	{"oci", "BM.GPU.H100.8", func(s string) bool { return strings.HasPrefix(s, "BM.") || strings.HasPrefix(s, "VM.") }},
+}
+
+// lowerName reports whether s holds only lower-case ASCII letters, digits
+// and the bytes of extra.
+func lowerName(s, extra string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// cloudCheck returns the check of instance-type names for cloud (nil when
+// its names are not checked).
+func cloudCheck(cloud string) func(line int, inst string) error {
+	for _, t := range cloudTypes {
+		if t.cloud != cloud {
+			continue
+		}
+		return func(line int, inst string) error {
+			if t.match(inst) {
+				return nil
+			}
+			guess := ""
+			for _, o := range cloudTypes {
+				if o.cloud != cloud && o.match(inst) {
+					article := "a"
+					if strings.ContainsRune("aeiou", rune(o.cloud[0])) {
+						article = "an"
+					}
+					guess = fmt.Sprintf("; it is named like %s %s instance type", article, o.cloud)
+					break
+				}
+			}
+			return fmt.Errorf("%q is not named like %s's instance types (such as %s)%s: the file is not %s's vms.csv, or --cloud is wrong",
+				inst, cloud, t.example, guess, cloud)
+		}
+	}
+	return nil
 }
 
 func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, file string) (*importer.Result, error) {
@@ -142,6 +227,7 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 	source := importer.Source(catalog.SourceThirdParty, ref, i.AsOf, i.now())
 	res := &importer.Result{Source: SourceName}
 
+	checkCloud := cloudCheck(i.Cloud)
 	groups := map[[2]string]*group{}
 	described := map[string]bool{}
 	var order [][2]string
@@ -207,6 +293,11 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			continue
 		}
 		inst, acc, region := get(rec, "InstanceType"), get(rec, "AcceleratorName"), get(rec, "Region")
+		if inst != "" && checkCloud != nil {
+			if err := checkCloud(line, inst); err != nil {
+				return nil, perr(line, "InstanceType", err)
+			}
+		}
 		for _, name := range []string{"AcceleratorCount", "vCPUs", "MemoryGiB"} {
 			if _, _, err := num(rec, line, name); err != nil {
 				return nil, err
@@ -257,18 +348,27 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			continue
 		}
 		key := [2]string{inst, region}
+		zone := get(rec, "AvailabilityZone")
 		g := groups[key]
 		if g == nil {
 			if len(order) >= MaxOffers {
 				return nil, perr(line, "Region", fmt.Errorf("more than %d instance type and region pairs: not a SkyPilot vms.csv (the largest real one has a few thousand)", MaxOffers))
 			}
-			g = &group{offers: map[catalog.Billing]*catalog.Offer{}, zones: map[catalog.Billing]int{}, differ: map[catalog.Billing]bool{}}
+			g = &group{offers: map[catalog.Billing]*catalog.Offer{}, zones: map[catalog.Billing]int{}, differ: map[catalog.Billing]bool{}, firstZone: zone}
 			groups[key] = g
 			order = append(order, key)
-		} else if zone := get(rec, "AvailabilityZone"); zone != "" {
-			res.Skipped.Add("zone duplicates", inst+" "+zone)
+		} else if g.seen(zone) {
+			// The same instance type, region and zone again: one rule for
+			// every import (docs/importing.md), the first row is kept.
+			where := region
+			if zone != "" {
+				where = zone
+			}
+			res.Skipped.Add(importer.SkipDuplicate, inst+" "+where)
+			continue
 		} else {
-			res.Skipped.Add("duplicate rows", inst+" "+region)
+			// Another zone of the region: the region's offer is the lowest.
+			res.Skipped.Add("zone duplicates", inst+" "+zone)
 		}
 		for b, v := range prices {
 			g.zones[b]++
