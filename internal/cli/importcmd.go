@@ -573,11 +573,11 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 type dataset struct {
 	Catalog *catalog.Catalog
 	FX      *fx.Table
-	baseFX  *fx.Table                 // FX without the --fx overrides
+	baseFX  *fx.Table        // FX without the --fx overrides
 	curated []*catalog.Offer // curated offers, before imports
 	// curatedByID indexes curated, on first use.
 	curatedByID map[string]*catalog.Offer
-	Imports *catalog.OverlayReport
+	Imports     *catalog.OverlayReport
 	// Discovery says which instance types the imports added and which GPU
 	// names they could not resolve; nil without a database.
 	Discovery *catalog.DiscoveryReport
