@@ -119,14 +119,18 @@ var required = []string{"InstanceType", "AcceleratorName", "AcceleratorCount", "
 
 // group collects the rows of one instance type in one region.
 type group struct {
-	offers map[catalog.Billing]*catalog.Offer
-	zones  map[catalog.Billing]int // rows priced, for the note
-	differ map[catalog.Billing]bool
+	// By billing: 0 on-demand, 1 spot (billings).
+	offers [2]*catalog.Offer
+	zones  [2]int // rows priced, for the note
+	differ [2]bool
 	// firstZone is the first row's availability zone; more holds the
 	// others (nil until a second zone is seen).
 	firstZone string
 	more      map[string]bool
 }
+
+// billings are the billing models of a group's offers, by index.
+var billings = [2]catalog.Billing{catalog.OnDemand, catalog.Spot}
 
 // seen reports whether the group already has a row for zone, and records it.
 func (g *group) seen(zone string) bool {
@@ -336,14 +340,15 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			res.Instances = append(res.Instances, &catalog.DiscoveredInstance{Provider: i.Cloud, Name: inst, GPUName: acc,
 				GPUCount: count, GPUMemoryGiB: gpuMemoryGiB(get(rec, "GpuInfo")), VCPU: vcpu, MemoryGiB: mem, Source: source})
 		}
-		prices := map[catalog.Billing]decimal.Decimal{}
-		if hasPrice && price.IsPositive() {
-			prices[catalog.OnDemand] = price
+		var prices [2]decimal.Decimal // by billing, as group's
+		hasOnDemand, hasSpotPrice := hasPrice && price.IsPositive(), hasSpot && spot.IsPositive()
+		if hasOnDemand {
+			prices[0] = price
 		}
-		if hasSpot && spot.IsPositive() {
-			prices[catalog.Spot] = spot
+		if hasSpotPrice {
+			prices[1] = spot
 		}
-		if len(prices) == 0 {
+		if !hasOnDemand && !hasSpotPrice {
 			res.Skipped.Add("no price", inst+" "+region)
 			continue
 		}
@@ -354,7 +359,7 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			if len(order) >= MaxOffers {
 				return nil, perr(line, "Region", fmt.Errorf("more than %d instance type and region pairs: not a SkyPilot vms.csv (the largest real one has a few thousand)", MaxOffers))
 			}
-			g = &group{offers: map[catalog.Billing]*catalog.Offer{}, zones: map[catalog.Billing]int{}, differ: map[catalog.Billing]bool{}, firstZone: zone}
+			g = &group{firstZone: zone}
 			groups[key] = g
 			order = append(order, key)
 		} else if g.seen(zone) {
@@ -371,6 +376,9 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			res.Skipped.Add("zone duplicates", inst+" "+zone)
 		}
 		for b, v := range prices {
+			if b == 0 && !hasOnDemand || b == 1 && !hasSpotPrice {
+				continue
+			}
 			g.zones[b]++
 			old := g.offers[b]
 			if old == nil {
@@ -378,7 +386,7 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 					Provider:     i.Cloud,
 					InstanceName: inst,
 					RegionCode:   region,
-					Billing:      b,
+					Billing:      billings[b],
 					Price:        catalog.Price{Hourly: v, Currency: "USD"},
 					Source:       source,
 				}
@@ -394,7 +402,7 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 	}
 	for _, key := range order {
 		g := groups[key]
-		for _, b := range []catalog.Billing{catalog.OnDemand, catalog.Spot} {
+		for b := range billings {
 			o := g.offers[b]
 			if o == nil {
 				continue
