@@ -413,7 +413,18 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			res.Offers = append(res.Offers, o)
 		}
 	}
-	sort.SliceStable(res.Offers, func(a, b int) bool { return res.Offers[a].ID() < res.Offers[b].ID() })
+	// By ID, each computed once (not in every comparison).
+	byID := make([]struct {
+		id string
+		o  *catalog.Offer
+	}, len(res.Offers))
+	for k, o := range res.Offers {
+		byID[k].id, byID[k].o = o.ID(), o
+	}
+	sort.SliceStable(byID, func(a, b int) bool { return byID[a].id < byID[b].id })
+	for k := range byID {
+		res.Offers[k] = byID[k].o
+	}
 	if p != nil {
 		p(cr.N, len(res.Offers))
 	}
