@@ -24,6 +24,11 @@ type Data struct {
 	// Positions maps records to where they were defined, for error messages.
 	// Keys are the records' pointers; it may be nil.
 	Positions map[any]Position
+	// Locate, when set, returns the positions of records Positions lacks.
+	// Validation calls it once, at its first problem: a loader of a
+	// million offers keeps their positions in a list and builds no map of
+	// them unless one is wrong.
+	Locate func() map[any]Position
 
 	// validated: d passed New unchanged before (see MarkValidated).
 	validated bool
@@ -80,7 +85,7 @@ func New(d Data) (*Catalog, error) {
 // as many IDs as there are offers (no duplicate).
 func build(d Data, offerIDs []string, byID map[string]*Offer) (*Catalog, error) {
 	c := newCatalog(d)
-	v := validator{pos: d.Positions, offerIDs: offerIDs}
+	v := validator{pos: d.Positions, locate: d.Locate, offerIDs: offerIDs}
 	if byID != nil && len(byID) == len(d.Offers) {
 		c.offerByID, v.offersIndexed = byID, true
 	}

@@ -53,7 +53,11 @@ var memoryTolerance = decimal.NewFromInt(1)
 
 // validator collects problems while it indexes a catalog.
 type validator struct {
-	pos      map[any]Position
+	pos map[any]Position
+	// locate returns the positions pos lacks (Data.Locate); located is
+	// its answer, once asked.
+	locate   func() map[any]Position
+	located  map[any]Position
 	problems []Problem
 	// offerIDs are the IDs of the catalog's offers, in their order
 	// (computed once: sorting uses them too).
@@ -73,7 +77,14 @@ type validator struct {
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
-	v.problems = append(v.problems, Problem{Pos: v.pos[rec], Record: id, Field: field, Msg: fmt.Sprintf(format, args...)})
+	pos, ok := v.pos[rec]
+	if !ok && v.locate != nil {
+		if v.located == nil {
+			v.located = v.locate()
+		}
+		pos = v.located[rec]
+	}
+	v.problems = append(v.problems, Problem{Pos: pos, Record: id, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 // source checks a record's provenance. A curated figure (FetchedAt zero)

@@ -110,8 +110,32 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 		return catalog.Data{}, nil, nil, err
 	}
 	p := &problems{}
+	// One copy of each identifier and source: a big overlay repeats its
+	// provider, regions and source in every row. The table is bounded; past
+	// it, values are copied (never kept as slices of their row's text).
+	strs := map[string]string{}
+	intern := func(v string) string {
+		if s, ok := strs[v]; ok {
+			return s
+		}
+		v = strings.Clone(v)
+		if len(strs) < maxInterned {
+			strs[v] = v
+		}
+		return v
+	}
 	var d catalog.Data
 	d.Positions = map[any]catalog.Position{}
+	// Offers, the many records, keep their positions in a list: the map
+	// is built only for a problem (catalog.Data.Locate).
+	var offerAt []located
+	d.Locate = func() map[any]catalog.Position {
+		m := make(map[any]catalog.Position, len(offerAt))
+		for _, x := range offerAt {
+			m[x.rec] = x.pos
+		}
+		return m
+	}
 	var rates []fx.Rate
 
 	for _, name := range requiredFiles {
@@ -177,7 +201,7 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 					Billing: catalog.Billing(r.need("billing")), Notes: r.str("notes"), Source: r.source(),
 					Price: catalog.Price{Hourly: r.dec("hourly"), Upfront: r.dec("upfront"), Monthly: r.dec("monthly"), Currency: r.str("currency")}}
 				d.Offers = append(d.Offers, v)
-				d.Positions[v] = r.pos()
+				offerAt = append(offerAt, located{v, r.pos()})
 			}
 		case name == "claims.csv":
 			cols, req = claimCols, []string{"id", "quote", "verdict", "evidence"}
@@ -271,12 +295,8 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 		default:
 			continue // README files and the like
 		}
-		t, err := readTable(fsys, name, req, cols, p)
-		if err != nil {
+		if err := readTable(fsys, name, req, cols, p, intern, each); err != nil {
 			return d, nil, nil, fmt.Errorf("catalog: %w", err)
-		}
-		for _, r := range t.rows {
-			each(r)
 		}
 	}
 	if len(p.list) > 0 {
@@ -297,12 +317,20 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 // with file and line, rather than failing a query later.
 func unconvertible(d catalog.Data, t *fx.Table) []catalog.Problem {
 	var out []catalog.Problem
+	var located map[any]catalog.Position
 	check := func(rec any, cur string) {
 		if cur == "" {
 			return // a missing currency is reported by validation
 		}
 		if _, ok := t.Rate(cur); !ok {
-			out = append(out, catalog.Problem{Pos: d.Positions[rec], Field: "currency",
+			pos, ok := d.Positions[rec]
+			if !ok && d.Locate != nil {
+				if located == nil {
+					located = d.Locate()
+				}
+				pos = located[rec]
+			}
+			out = append(out, catalog.Problem{Pos: pos, Field: "currency",
 				Msg: fmt.Sprintf("no exchange rate for %q in fx.csv (known: %s)", cur, strings.Join(t.Currencies(), ", "))})
 		}
 	}
@@ -320,6 +348,15 @@ func unconvertible(d catalog.Data, t *fx.Table) []catalog.Problem {
 	}
 	return out
 }
+
+// located is a record and where it was read.
+type located struct {
+	rec any
+	pos catalog.Position
+}
+
+// maxInterned bounds the distinct values LoadData interns.
+const maxInterned = 1 << 18
 
 // LoadEmbedded loads the embedded catalog.
 func LoadEmbedded() (*Dataset, error) { return Load(Embedded(), nil) }
