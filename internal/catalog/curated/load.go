@@ -110,20 +110,9 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 		return catalog.Data{}, nil, nil, err
 	}
 	p := &problems{}
-	// One copy of each identifier and source: a big overlay repeats its
-	// provider, regions and source in every row. The table is bounded; past
-	// it, values are copied (never kept as slices of their row's text).
-	strs := map[string]string{}
-	intern := func(v string) string {
-		if s, ok := strs[v]; ok {
-			return s
-		}
-		v = strings.Clone(v)
-		if len(strs) < maxInterned {
-			strs[v] = v
-		}
-		return v
-	}
+	// One copy of each identifier, source and number: a big overlay
+	// repeats its provider, regions, source and many prices in every row.
+	cache := newLoadCache()
 	var d catalog.Data
 	d.Positions = map[any]catalog.Position{}
 	// Offers, the many records, keep their positions in a list: the map
@@ -295,7 +284,7 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 		default:
 			continue // README files and the like
 		}
-		if err := readTable(fsys, name, req, cols, p, intern, each); err != nil {
+		if err := readTable(fsys, name, req, cols, p, cache, each); err != nil {
 			return d, nil, nil, fmt.Errorf("catalog: %w", err)
 		}
 	}
@@ -354,9 +343,6 @@ type located struct {
 	rec any
 	pos catalog.Position
 }
-
-// maxInterned bounds the distinct values LoadData interns.
-const maxInterned = 1 << 18
 
 // LoadEmbedded loads the embedded catalog.
 func LoadEmbedded() (*Dataset, error) { return Load(Embedded(), nil) }

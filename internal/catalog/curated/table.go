@@ -22,6 +22,47 @@ type row struct {
 	rec  []string       // the values, trimmed, in the header's order
 	col  map[string]int // column name to index in rec, shared by the file's rows
 	p    *problems
+	c    *loadCache
+}
+
+// loadCache holds one copy of the values a load repeats: identifiers and
+// sources (interned text) and numbers (decimals are immutable, so one
+// value serves every record that states it). Each map is bounded; past
+// its bound, values are still copied or parsed, only not kept.
+type loadCache struct {
+	strs map[string]string
+	decs map[string]decimal.Decimal
+}
+
+// maxCached bounds the distinct values each map of a loadCache keeps.
+const maxCached = 1 << 18
+
+func newLoadCache() *loadCache {
+	return &loadCache{strs: map[string]string{}, decs: map[string]decimal.Decimal{}}
+}
+
+// intern returns one copy of v (never a slice of its row's text).
+func (c *loadCache) intern(v string) string {
+	if s, ok := c.strs[v]; ok {
+		return s
+	}
+	v = strings.Clone(v)
+	if len(c.strs) < maxCached {
+		c.strs[v] = v
+	}
+	return v
+}
+
+// decimal parses v, once per distinct value.
+func (c *loadCache) decimal(v string) (decimal.Decimal, error) {
+	if d, ok := c.decs[v]; ok {
+		return d, nil
+	}
+	d, err := decimal.NewFromString(v)
+	if err == nil && len(c.decs) < maxCached {
+		c.decs[strings.Clone(v)] = d
+	}
+	return d, err
 }
 
 // get is the value of column col ("" when the file has no such column).
@@ -119,10 +160,10 @@ func clip(v string) string {
 // contains every column in required, and calls each with every record, as
 // it is read (no record is kept: a file of a million offers is never held
 // whole, as parsed text, besides the records built from it). Lines
-// starting with # are comments. intern returns one copy of a repeated
-// value of an identifier column (provider, region, billing ...), so that a
+// starting with # are comments. The values of identifier columns
+// (provider, region, billing ...) and sources are interned in c, so that a
 // record built from a row keeps no reference to the row's text.
-func readTable(fsys fs.FS, file string, required, allowed []string, p *problems, intern func(string) string, each func(row)) error {
+func readTable(fsys fs.FS, file string, required, allowed []string, p *problems, c *loadCache, each func(row)) error {
 	f, err := fsys.Open(file)
 	if err != nil {
 		return err
@@ -195,11 +236,11 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 				p.add(file, line, h, "%s", msg)
 				v = clip(strings.Map(printable, v)) // later messages must not echo the bad value whole
 			} else if isID[i] || interned[i] {
-				v = intern(v)
+				v = c.intern(v)
 			}
 			rec[i] = v
 		}
-		each(row{file: file, line: line, rec: rec, col: col, p: p})
+		each(row{file: file, line: line, rec: rec, col: col, p: p, c: c})
 	}
 	return nil
 }
@@ -250,7 +291,7 @@ func (r row) dec(col string) decimal.Decimal {
 	if v == "" {
 		return decimal.Zero
 	}
-	d, err := decimal.NewFromString(v)
+	d, err := r.c.decimal(v)
 	if err != nil {
 		r.p.add(r.file, r.line, col, "%q is not a number", v)
 		return decimal.Zero
