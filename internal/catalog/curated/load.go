@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -117,11 +118,12 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 	d.Positions = map[any]catalog.Position{}
 	// Offers, the many records, keep their positions in a list: the map
 	// is built only for a problem (catalog.Data.Locate).
-	var offerAt []located
+	var offerAt []offerPos
+	var offerFiles []string
 	d.Locate = func() map[any]catalog.Position {
 		m := make(map[any]catalog.Position, len(offerAt))
 		for _, x := range offerAt {
-			m[x.rec] = x.pos
+			m[x.offer] = catalog.Position{File: offerFiles[x.file], Line: int(x.line)}
 		}
 		return m
 	}
@@ -190,7 +192,16 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 					Billing: catalog.Billing(r.need("billing")), Notes: r.str("notes"), Source: r.source(),
 					Price: catalog.Price{Hourly: r.dec("hourly"), Upfront: r.dec("upfront"), Monthly: r.dec("monthly"), Currency: r.str("currency")}}
 				d.Offers = append(d.Offers, v)
-				offerAt = append(offerAt, located{v, r.pos()})
+				offerAt = append(offerAt, offerPos{v, int32(r.line), uint32(len(offerFiles) - 1)})
+			}
+			offerFiles = append(offerFiles, name)
+			// Room for the file's rows, guessed from its size (a row of an
+			// offer file takes 100 bytes or more), instead of growing the
+			// lists step by step over a big overlay.
+			if st, err := fs.Stat(fsys, name); err == nil && st.Size() > 0 {
+				n := int(min(st.Size(), maxFileBytes) / 100)
+				d.Offers = slices.Grow(d.Offers, n)
+				offerAt = slices.Grow(offerAt, n)
 			}
 		case name == "claims.csv":
 			cols, req = claimCols, []string{"id", "quote", "verdict", "evidence"}
@@ -338,10 +349,12 @@ func unconvertible(d catalog.Data, t *fx.Table) []catalog.Problem {
 	return out
 }
 
-// located is a record and where it was read.
-type located struct {
-	rec any
-	pos catalog.Position
+// offerPos is an offer and where it was read: its line and the index of
+// its file in a list of file names.
+type offerPos struct {
+	offer *catalog.Offer
+	line  int32
+	file  uint32
 }
 
 // LoadEmbedded loads the embedded catalog.

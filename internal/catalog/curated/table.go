@@ -195,6 +195,7 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 	isID := make([]bool, len(header))
 	interned := make([]bool, len(header))
 	col := make(map[string]int, len(header))
+	last := make([]string, len(header)) // the previous row's interned values
 	for i, h := range header {
 		h = strings.TrimSpace(h)
 		header[i] = h
@@ -236,7 +237,13 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 				p.add(file, line, h, "%s", msg)
 				v = clip(strings.Map(printable, v)) // later messages must not echo the bad value whole
 			} else if isID[i] || interned[i] {
-				v = c.intern(v)
+				// Most rows repeat the row above in these columns.
+				if v == last[i] {
+					v = last[i]
+				} else {
+					v = c.intern(v)
+					last[i] = v
+				}
 			}
 			rec[i] = v
 		}
