@@ -109,6 +109,10 @@ type app struct {
 	// warned is set once the data warnings were printed (a command that
 	// loads data twice prints them once).
 	warned bool
+	// fromCSV, set by a command before it loads data, parses and validates
+	// the embedded catalog's CSV files instead of decoding its compiled
+	// form (catalog validate).
+	fromCSV bool
 }
 
 // Main runs gpuscout with args (without the program name) and returns the
@@ -334,7 +338,11 @@ func (a *app) data() (*dataset, error) {
 		}
 		over = os.DirFS(a.catalog)
 	}
-	d, rates, err := curated.LoadData(a.env.Catalog, over)
+	load := curated.LoadData
+	if a.fromCSV {
+		load = curated.LoadCSV
+	}
+	d, rates, err := load(a.env.Catalog, over)
 	if err != nil {
 		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
 	}

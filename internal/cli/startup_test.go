@@ -22,6 +22,7 @@ func TestCompiledCatalogAnswersAsTheCSVFiles(t *testing.T) {
 		{"catalog", "stats", "-o", "json"},
 		{"gpus", "-o", "csv"},
 		{"instances", "--gpu", "L40S", "-o", "csv"},
+		{"catalog", "validate"},
 		{"tco", "--months", "36", "--offer", "aws/p5.48xlarge/us-east-1/on-demand", "--onprem", "H100"},
 	} {
 		name := strings.Join(args, " ")
