@@ -91,6 +91,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/baidu
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/skypilot
 	$(GO) test -run '^$$' -fuzz FuzzCheckField -fuzztime $(FUZZTIME) ./internal/catalog/curated
+	$(GO) test -run '^$$' -fuzz FuzzDecodeCompiled -fuzztime $(FUZZTIME) ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/priceserver
 	$(GO) test -run '^$$' -fuzz FuzzParseSilybenchPrices -fuzztime $(FUZZTIME) ./internal/catalog/lineage
 	$(GO) test -run '^$$' -fuzz FuzzSortOffers -fuzztime $(FUZZTIME) ./internal/catalog
@@ -107,9 +108,11 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 	./bench/cli.sh
 
-## catalog: regenerate the offer files derived from machine-readable sources (internal/catalog/lineage)
+## catalog: regenerate the offer files derived from machine-readable sources (internal/catalog/lineage),
+## then the compiled catalog the binary embeds (internal/catalog/curated/compiled.bin) from every CSV file
 catalog:
 	$(GO) run ./internal/catalog/lineage/cmd/catalog-gen
+	$(GO) run ./internal/catalog/curated/cmd/compile
 
 ## golden: rewrite golden files after an intended output change (review the diff!)
 golden:

@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 )
 
 var regions = []string{"us-east-1", "us-east-2", "us-west-1", "us-west-2", "ca-central-1", "sa-east-1", "eu-west-1", "eu-west-2",
@@ -41,7 +42,7 @@ func main() {
 	for t := 0; t < types; t++ {
 		g := gpus[t%len(gpus)]
 		count := []int{1, 2, 4, 8}[(t/len(gpus))%4]
-		name := fmt.Sprintf("bench-%s-%dx.%dxlarge", g.name, count, t)
+		name := fmt.Sprintf("bench-%s-%dx.%dxlarge", strings.ToLower(g.name), count, t) // lower case, as AWS names its types
 		info := fmt.Sprintf("\"{'Gpus': [{'Name': '%s', 'Manufacturer': 'NVIDIA', 'Count': %d, 'MemoryInfo': {'SizeInMiB': %d}}]}\"", g.name, count, g.mib)
 		for ri, r := range regions {
 			price := 0.5*float64(count) + float64((t*7+ri*13)%100)/100

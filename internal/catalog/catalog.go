@@ -24,7 +24,26 @@ type Data struct {
 	// Positions maps records to where they were defined, for error messages.
 	// Keys are the records' pointers; it may be nil.
 	Positions map[any]Position
+	// Locate, when set, returns the positions of records Positions lacks.
+	// Validation calls it once, at its first problem: a loader of a
+	// million offers keeps their positions in a list and builds no map of
+	// them unless one is wrong.
+	Locate func() map[any]Position
+
+	// validated: d passed New unchanged before (see MarkValidated).
+	validated bool
 }
+
+// MarkValidated records that d is data that passed New, unchanged and in
+// the order New left it (GPU models excepted: they may come in any order):
+// the compiled form of the embedded catalog, which
+// was validated when it was generated (a test holds it equal to a fresh
+// parse of the CSV files). New then indexes d without checking it again.
+// Discover and the overlay of imports clear the mark.
+func (d *Data) MarkValidated() { d.validated = true }
+
+// Validated reports whether d carries MarkValidated's mark.
+func (d *Data) Validated() bool { return d.validated }
 
 // Catalog is a validated, indexed, read-only set of catalog records. It is
 // safe for concurrent use once built.
@@ -55,6 +74,9 @@ type Catalog struct {
 // New validates d and builds the catalog. On any problem it returns a
 // *ValidationError listing all of them, each with its file, line and field.
 func New(d Data) (*Catalog, error) {
+	if d.validated {
+		return indexValidated(d), nil
+	}
 	return build(d, nil, nil)
 }
 
@@ -62,7 +84,59 @@ func New(d Data) (*Catalog, error) {
 // ID (nil: computed). The map is used as the catalog's index when it holds
 // as many IDs as there are offers (no duplicate).
 func build(d Data, offerIDs []string, byID map[string]*Offer) (*Catalog, error) {
-	c := &Catalog{
+	c := newCatalog(d)
+	v := validator{pos: d.Positions, locate: d.Locate, offerIDs: offerIDs}
+	if byID != nil && len(byID) == len(d.Offers) {
+		c.offerByID, v.offersIndexed = byID, true
+	}
+	v.index(c)
+	if len(v.problems) > 0 {
+		return nil, &ValidationError{Problems: v.problems}
+	}
+	c.sortAll(v.offerIDs)
+	return c, nil
+}
+
+// indexValidated builds the catalog of data that passed New before, in the
+// order New left it but for the GPU models: the indexes and links New
+// fills, without the checks and without sorting again.
+func indexValidated(d Data) *Catalog {
+	c := newCatalog(d)
+	for _, p := range c.providers {
+		c.providerByID[p.ID] = p
+	}
+	regions := make(map[[2]string]*Region, len(c.regions))
+	for _, r := range c.regions {
+		c.regionByKey[r.Key()] = r
+		regions[[2]string{r.Provider, r.Code}] = r
+	}
+	for _, g := range c.gpus {
+		c.gpuByID[g.ID] = g
+		c.addGPUNames(g)
+	}
+	// Names index the models in the order given, as in New, which sorts
+	// them afterwards (a name matching several lists them in that order).
+	sort.SliceStable(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID })
+	for _, it := range c.instances {
+		c.instanceByID[it.ID()] = it
+		it.GPU = c.gpuByID[it.GPUID]
+	}
+	ids := offerIDs(c.offers)
+	var last *InstanceType
+	for i, o := range c.offers {
+		c.offerByID[ids[i]] = o
+		if last == nil || last.Provider != o.Provider || last.Name != o.InstanceName {
+			last = c.instanceByID[o.Provider+"/"+o.InstanceName]
+		}
+		o.Instance = last
+		o.Region = regions[[2]string{o.Provider, o.RegionCode}]
+	}
+	return c
+}
+
+// newCatalog is a catalog of d's records with empty indexes.
+func newCatalog(d Data) *Catalog {
+	return &Catalog{
 		providers:     d.Providers,
 		regions:       d.Regions,
 		gpus:          d.GPUs,
@@ -83,16 +157,6 @@ func build(d Data, offerIDs []string, byID map[string]*Offer) (*Catalog, error) 
 		offerByID:     make(map[string]*Offer, len(d.Offers)),
 		gpuNames:      make(map[string][]*GPU),
 	}
-	v := validator{pos: d.Positions, offerIDs: offerIDs}
-	if byID != nil && len(byID) == len(d.Offers) {
-		c.offerByID, v.offersIndexed = byID, true
-	}
-	v.index(c)
-	if len(v.problems) > 0 {
-		return nil, &ValidationError{Problems: v.problems}
-	}
-	c.sortAll(v.offerIDs)
-	return c, nil
 }
 
 // sortAll sorts the catalog's records; offerIDs are the offers' IDs, in

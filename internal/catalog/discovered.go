@@ -73,6 +73,7 @@ var gpuTolerance = decimal.RequireFromString("0.12")
 // its instance types are not added. offers are the imported offers, only
 // counted.
 func Discover(d *Data, found []*DiscoveredInstance, offers []*Offer) DiscoveryReport {
+	d.validated = false // instance types may be added
 	perInstance := map[string]int{}
 	for _, o := range offers {
 		perInstance[o.Provider+"/"+o.InstanceName]++

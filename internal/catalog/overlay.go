@@ -71,6 +71,7 @@ type OverlayReport struct {
 // prices win; curated specs fill the gaps), or is added when its instance
 // type and region are in the catalog; others are dropped with a reason.
 func Overlay(d *Data, offers []*Offer, bands []*InterruptionBand) OverlayReport {
+	d.validated = false
 	instances, regions := coverage(d)
 	rep, _, _ := overlay(d, offers, bands, instances, regions)
 	return rep
@@ -270,6 +271,8 @@ func NewWithImports(d Data, offers []*Offer, bands []*InterruptionBand, known Cu
 		}
 		return *curatedOK
 	}
+	// build validates the combined data.
+	d.validated = false
 	d.Offers = append([]*Offer(nil), d.Offers...) // Overlay writes into these
 	d.Interrupt = append([]*InterruptionBand(nil), d.Interrupt...)
 	rep, ids, byID := overlay(&d, offers, bands, instances, regions)

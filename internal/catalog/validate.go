@@ -4,18 +4,23 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/shopspring/decimal"
 )
 
+// The patterns are compiled on first use: a command that validates nothing
+// (the compiled embedded catalog is validated when it is built) compiles none.
 var (
-	reProviderID = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
-	reCountry    = regexp.MustCompile(`^[A-Z]{2}$`)
-	reCurrency   = regexp.MustCompile(`^[A-Z]{3}$`)
-	reResidency  = regexp.MustCompile(`^[a-z][a-z-]*$`)
+	reProviderID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]*$`) })
+	reCountry    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{2}$`) })
+	reCurrency   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
+	reResidency  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z-]*$`) })
 	// reRepoRef matches a public repository file at a commit:
 	// "owner/repo path@commit" or "owner/repo:path@commit" (7-40 hex digits).
-	reRepoRef = regexp.MustCompile(`(?:^|[\s(])[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+[ :][^@]*[^@\s]@[0-9a-fA-F]{7,40}(?:$|[^0-9A-Za-z])`)
+	reRepoRef = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:^|[\s(])[A-Za-z0-9][A-Za-z0-9_.-]*/[A-Za-z0-9_.-]+[ :][^@]*[^@\s]@[0-9a-fA-F]{7,40}(?:$|[^0-9A-Za-z])`)
+	})
 )
 
 // internalRefs are phrases that name gpuscout's own working notes, which a
@@ -39,7 +44,7 @@ func Openable(ref string) bool {
 	if strings.Contains(ref, "https://") || strings.Contains(ref, "http://") {
 		return true
 	}
-	return reRepoRef.MatchString(ref)
+	return reRepoRef().MatchString(ref)
 }
 
 // memoryTolerance is how far an instance's stated GPU memory may be from
@@ -48,7 +53,11 @@ var memoryTolerance = decimal.NewFromInt(1)
 
 // validator collects problems while it indexes a catalog.
 type validator struct {
-	pos      map[any]Position
+	pos map[any]Position
+	// locate returns the positions pos lacks (Data.Locate); located is
+	// its answer, once asked.
+	locate   func() map[any]Position
+	located  map[any]Position
 	problems []Problem
 	// offerIDs are the IDs of the catalog's offers, in their order
 	// (computed once: sorting uses them too).
@@ -68,7 +77,14 @@ type validator struct {
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
-	v.problems = append(v.problems, Problem{Pos: v.pos[rec], Record: id, Field: field, Msg: fmt.Sprintf(format, args...)})
+	pos, ok := v.pos[rec]
+	if !ok && v.locate != nil {
+		if v.located == nil {
+			v.located = v.locate()
+		}
+		pos = v.located[rec]
+	}
+	v.problems = append(v.problems, Problem{Pos: pos, Record: id, Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
 // source checks a record's provenance. A curated figure (FetchedAt zero)
@@ -111,7 +127,7 @@ func (v *validator) nonNegative(rec any, id, field string, d decimal.Decimal) {
 func (v *validator) index(c *Catalog) {
 	for _, p := range c.providers {
 		switch {
-		case !reProviderID.MatchString(p.ID):
+		case !reProviderID().MatchString(p.ID):
 			v.add(p, p.ID, "id", "provider id %q must be lower-case letters, digits and dashes", p.ID)
 		case c.providerByID[p.ID] != nil:
 			v.add(p, p.ID, "id", "duplicate provider")
@@ -141,10 +157,10 @@ func (v *validator) index(c *Catalog) {
 		if r.NameEN == "" {
 			v.add(r, id, "name_en", "required")
 		}
-		if !reCountry.MatchString(r.Country) {
+		if !reCountry().MatchString(r.Country) {
 			v.add(r, id, "country", "%q is not an ISO 3166-1 alpha-2 code such as US or CN", r.Country)
 		}
-		if !reResidency.MatchString(r.Residency) {
+		if !reResidency().MatchString(r.Residency) {
 			v.add(r, id, "residency", "%q is not a residency zone such as cn-mainland, eu or us", r.Residency)
 		}
 		if (r.Country == "CN") != (r.Residency == "cn-mainland") {
@@ -226,6 +242,11 @@ func (v *validator) gpu(c *Catalog, g *GPU) {
 		v.nonNegative(g, g.ID, field, d)
 	}
 	v.source(g, g.ID, g.Source)
+	c.addGPUNames(g)
+}
+
+// addGPUNames indexes g under its normalised ID, family and aliases.
+func (c *Catalog) addGPUNames(g *GPU) {
 	names := append([]string{g.ID, g.Family}, g.Aliases...)
 	added := map[string]bool{}
 	for _, n := range names {
@@ -467,7 +488,7 @@ func (v *validator) costs(c *Catalog) {
 		if a.TierEnd.IsPositive() && !a.TierEnd.GreaterThan(a.TierStart) {
 			v.add(a, id, "tier_end", "must be above tier_start")
 		}
-		if !reCurrency.MatchString(a.Price.Currency) {
+		if !reCurrency().MatchString(a.Price.Currency) {
 			v.add(a, id, "currency", "%q is not an ISO 4217 code", a.Price.Currency)
 		}
 		v.source(a, id, a.Source)
@@ -485,7 +506,7 @@ func (v *validator) costs(c *Catalog) {
 		if s.Percent.GreaterThan(decimal.NewFromInt(100)) {
 			v.add(s, id, "percent", "a percentage of spend cannot exceed 100")
 		}
-		if !reCurrency.MatchString(s.Currency) {
+		if !reCurrency().MatchString(s.Currency) {
 			v.add(s, id, "currency", "%q is not an ISO 4217 code", s.Currency)
 		}
 		v.source(s, id, s.Source)

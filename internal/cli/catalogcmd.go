@@ -46,6 +46,7 @@ reported as warnings.`,
 }
 
 func (a *app) runValidate() error {
+	a.fromCSV = true // the files themselves, not the compiled catalog
 	ds, err := a.data()
 	var ve *catalog.ValidationError
 	if err != nil && !errors.As(err, &ve) {

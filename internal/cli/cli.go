@@ -109,6 +109,10 @@ type app struct {
 	// warned is set once the data warnings were printed (a command that
 	// loads data twice prints them once).
 	warned bool
+	// fromCSV, set by a command before it loads data, parses and validates
+	// the embedded catalog's CSV files instead of decoding its compiled
+	// form (catalog validate).
+	fromCSV bool
 }
 
 // Main runs gpuscout with args (without the program name) and returns the
@@ -337,14 +341,17 @@ func (a *app) data() (*dataset, error) {
 		}
 		over = os.DirFS(a.catalog)
 	}
-	d, rates, err := curated.LoadData(a.env.Catalog, over)
+	load := curated.LoadData
+	if a.fromCSV {
+		load = curated.LoadCSV
+	}
+	d, rates, err := load(a.env.Catalog, over)
 	if err != nil {
 		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
 	}
-	ds := &dataset{FX: rates, baseFX: rates, curated: map[string]*catalog.Offer{}}
-	for _, o := range d.Offers {
-		ds.curated[o.ID()] = o
-	}
+	// The curated offers, indexed by ID only where a command asks (the
+	// slice's elements stay these offers: imports are overlaid on a copy).
+	ds := &dataset{FX: rates, baseFX: rates, curated: d.Offers}
 	var overrides []fx.Rate
 	for _, s := range a.fxFlags {
 		r, err := fx.ParseOverride(s)
@@ -503,8 +510,10 @@ func (a *app) rejectedWarning(ds *dataset) {
 const staleAfterDays = 180
 
 // staleWarning tells the user, on stderr, when even the newest price is old.
-func (a *app) staleWarning(ds *dataset) {
-	newest := ds.Catalog.NewestAsOf()
+func (a *app) staleWarning(ds *dataset) { a.staleWarningAt(ds.Catalog.NewestAsOf()) }
+
+// staleWarningAt is staleWarning given the newest price's date.
+func (a *app) staleWarningAt(newest time.Time) {
 	if newest.IsZero() {
 		return
 	}

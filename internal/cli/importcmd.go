@@ -575,16 +575,24 @@ func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 type dataset struct {
 	Catalog *catalog.Catalog
 	FX      *fx.Table
-	baseFX  *fx.Table                 // FX without the --fx overrides
-	curated map[string]*catalog.Offer // curated offers by ID, before imports
-	Imports *catalog.OverlayReport
+	baseFX  *fx.Table        // FX without the --fx overrides
+	curated []*catalog.Offer // curated offers, before imports
+	// curatedByID indexes curated, on first use.
+	curatedByID map[string]*catalog.Offer
+	Imports     *catalog.OverlayReport
 	// Discovery says which instance types the imports added and which GPU
 	// names they could not resolve; nil without a database.
 	Discovery *catalog.DiscoveryReport
 }
 
 func (d *dataset) curatedOffer(id string) (*catalog.Offer, bool) {
-	o, ok := d.curated[id]
+	if d.curatedByID == nil {
+		d.curatedByID = make(map[string]*catalog.Offer, len(d.curated))
+		for _, o := range d.curated {
+			d.curatedByID[o.ID()] = o
+		}
+	}
+	o, ok := d.curatedByID[id]
 	return o, ok
 }
 

@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/spf13/cobra"
 )
@@ -27,20 +28,18 @@ func (a *app) versionCmd() *cobra.Command {
 					}
 				}
 			}
-			ds, err := a.data()
+			all, byProvider, offers, err := a.versionFreshness()
 			if err != nil {
 				return err
 			}
-			st := ds.Catalog.Stats()
-			all, byProvider := ds.Catalog.Freshness(a.today())
 			if a.out == output.JSON {
 				fresh := map[string]any{}
 				for id, f := range byProvider {
 					fresh[id] = map[string]any{"offers": f.Offers, "fresh_share": f.Share(), "median_age_days": medianDays(f)}
 				}
 				return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/version@v1", "version": version,
-					"revision": revision, "go": goVersion, "catalog_oldest_as_of": st.OldestAsOf.Format(catalog.DateLayout),
-					"catalog_newest_as_of": st.NewestAsOf.Format(catalog.DateLayout),
+					"revision": revision, "go": goVersion, "catalog_oldest_as_of": all.OldestAsOf.Format(catalog.DateLayout),
+					"catalog_newest_as_of": all.NewestAsOf.Format(catalog.DateLayout),
 					"fresh_months":         catalog.FreshMonths, "fresh_share": all.Share(), "median_age_days": medianDays(all),
 					"freshness_by_provider": fresh})
 			}
@@ -48,10 +47,35 @@ func (a *app) versionCmd() *cobra.Command {
 			if revision != "" {
 				fmt.Fprintf(a.io.Out, " (%s)", revision)
 			}
-			fmt.Fprintf(a.io.Out, " %s\ncatalog: %d offers, as of %s to %s\n", goVersion, st.Offers,
-				st.OldestAsOf.Format(catalog.DateLayout), st.NewestAsOf.Format(catalog.DateLayout))
+			fmt.Fprintf(a.io.Out, " %s\ncatalog: %d offers, as of %s to %s\n", goVersion, offers,
+				all.OldestAsOf.Format(catalog.DateLayout), all.NewestAsOf.Format(catalog.DateLayout))
 			fmt.Fprintln(a.io.Out, a.printer.T("version.freshness", freshShare(all), catalog.FreshMonths, medianDays(all)))
 			return nil
 		},
 	}
+}
+
+// versionFreshness is the freshness of the catalog's prices, overall and
+// by provider, and its number of offers. The embedded catalog alone (no
+// --catalog, no --db) is measured from the price dates of its compiled
+// form, without loading it; otherwise the catalog is loaded as every
+// command loads it (imports of the default database included).
+func (a *app) versionFreshness() (all catalog.Freshness, byProvider map[string]catalog.Freshness, offers int, err error) {
+	if a.catalog == "" && a.db == "" && !a.dbReadOnly {
+		if every, dates, ok := curated.OfferDates(a.env.Catalog); ok {
+			byProvider = make(map[string]catalog.Freshness, len(dates))
+			for id, s := range dates {
+				byProvider[id] = catalog.MeasureSourceFreshness(s, a.today())
+			}
+			all = catalog.MeasureSourceFreshness(every, a.today())
+			a.staleWarningAt(all.NewestAsOf)
+			return all, byProvider, len(every), nil
+		}
+	}
+	ds, err := a.data()
+	if err != nil {
+		return all, nil, 0, err
+	}
+	all, byProvider = ds.Catalog.Freshness(a.today())
+	return all, byProvider, len(ds.Catalog.Offers()), nil
 }

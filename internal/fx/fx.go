@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -27,7 +28,7 @@ type Table struct {
 	rates map[string]Rate
 }
 
-var reCode = regexp.MustCompile(`^[A-Z]{3}$`)
+var reCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z]{3}$`) })
 
 // New builds a table from rates. USD is always present at 1.
 func New(rates []Rate) (*Table, error) {
@@ -42,7 +43,7 @@ func New(rates []Rate) (*Table, error) {
 
 func (t *Table) set(r Rate) error {
 	r.Currency = strings.ToUpper(strings.TrimSpace(r.Currency))
-	if !reCode.MatchString(r.Currency) {
+	if !reCode().MatchString(r.Currency) {
 		return fmt.Errorf("currency %q is not an ISO 4217 code such as CNY", r.Currency)
 	}
 	if !r.PerUSD.IsPositive() {
@@ -81,7 +82,7 @@ func ParseOverride(s string) (Rate, error) {
 		return Rate{}, fmt.Errorf("--fx %q: rate %q is not a positive number", s, val)
 	}
 	cur = strings.ToUpper(strings.TrimSpace(cur))
-	if !reCode.MatchString(cur) {
+	if !reCode().MatchString(cur) {
 		return Rate{}, fmt.Errorf("--fx %q: %q is not a currency code such as CNY", s, cur)
 	}
 	return Rate{Currency: cur, PerUSD: d, Source: "user override (--fx)"}, nil

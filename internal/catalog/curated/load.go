@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,8 +17,19 @@ import (
 	"github.com/gpuscout/gpuscout/internal/fx"
 )
 
+//go:generate go run ./cmd/compile
+
 //go:embed data
 var embedded embed.FS
+
+// compiled is the embedded catalog in its compiled form (compiled.go).
+//
+//go:embed compiled.bin
+var compiled string
+
+// embeddedFS is the embedded catalog's files: LoadData reads their
+// compiled form instead when nothing is overlaid on them.
+type embeddedFS struct{ fs.FS }
 
 // Embedded returns the embedded catalog files, rooted at the data directory.
 func Embedded() fs.FS {
@@ -25,7 +37,7 @@ func Embedded() fs.FS {
 	if err != nil {
 		panic(err) // the directory is embedded at build time
 	}
-	return sub
+	return embeddedFS{sub}
 }
 
 // Dataset is a loaded catalog and its exchange-rate table.
@@ -74,19 +86,60 @@ func Load(base, overlay fs.FS) (*Dataset, error) {
 // LoadData reads and parses the catalog files without building the
 // catalog, so that imported data can be overlaid first
 // (catalog.NewWithImports). Parse problems are reported as in Load.
+//
+// The embedded catalog alone (base is Embedded() and overlay nil) is
+// decoded from its compiled form, already validated and in catalog order
+// (catalog.Data.MarkValidated); its CSV files are parsed only where
+// something is overlaid on them.
 func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
+	if _, ok := base.(embeddedFS); ok && overlay == nil && current(base) {
+		// A damaged compiled form (which TestCompiledIsCurrent refuses)
+		// costs time, never correctness: the CSV files are parsed instead.
+		if d, t, err := decodeCompiled(compiled); err == nil {
+			return d, t, nil
+		}
+	}
+	d, _, t, err := loadCSV(base, overlay)
+	return d, t, err
+}
+
+// LoadCSV is LoadData from the CSV files always, the embedded catalog's
+// included (which LoadData reads from its compiled form): for `catalog
+// validate`, which checks the files themselves.
+func LoadCSV(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
+	d, _, t, err := loadCSV(base, overlay)
+	return d, t, err
+}
+
+// loadCSV is LoadData from the CSV files; it also returns the rates of
+// fx.csv as read.
+func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 	files, err := listFiles(base, overlay)
 	if err != nil {
-		return catalog.Data{}, nil, err
+		return catalog.Data{}, nil, nil, err
 	}
 	p := &problems{}
+	// One copy of each identifier, source and number: a big overlay
+	// repeats its provider, regions, source and many prices in every row.
+	cache := newLoadCache()
 	var d catalog.Data
 	d.Positions = map[any]catalog.Position{}
+	// Offers, the many records, keep their positions in a list: the map
+	// is built only for a problem (catalog.Data.Locate).
+	var offerAt []offerPos
+	var offerFiles []string
+	d.Locate = func() map[any]catalog.Position {
+		m := make(map[any]catalog.Position, len(offerAt))
+		for _, x := range offerAt {
+			m[x.offer] = catalog.Position{File: offerFiles[x.file], Line: int(x.line)}
+		}
+		return m
+	}
 	var rates []fx.Rate
 
 	for _, name := range requiredFiles {
 		if _, ok := files[name]; !ok {
-			return d, nil, fmt.Errorf("catalog: missing %s", name)
+			return d, nil, nil, fmt.Errorf("catalog: missing %s", name)
 		}
 	}
 	names := make([]string, 0, len(files))
@@ -147,7 +200,16 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 					Billing: catalog.Billing(r.need("billing")), Notes: r.str("notes"), Source: r.source(),
 					Price: catalog.Price{Hourly: r.dec("hourly"), Upfront: r.dec("upfront"), Monthly: r.dec("monthly"), Currency: r.str("currency")}}
 				d.Offers = append(d.Offers, v)
-				d.Positions[v] = r.pos()
+				offerAt = append(offerAt, offerPos{v, int32(r.line), uint32(len(offerFiles) - 1)})
+			}
+			offerFiles = append(offerFiles, name)
+			// Room for the file's rows, guessed from its size (a row of an
+			// offer file takes 100 bytes or more), instead of growing the
+			// lists step by step over a big overlay.
+			if st, err := fs.Stat(fsys, name); err == nil && st.Size() > 0 {
+				n := int(min(st.Size(), maxFileBytes) / 100)
+				d.Offers = slices.Grow(d.Offers, n)
+				offerAt = slices.Grow(offerAt, n)
 			}
 		case name == "claims.csv":
 			cols, req = claimCols, []string{"id", "quote", "verdict", "evidence"}
@@ -241,25 +303,21 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 		default:
 			continue // README files and the like
 		}
-		t, err := readTable(fsys, name, req, cols, p)
-		if err != nil {
-			return d, nil, fmt.Errorf("catalog: %w", err)
-		}
-		for _, r := range t.rows {
-			each(r)
+		if err := readTable(fsys, name, req, cols, p, cache, each); err != nil {
+			return d, nil, nil, fmt.Errorf("catalog: %w", err)
 		}
 	}
 	if len(p.list) > 0 {
-		return d, nil, &catalog.ValidationError{Problems: p.list}
+		return d, nil, nil, &catalog.ValidationError{Problems: p.list}
 	}
 	table, err := fx.New(rates)
 	if err != nil {
-		return d, nil, fmt.Errorf("fx.csv: %w", err)
+		return d, nil, nil, fmt.Errorf("fx.csv: %w", err)
 	}
 	if probs := unconvertible(d, table); len(probs) > 0 {
-		return d, nil, &catalog.ValidationError{Problems: probs}
+		return d, nil, nil, &catalog.ValidationError{Problems: probs}
 	}
-	return d, table, nil
+	return d, rates, table, nil
 }
 
 // unconvertible finds prices in a currency fx.csv has no rate for: they
@@ -267,12 +325,20 @@ func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
 // with file and line, rather than failing a query later.
 func unconvertible(d catalog.Data, t *fx.Table) []catalog.Problem {
 	var out []catalog.Problem
+	var located map[any]catalog.Position
 	check := func(rec any, cur string) {
 		if cur == "" {
 			return // a missing currency is reported by validation
 		}
 		if _, ok := t.Rate(cur); !ok {
-			out = append(out, catalog.Problem{Pos: d.Positions[rec], Field: "currency",
+			pos, ok := d.Positions[rec]
+			if !ok && d.Locate != nil {
+				if located == nil {
+					located = d.Locate()
+				}
+				pos = located[rec]
+			}
+			out = append(out, catalog.Problem{Pos: pos, Field: "currency",
 				Msg: fmt.Sprintf("no exchange rate for %q in fx.csv (known: %s)", cur, strings.Join(t.Currencies(), ", "))})
 		}
 	}
@@ -289,6 +355,14 @@ func unconvertible(d catalog.Data, t *fx.Table) []catalog.Problem {
 		check(f, f.Currency)
 	}
 	return out
+}
+
+// offerPos is an offer and where it was read: its line and the index of
+// its file in a list of file names.
+type offerPos struct {
+	offer *catalog.Offer
+	line  int32
+	file  uint32
 }
 
 // LoadEmbedded loads the embedded catalog.

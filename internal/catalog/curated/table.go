@@ -15,18 +15,62 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// table is one parsed CSV file: its header and rows, with line numbers.
-type table struct {
+// row is one record of a CSV file; its accessors record problems in p.
+type row struct {
 	file string
-	rows []row
+	line int
+	rec  []string       // the values, trimmed, in the header's order
+	col  map[string]int // column name to index in rec, shared by the file's rows
+	p    *problems
+	c    *loadCache
 }
 
-// row is one record of a table; its accessors record problems in p.
-type row struct {
-	file   string
-	line   int
-	fields map[string]string
-	p      *problems
+// loadCache holds one copy of the values a load repeats: identifiers and
+// sources (interned text) and numbers (decimals are immutable, so one
+// value serves every record that states it). Each map is bounded; past
+// its bound, values are still copied or parsed, only not kept.
+type loadCache struct {
+	strs map[string]string
+	decs map[string]decimal.Decimal
+}
+
+// maxCached bounds the distinct values each map of a loadCache keeps.
+const maxCached = 1 << 18
+
+func newLoadCache() *loadCache {
+	return &loadCache{strs: map[string]string{}, decs: map[string]decimal.Decimal{}}
+}
+
+// intern returns one copy of v (never a slice of its row's text).
+func (c *loadCache) intern(v string) string {
+	if s, ok := c.strs[v]; ok {
+		return s
+	}
+	v = strings.Clone(v)
+	if len(c.strs) < maxCached {
+		c.strs[v] = v
+	}
+	return v
+}
+
+// decimal parses v, once per distinct value.
+func (c *loadCache) decimal(v string) (decimal.Decimal, error) {
+	if d, ok := c.decs[v]; ok {
+		return d, nil
+	}
+	d, err := decimal.NewFromString(v)
+	if err == nil && len(c.decs) < maxCached {
+		c.decs[strings.Clone(v)] = d
+	}
+	return d, err
+}
+
+// get is the value of column col ("" when the file has no such column).
+func (r row) get(col string) string {
+	if i, ok := r.col[col]; ok {
+		return r.rec[i]
+	}
+	return ""
 }
 
 // problems collects every parse problem across files.
@@ -50,6 +94,10 @@ const (
 // ancillary.csv), with no "..", no path separators and no spaces.
 var idColumns = map[string]bool{"id": true, "provider": true, "instance_type": true, "region": true, "code": true,
 	"gpu": true, "billing": true, "currency": true, "item": true, "plan": true, "category": true, "status": true}
+
+// internColumns are the other columns whose values repeat from row to row
+// and are kept as text (a record's source).
+var internColumns = map[string]bool{"source_kind": true, "source_ref": true}
 
 // checkField returns why a field's value is not acceptable, or "".
 func checkField(col, v string) string { return checkValue(col, idColumns[col], v) }
@@ -109,30 +157,35 @@ func clip(v string) string {
 }
 
 // readTable reads a CSV file whose header must be a subset of allowed that
-// contains every column in required. Lines starting with # are comments.
-func readTable(fsys fs.FS, file string, required, allowed []string, p *problems) (*table, error) {
+// contains every column in required, and calls each with every record, as
+// it is read (no record is kept: a file of a million offers is never held
+// whole, as parsed text, besides the records built from it). Lines
+// starting with # are comments. The values of identifier columns
+// (provider, region, billing ...) and sources are interned in c, so that a
+// record built from a row keeps no reference to the row's text.
+func readTable(fsys fs.FS, file string, required, allowed []string, p *problems, c *loadCache, each func(row)) error {
 	f, err := fsys.Open(file)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	if st, err := f.Stat(); err == nil && st.Size() > maxFileBytes {
 		p.add(file, 0, "", "file is %d bytes; at most %d MiB", st.Size(), maxFileBytes>>20)
-		return &table{file: file}, nil
+		return nil
 	}
 	r := csv.NewReader(io.LimitReader(f, maxFileBytes+1))
 	r.Comment = '#'
-	r.ReuseRecord = false
-	t := &table{file: file}
+	r.ReuseRecord = true // each record's values are copied or interned before the next
 	header, err := r.Read()
 	if errors.Is(err, io.EOF) {
 		p.add(file, 1, "", "empty file: want a header row")
-		return t, nil
+		return nil
 	}
 	if err != nil {
 		p.add(file, csvLine(err, 1), "", "%s", csvMsg(err))
-		return t, nil
+		return nil
 	}
+	header = append([]string(nil), header...) // the reader reuses its record
 	header[0] = strings.TrimPrefix(header[0], "\ufeff")
 	allowedSet := map[string]bool{}
 	for _, a := range allowed {
@@ -140,10 +193,17 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems)
 	}
 	seen := map[string]bool{}
 	isID := make([]bool, len(header))
+	interned := make([]bool, len(header))
+	col := make(map[string]int, len(header))
+	last := make([]string, len(header)) // the previous row's interned values
 	for i, h := range header {
 		h = strings.TrimSpace(h)
 		header[i] = h
 		isID[i] = idColumns[h]
+		interned[i] = internColumns[h]
+		if _, dup := col[h]; !dup {
+			col[h] = i
+		}
 		switch {
 		case !allowedSet[h]:
 			p.add(file, 1, clip(h), "unknown column %q (allowed: %s)", clip(h), strings.Join(allowed, ", "))
@@ -171,18 +231,25 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems)
 			break
 		}
 		line, _ := r.FieldPos(0)
-		fields := make(map[string]string, len(header))
 		for i, h := range header {
 			v := strings.TrimSpace(rec[i])
 			if msg := checkValue(h, isID[i], v); msg != "" {
 				p.add(file, line, h, "%s", msg)
 				v = clip(strings.Map(printable, v)) // later messages must not echo the bad value whole
+			} else if isID[i] || interned[i] {
+				// Most rows repeat the row above in these columns.
+				if v == last[i] {
+					v = last[i]
+				} else {
+					v = c.intern(v)
+					last[i] = v
+				}
 			}
-			fields[h] = v
+			rec[i] = v
 		}
-		t.rows = append(t.rows, row{file: file, line: line, fields: fields, p: p})
+		each(row{file: file, line: line, rec: rec, col: col, p: p, c: c})
 	}
-	return t, nil
+	return nil
 }
 
 // printable maps control characters to U+FFFD, for error messages.
@@ -214,11 +281,11 @@ func csvMsg(err error) string {
 
 func (r row) pos() catalog.Position { return catalog.Position{File: r.file, Line: r.line} }
 
-func (r row) str(col string) string { return r.fields[col] }
+func (r row) str(col string) string { return r.get(col) }
 
 // need returns a required string field.
 func (r row) need(col string) string {
-	v := r.fields[col]
+	v := r.get(col)
 	if v == "" {
 		r.p.add(r.file, r.line, col, "required")
 	}
@@ -227,11 +294,11 @@ func (r row) need(col string) string {
 
 // dec parses an optional decimal; empty is zero.
 func (r row) dec(col string) decimal.Decimal {
-	v := r.fields[col]
+	v := r.get(col)
 	if v == "" {
 		return decimal.Zero
 	}
-	d, err := decimal.NewFromString(v)
+	d, err := r.c.decimal(v)
 	if err != nil {
 		r.p.add(r.file, r.line, col, "%q is not a number", v)
 		return decimal.Zero
@@ -241,7 +308,7 @@ func (r row) dec(col string) decimal.Decimal {
 
 // count parses a GPU count: an integer, a decimal or a fraction "1/12".
 func (r row) count(col string) decimal.Decimal {
-	v := r.fields[col]
+	v := r.get(col)
 	if v == "" {
 		r.p.add(r.file, r.line, col, "required")
 		return decimal.Zero
@@ -267,14 +334,14 @@ func (r row) count(col string) decimal.Decimal {
 func (r row) integer(col string) int {
 	d := r.dec(col)
 	if !d.Equal(d.Truncate(0)) {
-		r.p.add(r.file, r.line, col, "%q is not a whole number", r.fields[col])
+		r.p.add(r.file, r.line, col, "%q is not a whole number", r.get(col))
 	}
 	return int(d.IntPart())
 }
 
 // date parses an optional YYYY-MM-DD date.
 func (r row) date(col string) time.Time {
-	v := r.fields[col]
+	v := r.get(col)
 	if v == "" {
 		return time.Time{}
 	}
@@ -294,7 +361,7 @@ func (r row) source() catalog.Source {
 // coords parses an optional latitude/longitude pair: both or neither,
 // within ±90 and ±180 degrees.
 func (r row) coords(latCol, lonCol string) (lat, lon float64, ok bool) {
-	a, b := r.fields[latCol], r.fields[lonCol]
+	a, b := r.get(latCol), r.get(lonCol)
 	if a == "" && b == "" {
 		return 0, 0, false
 	}

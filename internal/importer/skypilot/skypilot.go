@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -67,7 +68,7 @@ func (i *Importer) now() time.Time {
 }
 
 // cloudPattern keeps the cloud a single path segment.
-var cloudPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+var cloudPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`) })
 
 // URL is the vms.csv URL Fetch reads.
 func (i *Importer) URL() string {
@@ -84,7 +85,7 @@ func (i *Importer) URL() string {
 
 // Fetch downloads and parses the cloud's vms.csv.
 func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progress) (*importer.Result, error) {
-	if !cloudPattern.MatchString(i.Cloud) {
+	if !cloudPattern().MatchString(i.Cloud) {
 		return nil, fmt.Errorf("skypilot: cloud %q is not a catalog name like aws or lambda", i.Cloud)
 	}
 	if c == nil {
@@ -118,9 +119,98 @@ var required = []string{"InstanceType", "AcceleratorName", "AcceleratorCount", "
 
 // group collects the rows of one instance type in one region.
 type group struct {
-	offers map[catalog.Billing]*catalog.Offer
-	zones  map[catalog.Billing]int // rows priced, for the note
-	differ map[catalog.Billing]bool
+	// By billing: 0 on-demand, 1 spot (billings).
+	offers [2]*catalog.Offer
+	zones  [2]int // rows priced, for the note
+	differ [2]bool
+	// firstZone is the first row's availability zone; more holds the
+	// others (nil until a second zone is seen).
+	firstZone string
+	more      map[string]bool
+}
+
+// billings are the billing models of a group's offers, by index.
+var billings = [2]catalog.Billing{catalog.OnDemand, catalog.Spot}
+
+// seen reports whether the group already has a row for zone, and records it.
+func (g *group) seen(zone string) bool {
+	if zone == g.firstZone || g.more[zone] {
+		return true
+	}
+	if g.more == nil {
+		g.more = map[string]bool{}
+	}
+	g.more[zone] = true
+	return false
+}
+
+// cloudTypes describe how the clouds whose instance-type names tell them
+// apart name their instance types, as their vms.csv files list them: a
+// file given to an import for one of these clouds must name its rows that
+// way, so that another cloud's file (a lambda import given aws rows) is
+// refused at its first row instead of storing that cloud's prices as this
+// one's. Other clouds are not checked.
+var cloudTypes = []struct {
+	cloud, example string
+	match          func(string) bool
+}{
+	{"aws", "p4d.24xlarge", func(s string) bool { // family.size
+		dot := strings.IndexByte(s, '.')
+		return dot > 0 && dot < len(s)-1 && strings.Count(s, ".") == 1 && lowerName(s, ".-")
+	}},
+	{"azure", "Standard_NC24ads_A100_v4", func(s string) bool {
+		return strings.HasPrefix(s, "Standard_") || strings.HasPrefix(s, "Basic_")
+	}},
+	{"gcp", "a2-highgpu-1g", func(s string) bool { // series-type-size
+		return strings.Contains(s, "-") && lowerName(s, "-")
+	}},
+	{"lambda", "gpu_1x_a100_sxm4", func(s string) bool { // kind_Nx_model
+		kind, rest, ok := strings.Cut(s, "_")
+		n, _, ok2 := strings.Cut(rest, "x_")
+		return ok && ok2 && kind != "" && n != "" && strings.Trim(n, "0123456789") == "" && lowerName(s, "_")
+	}},
+	{"oci", "BM.GPU.H100.8", func(s string) bool { return strings.HasPrefix(s, "BM.") || strings.HasPrefix(s, "VM.") }},
+}
+
+// lowerName reports whether s holds only lower-case ASCII letters, digits
+// and the bytes of extra.
+func lowerName(s, extra string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.IndexByte(extra, c) >= 0) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// cloudCheck returns the check of instance-type names for cloud (nil when
+// its names are not checked).
+func cloudCheck(cloud string) func(line int, inst string) error {
+	for _, t := range cloudTypes {
+		if t.cloud != cloud {
+			continue
+		}
+		return func(line int, inst string) error {
+			if t.match(inst) {
+				return nil
+			}
+			guess := ""
+			for _, o := range cloudTypes {
+				if o.cloud != cloud && o.match(inst) {
+					article := "a"
+					if strings.ContainsRune("aeiou", rune(o.cloud[0])) {
+						article = "an"
+					}
+					guess = fmt.Sprintf("; it is named like %s %s instance type", article, o.cloud)
+					break
+				}
+			}
+			return fmt.Errorf("%q is not named like %s's instance types (such as %s)%s: the file is not %s's vms.csv, or --cloud is wrong",
+				inst, cloud, t.example, guess, cloud)
+		}
+	}
+	return nil
 }
 
 func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, file string) (*importer.Result, error) {
@@ -141,6 +231,7 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 	source := importer.Source(catalog.SourceThirdParty, ref, i.AsOf, i.now())
 	res := &importer.Result{Source: SourceName}
 
+	checkCloud := cloudCheck(i.Cloud)
 	groups := map[[2]string]*group{}
 	described := map[string]bool{}
 	var order [][2]string
@@ -206,6 +297,11 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			continue
 		}
 		inst, acc, region := get(rec, "InstanceType"), get(rec, "AcceleratorName"), get(rec, "Region")
+		if inst != "" && checkCloud != nil {
+			if err := checkCloud(line, inst); err != nil {
+				return nil, perr(line, "InstanceType", err)
+			}
+		}
 		for _, name := range []string{"AcceleratorCount", "vCPUs", "MemoryGiB"} {
 			if _, _, err := num(rec, line, name); err != nil {
 				return nil, err
@@ -244,32 +340,45 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			res.Instances = append(res.Instances, &catalog.DiscoveredInstance{Provider: i.Cloud, Name: inst, GPUName: acc,
 				GPUCount: count, GPUMemoryGiB: gpuMemoryGiB(get(rec, "GpuInfo")), VCPU: vcpu, MemoryGiB: mem, Source: source})
 		}
-		prices := map[catalog.Billing]decimal.Decimal{}
-		if hasPrice && price.IsPositive() {
-			prices[catalog.OnDemand] = price
+		var prices [2]decimal.Decimal // by billing, as group's
+		hasOnDemand, hasSpotPrice := hasPrice && price.IsPositive(), hasSpot && spot.IsPositive()
+		if hasOnDemand {
+			prices[0] = price
 		}
-		if hasSpot && spot.IsPositive() {
-			prices[catalog.Spot] = spot
+		if hasSpotPrice {
+			prices[1] = spot
 		}
-		if len(prices) == 0 {
+		if !hasOnDemand && !hasSpotPrice {
 			res.Skipped.Add("no price", inst+" "+region)
 			continue
 		}
 		key := [2]string{inst, region}
+		zone := get(rec, "AvailabilityZone")
 		g := groups[key]
 		if g == nil {
 			if len(order) >= MaxOffers {
 				return nil, perr(line, "Region", fmt.Errorf("more than %d instance type and region pairs: not a SkyPilot vms.csv (the largest real one has a few thousand)", MaxOffers))
 			}
-			g = &group{offers: map[catalog.Billing]*catalog.Offer{}, zones: map[catalog.Billing]int{}, differ: map[catalog.Billing]bool{}}
+			g = &group{firstZone: zone}
 			groups[key] = g
 			order = append(order, key)
-		} else if zone := get(rec, "AvailabilityZone"); zone != "" {
-			res.Skipped.Add("zone duplicates", inst+" "+zone)
+		} else if g.seen(zone) {
+			// The same instance type, region and zone again: one rule for
+			// every import (docs/importing.md), the first row is kept.
+			where := region
+			if zone != "" {
+				where = zone
+			}
+			res.Skipped.Add(importer.SkipDuplicate, inst+" "+where)
+			continue
 		} else {
-			res.Skipped.Add("duplicate rows", inst+" "+region)
+			// Another zone of the region: the region's offer is the lowest.
+			res.Skipped.Add("zone duplicates", inst+" "+zone)
 		}
 		for b, v := range prices {
+			if b == 0 && !hasOnDemand || b == 1 && !hasSpotPrice {
+				continue
+			}
 			g.zones[b]++
 			old := g.offers[b]
 			if old == nil {
@@ -277,7 +386,7 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 					Provider:     i.Cloud,
 					InstanceName: inst,
 					RegionCode:   region,
-					Billing:      b,
+					Billing:      billings[b],
 					Price:        catalog.Price{Hourly: v, Currency: "USD"},
 					Source:       source,
 				}
@@ -293,7 +402,7 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 	}
 	for _, key := range order {
 		g := groups[key]
-		for _, b := range []catalog.Billing{catalog.OnDemand, catalog.Spot} {
+		for b := range billings {
 			o := g.offers[b]
 			if o == nil {
 				continue
@@ -304,7 +413,18 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			res.Offers = append(res.Offers, o)
 		}
 	}
-	sort.SliceStable(res.Offers, func(a, b int) bool { return res.Offers[a].ID() < res.Offers[b].ID() })
+	// By ID, each computed once (not in every comparison).
+	byID := make([]struct {
+		id string
+		o  *catalog.Offer
+	}, len(res.Offers))
+	for k, o := range res.Offers {
+		byID[k].id, byID[k].o = o.ID(), o
+	}
+	sort.SliceStable(byID, func(a, b int) bool { return byID[a].id < byID[b].id })
+	for k := range byID {
+		res.Offers[k] = byID[k].o
+	}
 	if p != nil {
 		p(cr.N, len(res.Offers))
 	}
@@ -313,12 +433,12 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 
 // sizeInMiB finds the memory of one GPU in a GpuInfo column:
 // {'Gpus': [{'Name': 'A100', ..., 'MemoryInfo': {'SizeInMiB': 40960}}], ...}.
-var sizeInMiB = regexp.MustCompile(`'SizeInMiB':\s*([0-9]+(?:\.[0-9]+)?)`)
+var sizeInMiB = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'SizeInMiB':\s*([0-9]+(?:\.[0-9]+)?)`) })
 
 // gpuMemoryGiB is the memory of one GPU a GpuInfo column gives, in GiB
 // (zero when it gives none).
 func gpuMemoryGiB(info string) decimal.Decimal {
-	m := sizeInMiB.FindStringSubmatch(info)
+	m := sizeInMiB().FindStringSubmatch(info)
 	if m == nil {
 		return decimal.Zero
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -211,7 +212,7 @@ func TestParseErrors(t *testing.T) {
 		{"empty region", hdr + "g5.xlarge,A10G,1,4,16,1.006,,\n", 2, "Region"},
 		{"field count", hdr + "g5.xlarge,A10G,1,4,16,1.006,us-east-1\n", 2, "record"},
 		{"bare quote", hdr + "g5.x\"large,A10G,1,4,16,1.006,us-east-1,\n", 2, ""},
-		{"CRLF bad price", strings.ReplaceAll(hdr, "\n", "\r\n") + "a,A10,1,4,16,1,r,\r\nb,A10,1,4,16,x,r,\r\n", 3, "Price"},
+		{"CRLF bad price", strings.ReplaceAll(hdr, "\n", "\r\n") + "a.x,A10,1,4,16,1,r,\r\nb.x,A10,1,4,16,x,r,\r\n", 3, "Price"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -371,10 +372,79 @@ func TestRecordCap(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n")
 	for n := 0; n <= MaxInstanceTypes; n++ {
-		fmt.Fprintf(&b, "gpu_%d,A100,1,30,200,1.29,us-east-1\n", n)
+		fmt.Fprintf(&b, "gpu_1x_a100_%d,A100,1,30,200,1.29,us-east-1\n", n)
 	}
 	_, err := (&Importer{Cloud: "lambda", File: "vms.csv"}).Parse(context.Background(), strings.NewReader(b.String()), nil)
 	if err == nil || !strings.Contains(err.Error(), "more than 20000 GPU instance types") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestCloudMustMatchTheRows: a file of another cloud is refused at its
+// first row, naming the line, the field and what the rows look like.
+func TestCloudMustMatchTheRows(t *testing.T) {
+	aws, err := os.ReadFile("testdata/aws-vms.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lambda, err := os.ReadFile("testdata/lambda-crlf.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gcp, err := os.ReadFile("testdata/gcp-vms.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		cloud string
+		file  []byte
+		want  string // "" accepted
+	}{
+		{"lambda", aws, `(line 2): field InstanceType: "m5.large" is not named like lambda's instance types (such as gpu_1x_a100_sxm4); it is named like an aws instance type`},
+		{"aws", lambda, `(line 2): field InstanceType: "cpu_4x_general" is not named like aws's instance types (such as p4d.24xlarge); it is named like a lambda instance type`},
+		{"azure", gcp, `field InstanceType: "a2-highgpu-1g" is not named like azure's instance types (such as Standard_NC24ads_A100_v4); it is named like a gcp instance type`},
+		{"oci", aws, `"m5.large" is not named like oci's instance types (such as BM.GPU.H100.8)`},
+		{"aws", aws, ""},
+		{"lambda", lambda, ""},
+		{"gcp", gcp, ""},
+		{"vast", aws, ""}, // a cloud whose names are not checked
+	} {
+		_, err := (&Importer{Cloud: tt.cloud}).Parse(context.Background(), bytes.NewReader(tt.file), nil)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("--cloud %s: %v", tt.cloud, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("--cloud %s: err = %v, want %q", tt.cloud, err, tt.want)
+		}
+	}
+}
+
+// TestDuplicateRowsKeepTheFirst: a row repeating an instance type, region
+// and zone is skipped and counted under the one duplicate rule (the first
+// is kept, even when the later one is cheaper); other zones of the region
+// still give the lowest price.
+func TestDuplicateRowsKeepTheFirst(t *testing.T) {
+	const in = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,AvailabilityZone,SpotPrice\n" +
+		"g5.xlarge,A10G,1,4,16,1.006,us-east-1,us-east-1a,0.5\n" +
+		"g5.xlarge,A10G,1,4,16,0.001,us-east-1,us-east-1a,0.001\n" + // the same zone again, cheaper: skipped
+		"g5.xlarge,A10G,1,4,16,1.006,us-east-1,us-east-1b,0.4\n" + // another zone: the lowest spot wins
+		"p3.2xlarge,V100,1,8,61,3.06,us-west-2,,\n" +
+		"p3.2xlarge,V100,1,8,61,0.01,us-west-2,,\n" // no zone, repeated: skipped
+	res, err := (&Importer{Cloud: "aws"}).Parse(context.Background(), strings.NewReader(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, o := range res.Offers {
+		got[o.ID()] = o.Price.Hourly.String()
+	}
+	want := map[string]string{"aws/g5.xlarge/us-east-1/on-demand": "1.006", "aws/g5.xlarge/us-east-1/spot": "0.4",
+		"aws/p3.2xlarge/us-west-2/on-demand": "3.06"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("offers %v, want %v", got, want)
+	}
+	want2 := "2 " + importer.SkipDuplicate
+	if lines := strings.Join(res.Skipped.Lines(), "\n"); !strings.Contains(lines, want2) {
+		t.Errorf("skips do not count two duplicates (%q):\n%s", want2, lines)
 	}
 }
