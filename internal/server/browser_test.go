@@ -103,6 +103,9 @@ func TestBrowserOffersToCompare(t *testing.T) {
 	var loc string
 	err := chromedp.Run(ctx,
 		chromedp.Navigate(base+"/offers?gpu=A100,H100&min_gpus=8&billing=on-demand&lang=en"),
+		chromedp.WaitVisible(`table[data-offers]`, chromedp.ByQuery),
+		// the chart chunk loads when the chart, below the table, nears the viewport
+		chromedp.ScrollIntoView(`.chart[data-chart]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.chart[data-rendered="1"] canvas`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelectorAll('table.data tbody tr').length`, &rows),
 	)
