@@ -18,6 +18,7 @@
 // pages can keep a strict `script-src 'self'` CSP. See web/README.md.
 
 import { createExplorer } from "./explorer.js";
+import { syncLinks } from "./links.js";
 
 const doc = document;
 const root = doc.documentElement;
@@ -46,6 +47,7 @@ function replaceParam(name, value, drop) {
   const next = url.pathname + url.search.replace(/%2C/gi, ",") + url.hash;
   if (next !== window.location.pathname + window.location.search + window.location.hash) {
     window.history.replaceState(window.history.state, "", next);
+    syncLinks(doc);
   }
 }
 
