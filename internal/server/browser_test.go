@@ -99,7 +99,7 @@ func screenshot(ctx context.Context, t *testing.T, name string) {
 // chart, hide a column, tick two offers, compare them over three years.
 func TestBrowserOffersToCompare(t *testing.T) {
 	ctx, base, problems := browser(t)
-	var rows, hiddenCells int
+	var rows, shownCells, rowsAfter int
 	var loc string
 	err := chromedp.Run(ctx,
 		chromedp.Navigate(base+"/offers?gpu=A100,H100&min_gpus=8&billing=on-demand&lang=en"),
@@ -120,14 +120,16 @@ func TestBrowserOffersToCompare(t *testing.T) {
 	err = chromedp.Run(ctx,
 		chromedp.Click(`details.columns summary`, chromedp.ByQuery),
 		chromedp.Click(`fieldset[data-columns] input[value="source"]`, chromedp.ByQuery),
-		chromedp.Evaluate(`[...document.querySelectorAll('td[data-col="source"]')].filter(td => td.offsetParent === null).length`, &hiddenCells),
+		// the script draws a hidden column's cells hidden or not at all
+		chromedp.Evaluate(`[...document.querySelectorAll('td[data-col="source"]')].filter(td => td.offsetParent !== null).length`, &shownCells),
+		chromedp.Evaluate(`document.querySelectorAll('table.data tbody tr').length`, &rowsAfter),
 		chromedp.Location(&loc),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hiddenCells != rows {
-		t.Errorf("%d of %d source cells hidden after unticking the column", hiddenCells, rows)
+	if shownCells != 0 || rowsAfter != rows {
+		t.Errorf("%d source cells still shown in %d rows (%d before) after unticking the column", shownCells, rowsAfter, rows)
 	}
 	if !strings.Contains(loc, "cols=") || strings.Contains(loc, "source") && strings.Contains(strings.SplitN(loc, "cols=", 2)[1], "source") {
 		t.Errorf("the column choice should be kept in the URL: %s", loc)

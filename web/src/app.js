@@ -189,6 +189,8 @@ function onColumnToggle(box) {
   visible = visible.filter((k, i) => visible.indexOf(k) === i);
   chosenCols = visible;
   applyColumns(visible);
+  // the explorer draws only the shown columns' cells: redraw its rows
+  if (explorer) explorer.refresh();
   replaceParam("cols", visible.join(","), ["col"]);
 }
 

@@ -3,8 +3,8 @@
 // control: the column headers), the quick filter, the filter form's GPU,
 // cloud, billing, region and price filters (when the rows they need are
 // loaded), paging and CSV export then run in the browser without a request.
-// A page of more than VIRTUAL_AT rows (every row, every region: thousands)
-// is virtualised: only the rows in view of the table's scroll box, plus an
+// A page size above VIRTUAL_AT rows (500, or all: every row of every
+// region, thousands) is virtualised: only the rows in view of the table's scroll box, plus an
 // overscan, are in the DOM, between two spacer rows that keep the scroll
 // height, and the table keeps aria-rowcount/aria-rowindex so a screen
 // reader knows where it is. The server-rendered first page, its sort links
@@ -18,7 +18,7 @@ import { syncLinks } from "./links.js";
 
 const NUMERIC = new Set(["gpus", "vram", "vcpu", "ram", "network", "price", "per_gpu", "upfront"]);
 
-// VIRTUAL_AT is the most rows a page renders whole; OVERSCAN the rows
+// VIRTUAL_AT is the largest page size rendered whole; OVERSCAN the rows
 // rendered beyond each edge of the visible window.
 const VIRTUAL_AT = 120;
 const OVERSCAN = 8;
@@ -323,7 +323,8 @@ export function createExplorer(doc, hooks) {
     const hidden = hiddenCols();
     const numCols = new Set(ths.filter((th) => th.classList.contains("num")).map((th) => th.getAttribute("data-col")));
     const label = table.getAttribute("data-msg-compare") || "";
-    const span = keys.length + 1;
+    const shown = keys.filter((k) => !hidden.has(k));
+    const span = shown.length + 1;
     const out = [];
     // Keyboard focus on a compare box survives the redraw when its row does.
     const active = doc.activeElement;
@@ -332,8 +333,10 @@ export function createExplorer(doc, hooks) {
     for (let i = a; i < b; i++) {
       const c = view[i].c;
       out.push('<tr data-offer="' + esc(c.id) + '" aria-rowindex="' + (i - lo + 2) + '"' + ((i - lo) % 2 ? ' class="alt"' : "") + '><td><input type="checkbox" name="compare" value="' + esc(c.id) + '" aria-label="' + esc(label + " " + c.id) + '"' + (selected.has(c.id) ? " checked" : "") + "></td>");
-      for (const k of keys) {
-        out.push('<td data-col="' + k + '"' + (numCols.has(k) ? ' class="num"' : "") + (hidden.has(k) ? " hidden" : "") + ">" + cellHTML(k, c) + "</td>");
+      // Hidden columns are left out (the column chooser redraws the rows
+      // when it shows one): fewer cells to build, style and lay out.
+      for (const k of shown) {
+        out.push('<td data-col="' + k + '"' + (numCols.has(k) ? ' class="num"' : "") + ">" + cellHTML(k, c) + "</td>");
       }
       out.push("</tr>");
     }
@@ -369,7 +372,10 @@ export function createExplorer(doc, hooks) {
     if (state.page > pages) state.page = pages;
     lo = (state.page - 1) * size;
     hi = Math.min(lo + size, total);
-    virtual = hi - lo > VIRTUAL_AT;
+    // Virtual by the page size chosen (all, 500), not by the rows a filter
+    // leaves: switching modes restyles every cell, which a keystroke that
+    // narrows 4,000 rows to 60 should not pay.
+    virtual = state.size === 0 || state.size > VIRTUAL_AT;
     table.classList.toggle("virtual", virtual);
     wrap.classList.toggle("virtual", virtual);
     table.setAttribute("aria-rowcount", String(hi - lo + 1));
