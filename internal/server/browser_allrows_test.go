@@ -300,3 +300,81 @@ func TestBrowserChartCodeOnlyWithCharts(t *testing.T) {
 		}
 	}
 }
+
+// TestBrowserExplorerVirtualScrolls scrolls a virtualised page of every
+// row to its middle and end, in its scroll box at 1440×900 and with the
+// page on a phone (390×844, where the box has no height limit): the rows
+// in view are drawn (the point at the middle of the view is in a data
+// row, never in a spacer), at the right place (aria-rowindex of the row
+// there matches how far it is scrolled), and a printout gets every row.
+func TestBrowserExplorerVirtualScrolls(t *testing.T) {
+	ctx, base, problems := browser(t)
+	for _, size := range [][2]int64{{1440, 900}, {390, 844}} {
+		var res struct {
+			Rows   int      `json:"rows"`
+			Page   bool     `json:"page"`
+			Hits   []string `json:"hits"`
+			Print  int      `json:"print"`
+			Shrunk int      `json:"shrunk"`
+		}
+		err := chromedp.Run(ctx,
+			chromedp.EmulateViewport(size[0], size[1]),
+			chromedp.Navigate(base+"/offers?lang=zh&cheapest_region=false&max_age_months=0&size=0"),
+			chromedp.WaitVisible(`table[data-offers] tbody tr[data-offer]`, chromedp.ByQuery),
+			chromedp.Evaluate(`(async () => {`+paintTimer+`
+  const table = document.querySelector('table[data-offers]');
+  const wrap = table.closest('.table-wrap');
+  const page = wrap.scrollHeight <= wrap.clientHeight + 1;
+  const out = {rows: view().length, page: page, hits: []};
+  const rowH = table.querySelector('tbody tr[data-offer]').getBoundingClientRect().height;
+  for (const f of [0.5, 0.999]) {
+    let x, y;
+    if (page) {
+      const r = table.getBoundingClientRect();
+      window.scrollTo(0, window.scrollY + r.top + (r.height - innerHeight) * f);
+      x = innerWidth / 2; y = innerHeight / 2;
+    } else {
+      wrap.scrollIntoView({block: 'start'});
+      wrap.scrollTop = (wrap.scrollHeight - wrap.clientHeight) * f;
+      const r = wrap.getBoundingClientRect();
+      x = r.left + r.width / 2; y = r.top + r.height / 2;
+    }
+    await paint(); await paint();
+    const at = document.elementFromPoint(x, y);
+    const tr = at && at.closest('tr');
+    const idx = tr && tr.hasAttribute('data-offer') ? parseInt(tr.getAttribute('aria-rowindex'), 10) : 0;
+    // where that row should be: its offset in the table over the row height
+    const want = tr ? Math.floor((tr.getBoundingClientRect().top - table.tBodies[0].getBoundingClientRect().top) / rowH) + 2 : -1;
+    out.hits.push(f + ':' + (tr ? (tr.className || 'row') : 'none') + ':' + idx + ':' + want);
+  }
+  window.dispatchEvent(new Event('beforeprint'));
+  out.print = table.querySelectorAll('tbody tr[data-offer]').length;
+  window.dispatchEvent(new Event('afterprint'));
+  out.shrunk = table.querySelectorAll('tbody tr[data-offer]').length;
+  window.scrollTo(0, 0);
+  return out;
+})()`, &res, awaitPromise),
+		)
+		if err != nil {
+			t.Fatalf("%dx%d: %v (problems: %v)", size[0], size[1], err, problems())
+		}
+		t.Logf("%dx%d: %d rows, scrolls with the page %v: %v; printing draws %d rows, then %d", size[0], size[1], res.Rows, res.Page, res.Hits, res.Print, res.Shrunk)
+		if (size[0] < 640) != res.Page {
+			t.Errorf("%dx%d: the table scrolls with the page: %v", size[0], size[1], res.Page)
+		}
+		for _, h := range res.Hits {
+			var f float64
+			var kind string
+			var got, want int
+			if _, err := fmt.Sscanf(strings.ReplaceAll(h, ":", " "), "%g %s %d %d", &f, &kind, &got, &want); err != nil || got == 0 || got < want-1 || got > want+1 {
+				t.Errorf("%dx%d: at %.0f%% of the table the view shows %s (row %d, want about %d)", size[0], size[1], f*100, kind, got, want)
+			}
+		}
+		if res.Print != res.Rows || res.Shrunk > 200 {
+			t.Errorf("%dx%d: printing drew %d of %d rows, and after it %d stayed", size[0], size[1], res.Print, res.Rows, res.Shrunk)
+		}
+	}
+	if p := problems(); len(p) > 0 {
+		t.Errorf("browser reported errors: %v", p)
+	}
+}

@@ -304,14 +304,31 @@ export function createExplorer(doc, hooks) {
     return headH;
   }
 
-  // windowFor is the rows [first, last) to render for the scroll box's
-  // current position.
+  // pageScrolls is whether the table scrolls with the page rather than in
+  // its box (a phone: the box has no maximum height), read once per size
+  // of the window.
+  let pageMode = null;
+  function pageScrolls() {
+    if (pageMode === null) {
+      const cs = window.getComputedStyle(wrap);
+      pageMode = cs.maxHeight === "none" || cs.overflowY === "visible";
+    }
+    return pageMode;
+  }
+
+  // windowFor is the rows [first, last) to render for the current scroll
+  // position of the box, or of the page when the table scrolls with it.
   function windowFor() {
     const h = rowH || 36;
-    const top = Math.max(0, wrap.scrollTop - headHeight());
+    let top;
+    if (pageScrolls()) {
+      top = Math.max(0, -table.getBoundingClientRect().top - headHeight());
+    } else {
+      top = Math.max(0, wrap.scrollTop - headHeight());
+    }
     // The box is at most a viewport tall (and smaller while it is still
     // growing to its rows' height): the viewport bounds the rows in view.
-    const seen = Math.ceil(Math.max(wrap.clientHeight, window.innerHeight) / h) + 1;
+    const seen = Math.ceil(Math.max(pageMode ? 0 : wrap.clientHeight, window.innerHeight) / h) + 1;
     const a = Math.max(lo, lo + Math.floor(top / h) - OVERSCAN);
     const b = Math.min(hi, a + seen + 2 * OVERSCAN);
     return [a, b];
@@ -583,9 +600,28 @@ export function createExplorer(doc, hooks) {
     });
   }
   wrap.addEventListener("scroll", onScroll, { passive: true });
+  window.addEventListener(
+    "scroll",
+    function () {
+      if (pageMode) onScroll();
+    },
+    { passive: true }
+  );
+  // Printing gets every row of the page, then the window again.
+  window.addEventListener("beforeprint", function () {
+    if (virtual) renderRows(lo, hi);
+  });
+  window.addEventListener("afterprint", function () {
+    if (virtual) {
+      const w = windowFor();
+      renderRows(w[0], w[1]);
+    }
+  });
   window.addEventListener("resize", function () {
-    // a new width can wrap the header or change the rows' height
+    // a new width can wrap the header, change the rows' height or whether
+    // the table scrolls in its box or with the page
     headH = -1;
+    pageMode = null;
     if (virtual && measure()) {
       const w = windowFor();
       renderRows(w[0], w[1]);
