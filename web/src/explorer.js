@@ -124,6 +124,7 @@ export function createExplorer(doc, hooks) {
     }
     const cols = data.cols || [];
     gpuNames = data.gpus || {};
+    widest = {};
     rows = (data.rows || []).map(function (r) {
       const c = {};
       for (let i = 0; i < cols.length; i++) c[cols[i]] = r[i];
@@ -334,6 +335,27 @@ export function createExplorer(doc, hooks) {
     return [a, b];
   }
 
+  // longest is the cells of the row whose key column is longest, among
+  // every row loaded (cached per load).
+  let widest = {};
+  function longest(k) {
+    if (!widest[k]) {
+      let best = rows[0] ? rows[0].c : {};
+      let n = -1;
+      for (const r of rows) {
+        const v = r.c[k] === undefined || r.c[k] === null ? "" : String(r.c[k]);
+        // CJK characters are about twice as wide
+        const w = v.length + (v.match(/[\u3000-\u9fff\uff00-\uffef]/g) || []).length;
+        if (w > n) {
+          n = w;
+          best = r.c;
+        }
+      }
+      widest[k] = best;
+    }
+    return widest[k];
+  }
+
   // renderRows writes the rows [a, b) of view (the whole page, or the
   // virtual window between its spacers) into the table body.
   function renderRows(a, b) {
@@ -346,6 +368,15 @@ export function createExplorer(doc, hooks) {
     // Keyboard focus on a compare box survives the redraw when its row does.
     const active = doc.activeElement;
     const focusID = active && tbody.contains(active) && active.matches("input[name=compare]") ? active.value : null;
+    if (virtual) {
+      // A collapsed row of each column's longest cell (of every row loaded)
+      // keeps the columns' widths whatever rows the window holds: a sort
+      // or a scroll redraws rows, not the whole table's layout. It holds
+      // nothing focusable (the instance link as text).
+      out.push('<tr class="vsize" aria-hidden="true"><td></td>');
+      for (const k of shown) out.push('<td data-col="' + k + '"' + (numCols.has(k) ? ' class="num"' : "") + ">" + (k === "instance" ? esc(longest(k)[k]) : cellHTML(k, longest(k))) + "</td>");
+      out.push("</tr>");
+    }
     if (virtual && a > lo) out.push('<tr class="vpad" aria-hidden="true"><td colspan="' + span + '" style="height:' + (a - lo) * rowH + 'px"></td></tr>');
     for (let i = a; i < b; i++) {
       const c = view[i].c;
