@@ -1,14 +1,20 @@
 // Bundles the gpuscout web assets with esbuild.
 //
-//   src/app.js    -> ../internal/web/static/app.js   (IIFE, minified, ES2019)
-//   src/style.css -> ../internal/web/static/app.css  (minified)
+//   src/app.js    -> ../internal/web/static/app.js     (IIFE, minified, ES2019)
+//   src/charts.js -> ../internal/web/static/charts.js  (IIFE: ECharts and the
+//                    chart code, loaded by app.js only on pages with charts)
+//   src/style.css -> ../internal/web/static/app.css    (minified)
+//
+// Each output also gets a brotli copy (NAME.br, best quality, Node's own
+// zlib: no extra package), which the server sends to clients that accept br.
 //
 // Run with `npm run build` (or `make assets` from the repository root).
 // Pass --sourcemap to also write linked .map files (they are git-ignored).
 import * as esbuild from "esbuild";
-import { statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliCompressSync, gzipSync, constants } from "node:zlib";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const outdir = join(here, "..", "internal", "web", "static");
@@ -22,16 +28,17 @@ const common = {
   legalComments: "none",
 };
 
+const script = {
+  ...common,
+  format: "iife",
+  platform: "browser",
+  target: "es2019",
+  define: { "process.env.NODE_ENV": '"production"' },
+};
+
 await Promise.all([
-  esbuild.build({
-    ...common,
-    entryPoints: [join(here, "src", "app.js")],
-    outfile: join(outdir, "app.js"),
-    format: "iife",
-    platform: "browser",
-    target: "es2019",
-    define: { "process.env.NODE_ENV": '"production"' },
-  }),
+  esbuild.build({ ...script, entryPoints: [join(here, "src", "app.js")], outfile: join(outdir, "app.js") }),
+  esbuild.build({ ...script, entryPoints: [join(here, "src", "charts.js")], outfile: join(outdir, "charts.js") }),
   esbuild.build({
     ...common,
     entryPoints: [join(here, "src", "style.css")],
@@ -40,8 +47,16 @@ await Promise.all([
   }),
 ]);
 
-for (const f of ["app.js", "app.css"]) {
+for (const f of ["app.js", "charts.js", "app.css"]) {
   const p = join(outdir, f);
-  const kb = (statSync(p).size / 1024).toFixed(1);
-  console.log(`built ${relative(process.cwd(), p)} (${kb} KiB)`);
+  const plain = readFileSync(p);
+  const br = brotliCompressSync(plain, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: plain.length,
+    },
+  });
+  writeFileSync(p + ".br", br);
+  const kb = (n) => (n / 1024).toFixed(1);
+  console.log(`built ${relative(process.cwd(), p)} (${kb(statSync(p).size)} KiB, gzip ${kb(gzipSync(plain, { level: 9 }).length)} KiB, br ${kb(br.length)} KiB)`);
 }

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -217,6 +218,31 @@ type OfferSearch struct {
 	Scale decimal.Decimal
 	// Unit is the unit as asked: instance-hour, day, month, year, gpu-hour.
 	Unit string
+	// MaxAgeMonths drops prices dated more than this many months before
+	// Now (0: no limit); HideUndated drops prices whose source shows no
+	// date. Both apply before the cheapest region is chosen.
+	MaxAgeMonths int
+	HideUndated  bool
+	Now          time.Time
+}
+
+// freshnessFilter reports whether s drops prices by age or for being undated.
+func (s OfferSearch) freshnessFilter() bool { return s.MaxAgeMonths > 0 || s.HideUndated }
+
+// tooOld reports whether s drops a price from src for its age (or for
+// having none, with HideUndated).
+func (s OfferSearch) tooOld(src catalog.Source) bool {
+	if src.Undated() {
+		return s.HideUndated
+	}
+	if s.MaxAgeMonths <= 0 {
+		return false
+	}
+	now := s.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	return src.AsOf.Before(now.AddDate(0, -s.MaxAgeMonths, 0))
 }
 
 // orderKeys are the columns offers can be ordered by.
@@ -320,24 +346,39 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	if s.PerProvider, err = p.int("per_provider", 0, 0, 100000); err != nil {
 		return s, err
 	}
+	if s.MaxAgeMonths, err = p.int("max_age_months", 0, 0, 1200); err != nil {
+		return s, err
+	}
+	if s.HideUndated, err = p.bool("hide_undated"); err != nil {
+		return s, err
+	}
 	s.Query = q
 	return s, nil
 }
 
 // run executes the search: rows shown and the count before the limit.
 func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
-	if s.OneRegion && s.Order == "" && s.Interconnect == "" && !s.RDMA && !s.MinPrice.IsPositive() {
+	rows, total, _, err := d.runCounted(s)
+	return rows, total, err
+}
+
+// runCounted is run that also counts the prices the freshness filter
+// dropped (among those every other filter keeps, before the cheapest
+// region is chosen).
+func (d *Data) runCounted(s OfferSearch) (rows []catalog.OfferRow, total, stale int, err error) {
+	if s.OneRegion && s.Order == "" && s.Interconnect == "" && !s.RDMA && !s.MinPrice.IsPositive() && !s.freshnessFilter() {
 		// The explorer's default: each type and billing model once, in
 		// its cheapest region, chosen before any row is copied.
 		if rows, ok := d.queryCheapest(s.Query); ok {
-			return finishSearch(s, rows)
+			rows, total, err := finishSearch(s, rows)
+			return rows, total, 0, err
 		}
 	}
-	rows, err := d.queryOffers(s.Query)
+	rows, err = d.queryOffers(s.Query)
 	if err != nil {
-		return nil, 0, dataProblem(err) // the currency was checked; the stored data is at fault
+		return nil, 0, 0, dataProblem(err) // the currency was checked; the stored data is at fault
 	}
-	if s.Interconnect != "" || s.RDMA || s.MinPrice.IsPositive() {
+	if s.Interconnect != "" || s.RDMA || s.MinPrice.IsPositive() || s.freshnessFilter() {
 		kept := rows[:0]
 		for _, r := range rows {
 			it := r.Offer.Instance
@@ -350,6 +391,10 @@ func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
 			if s.MinPrice.IsPositive() && r.Price.LessThan(s.MinPrice) {
 				continue
 			}
+			if s.tooOld(r.Offer.Source) {
+				stale++
+				continue
+			}
 			kept = append(kept, r)
 		}
 		rows = kept
@@ -360,7 +405,8 @@ func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
 	if s.OneRegion {
 		rows = d.cheapestRegion(s.Query.Currency, rows)
 	}
-	return finishSearch(s, rows)
+	rows, total, err = finishSearch(s, rows)
+	return rows, total, stale, err
 }
 
 // maxOfferRows bounds the offers one response carries (API, explorer page
@@ -405,6 +451,7 @@ func (s *Server) apiOffers(r *http.Request, d *Data) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	search.Now = s.cfg.Now()
 	rows, total, err := d.run(search)
 	if err != nil {
 		return nil, err
@@ -416,7 +463,7 @@ func (s *Server) apiOffers(r *http.Request, d *Data) (any, error) {
 	return doc, nil
 }
 
-// sortRows orders rows by a column, stably, so ties keep the price order.
+// sortRows orders rows by a column, ties by offer ID.
 func sortRows(rows []catalog.OfferRow, key string, desc bool) {
 	cmpDec := func(a, b decimal.Decimal) int { return a.Cmp(b) }
 	less := func(a, b catalog.OfferRow) int {
@@ -457,12 +504,41 @@ func sortRows(rows []catalog.OfferRow, key string, desc bool) {
 		}
 		return cmpDec(a.Price, b.Price)
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		c := less(rows[i], rows[j])
-		if desc {
-			return c > 0
+	// Unknown specs (stored as zero) are blanks: last either way, as the
+	// explorer's script puts its empty cells.
+	blank := func(r catalog.OfferRow) bool {
+		it := r.Offer.Instance
+		switch key {
+		case "gpus":
+			return !it.GPUCount.IsPositive()
+		case "vram":
+			return !it.GPUMemoryGB.IsPositive()
+		case "vcpu":
+			return !it.VCPU.IsPositive()
+		case "ram":
+			return !it.MemoryGiB.IsPositive()
+		case "network":
+			return !it.NetworkGbps.IsPositive()
 		}
-		return c < 0
+		return false
+	}
+	// Ties go by offer ID (ascending either way), so the same rows come in
+	// the same order whatever order they came in: on every reload, in every
+	// tab, and in the explorer's script, which sorts the same way.
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if ba, bb := blank(a), blank(b); ba != bb {
+			return bb
+		} else if !ba {
+			c := less(a, b)
+			if desc {
+				c = -c
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+		return a.Offer.ID() < b.Offer.ID()
 	})
 }
 

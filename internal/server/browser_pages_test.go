@@ -128,12 +128,23 @@ func axeScript(t *testing.T) string {
 
 func awaitPromise(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }
 
-// settle waits until the document is loaded and every chart is drawn.
+// settle waits until the document is loaded and every chart is drawn. A
+// lazy chart (the explorer's, whose chunk loads when it nears the
+// viewport) is scrolled into view; the page is scrolled back to the top
+// once every chart is drawn.
 func settle(ctx context.Context) error {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		var ok bool
-		if err := chromedp.Run(ctx, chromedp.Evaluate(`document.readyState === "complete" && [...document.querySelectorAll('.chart[data-chart]')].every(c => c.getAttribute('data-rendered') === '1' || c.hasAttribute('data-chart-error'))`, &ok)); err == nil && ok {
+		if err := chromedp.Run(ctx, chromedp.Evaluate(`(() => {
+  if (document.readyState !== "complete") return false;
+  const charts = [...document.querySelectorAll('.chart[data-chart]')];
+  const done = c => c.getAttribute('data-rendered') === '1' || c.hasAttribute('data-chart-error');
+  const lazy = charts.filter(c => !done(c) && c.hasAttribute('data-chart-lazy'));
+  lazy.forEach(c => c.scrollIntoView({block: 'center'}));
+  if (lazy.length === 0 && charts.every(done)) { window.scrollTo(0, 0); return true; }
+  return false;
+})()`, &ok)); err == nil && ok {
 			return nil
 		}
 		time.Sleep(50 * time.Millisecond)

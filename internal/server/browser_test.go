@@ -99,10 +99,13 @@ func screenshot(ctx context.Context, t *testing.T, name string) {
 // chart, hide a column, tick two offers, compare them over three years.
 func TestBrowserOffersToCompare(t *testing.T) {
 	ctx, base, problems := browser(t)
-	var rows, hiddenCells int
+	var rows, shownCells, rowsAfter int
 	var loc string
 	err := chromedp.Run(ctx,
 		chromedp.Navigate(base+"/offers?gpu=A100,H100&min_gpus=8&billing=on-demand&lang=en"),
+		chromedp.WaitVisible(`table[data-offers]`, chromedp.ByQuery),
+		// the chart chunk loads when the chart, below the table, nears the viewport
+		chromedp.ScrollIntoView(`.chart[data-chart]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.chart[data-rendered="1"] canvas`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelectorAll('table.data tbody tr').length`, &rows),
 	)
@@ -117,14 +120,16 @@ func TestBrowserOffersToCompare(t *testing.T) {
 	err = chromedp.Run(ctx,
 		chromedp.Click(`details.columns summary`, chromedp.ByQuery),
 		chromedp.Click(`fieldset[data-columns] input[value="source"]`, chromedp.ByQuery),
-		chromedp.Evaluate(`[...document.querySelectorAll('td[data-col="source"]')].filter(td => td.offsetParent === null).length`, &hiddenCells),
+		// the script draws a hidden column's cells hidden or not at all
+		chromedp.Evaluate(`[...document.querySelectorAll('td[data-col="source"]')].filter(td => td.offsetParent !== null).length`, &shownCells),
+		chromedp.Evaluate(`document.querySelectorAll('table.data tbody tr').length`, &rowsAfter),
 		chromedp.Location(&loc),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if hiddenCells != rows {
-		t.Errorf("%d of %d source cells hidden after unticking the column", hiddenCells, rows)
+	if shownCells != 0 || rowsAfter != rows {
+		t.Errorf("%d source cells still shown in %d rows (%d before) after unticking the column", shownCells, rowsAfter, rows)
 	}
 	if !strings.Contains(loc, "cols=") || strings.Contains(loc, "source") && strings.Contains(strings.SplitN(loc, "cols=", 2)[1], "source") {
 		t.Errorf("the column choice should be kept in the URL: %s", loc)
@@ -290,8 +295,10 @@ func waitURL(ctx context.Context, t *testing.T, want string) {
 
 // TestBrowserSortExportAndShare: clicking a column header orders the table
 // in the browser; the CSV export (built in the browser) holds exactly the
-// rows and columns on screen with every row shown; opening the page's URL
-// afresh gives the same view.
+// rows of the view, in its order, and the rows and columns on screen with
+// every row shown (a virtualised page draws a window of them: each drawn
+// row equals its CSV row); opening the page's URL afresh gives the same
+// view.
 func TestBrowserSortExportAndShare(t *testing.T) {
 	ctx, base, problems := browser(t)
 	var vram []string
@@ -319,32 +326,47 @@ func TestBrowserSortExportAndShare(t *testing.T) {
 	// Every row on one page, the table as shown, and the CSV the export link
 	// makes (captured from the Blob it hands to the download).
 	var table [][]string
+	var ids []string
 	var csvText, shared string
+	const drawn = `[...document.querySelectorAll('tbody tr[data-offer]')].map(tr => [tr.getAttribute('data-offer'), ...[...tr.querySelectorAll('td[data-col]')].filter(td => !td.hidden).map(td => td.textContent.trim())])`
+	const viewIDs = `document.querySelector('table[data-offers]')._gsExplorer.ids()`
 	err = chromedp.Run(ctx,
 		chromedp.SetValue(`select[data-x-size]`, "0", chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelector('select[data-x-size]').dispatchEvent(new Event('change', {bubbles: true})); true`, nil),
-		chromedp.Evaluate(`[...document.querySelectorAll('tbody tr')].map(tr => [...tr.querySelectorAll('td[data-col]')].filter(td => !td.hidden).map(td => td.textContent.trim()))`, &table),
+		chromedp.Evaluate(drawn, &table),
+		chromedp.Evaluate(viewIDs, &ids),
 		chromedp.Evaluate(captureCSV, &csvText, func(p *runtime.EvaluateParams) *runtime.EvaluateParams { return p.WithAwaitPromise(true) }),
-		chromedp.Location(&shared),
 	)
 	if err != nil {
+		t.Fatal(err)
+	}
+	waitURL(ctx, t, "size=0")
+	if err := chromedp.Run(ctx, chromedp.Location(&shared)); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(strings.NewReader(strings.TrimPrefix(csvText, "\ufeff"))).ReadAll()
 	if err != nil {
 		t.Fatalf("CSV export does not parse: %v\n%s", err, csvText)
 	}
-	if len(recs)-1 != len(table) {
-		t.Fatalf("CSV has %d rows, the table %d", len(recs)-1, len(table))
+	if len(recs)-1 != len(ids) || len(table) == 0 {
+		t.Fatalf("CSV has %d rows, the view %d (%d drawn)", len(recs)-1, len(ids), len(table))
+	}
+	byID := map[string][]string{}
+	for i, rec := range recs[1:] {
+		id := rec[len(rec)-1] // the last CSV column is the offer ID
+		if id != ids[i] {
+			t.Fatalf("CSV row %d is %s, the view's %s", i, id, ids[i])
+		}
+		byID[id] = rec[:len(rec)-1]
 	}
 	for i, row := range table {
-		got := recs[i+1][:len(recs[i+1])-1] // the last CSV column is the offer ID
-		if len(got) != len(row) {
+		got := byID[row[0]]
+		if len(got) != len(row)-1 {
 			t.Fatalf("row %d: CSV %v vs table %v", i, got, row)
 		}
-		for j := range row {
-			if strings.ReplaceAll(row[j], ",", "") != got[j] {
-				t.Fatalf("row %d col %d: CSV %q vs table %q", i, j, got[j], row[j])
+		for j := range row[1:] {
+			if strings.ReplaceAll(row[j+1], ",", "") != got[j] {
+				t.Fatalf("row %d col %d: CSV %q vs table %q", i, j, got[j], row[j+1])
 			}
 		}
 	}
@@ -352,15 +374,17 @@ func TestBrowserSortExportAndShare(t *testing.T) {
 	tab, cancel := chromedp.NewContext(ctx)
 	defer cancel()
 	var again [][]string
+	var idsAgain []string
 	err = chromedp.Run(tab,
 		chromedp.Navigate(shared),
 		chromedp.WaitVisible(`table.data`, chromedp.ByQuery),
-		chromedp.Evaluate(`[...document.querySelectorAll('tbody tr')].map(tr => [...tr.querySelectorAll('td[data-col]')].filter(td => !td.hidden).map(td => td.textContent.trim()))`, &again),
+		chromedp.Evaluate(drawn, &again),
+		chromedp.Evaluate(viewIDs, &idsAgain),
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(again) != fmt.Sprint(table) {
+	if fmt.Sprint(again) != fmt.Sprint(table) || fmt.Sprint(idsAgain) != fmt.Sprint(ids) {
 		t.Errorf("the shared URL shows a different view:\n%v\n%v", again, table)
 	}
 	if p := problems(); len(p) > 0 {

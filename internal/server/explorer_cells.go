@@ -81,7 +81,8 @@ func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRo
 	}
 	var b []byte
 	for i, s := range []string{rv.ID, rv.ProviderName, rv.Provider, rv.Instance, rv.GPUs + "× " + rv.GPU, rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Interconnect, rv.Network,
-		rv.RDMA, rv.Region, rv.BillingLabel, rv.Price, rv.PerGPU, rv.Upfront, rv.Source, rv.SourceRef, rv.AsOf} {
+		rv.RDMA, rv.Region, rv.BillingLabel, rv.Price, rv.PerGPU, rv.Upfront, rv.Source, rv.SourceRef,
+		rv.GPU, rv.Billing, o.Billing.Family(), row.Price.Mul(scale).String(), row.PerGPUHourly.String(), string(o.Source.Kind), rv.AsOf} {
 		if i == 0 {
 			b = append(b, '[')
 		} else {
@@ -177,8 +178,8 @@ func (d *Data) rowCells(p *i18n.Printer, s OfferSearch, currency string, rows []
 // offersJSON is the explorer's rows as compact arrays in offersDataCols
 // order (the page's script sorts, filters and pages them without asking
 // the server), joined from each offer's pre-encoded row.
-func offersJSON(cells []*offerCells, fresh []string) template.JS {
-	n := len(offersDataHead) + 2
+func offersJSON(cells []*offerCells, fresh []string, gpuNames string) template.JS {
+	n := len(offersDataHead) + len(gpuNames) + 12
 	for _, c := range cells {
 		n += len(c.json) + 12
 	}
@@ -194,8 +195,52 @@ func offersJSON(cells []*offerCells, fresh []string) template.JS {
 		b.WriteString(fresh[i])
 		b.WriteString(`"]`)
 	}
-	b.WriteString("]}")
+	b.WriteString(`],"gpus":`)
+	b.WriteString(gpuNames)
+	b.WriteString("}")
 	return template.JS(b.String())
+}
+
+// explorerGPUNames is, as JSON, what the gpu filter resolves each GPU's ID
+// and family to ({"h100": ["h100-sxm", …]}, keys normalised as the
+// catalog's lookup normalises them: lower case, no spaces, dashes, dots,
+// underscores or slashes), made with the catalog's own LookupGPU, so the
+// explorer's script filters by GPU as the server does; a name it does not
+// hold goes to the server. Made once per load.
+func explorerGPUNames(d *Data) string {
+	if v, ok := d.footer.Load("gpu-names"); ok {
+		return v.(string)
+	}
+	names := map[string][]string{}
+	for _, g := range d.Catalog.GPUs() {
+		for _, n := range []string{g.ID, g.Family} {
+			k := normalizeName(n)
+			if k == "" || names[k] != nil {
+				continue
+			}
+			gs, err := d.Catalog.LookupGPU(n)
+			if err != nil {
+				continue
+			}
+			for _, x := range gs {
+				names[k] = append(names[k], x.ID)
+			}
+		}
+	}
+	b, _ := json.Marshal(names) // strings only; sorted keys; <, >, & escaped
+	d.footer.Store("gpu-names", string(b))
+	return string(b)
+}
+
+// normalizeName is a GPU name as the catalog's lookup compares it.
+func normalizeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '-', '_', '.', '/':
+			return -1
+		}
+		return r
+	}, strings.ToLower(s))
 }
 
 // offersDataHead opens the explorer's JSON: the column names and the rows.

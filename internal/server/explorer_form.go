@@ -2,7 +2,12 @@ package server
 
 import (
 	"html/template"
+	"net/url"
+	"strconv"
 	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 )
 
 // The explorer's form and table head are long lists (30 GPU families, 30
@@ -116,4 +121,68 @@ func (cs columns) Head() template.HTML {
 		b.WriteString(`</span></a></th>`)
 	}
 	return template.HTML(b.String())
+}
+
+// explorerViews fills the explorer's freshness and regions sentences: how
+// many prices the freshness filter hid, with links that show them or hide
+// undated ones too, and which regions the page shows, with a link to the
+// other view. Each link is the page's query with parameters changed (the
+// script keeps it in step with the sort, quick filter and columns).
+func explorerViews(p *i18n.Printer, page *offersPage, q url.Values, s OfferSearch, stale int) {
+	link := func(label string, set ...string) viewLink {
+		u := cloneValues(q)
+		v := url.Values{}
+		for i := 0; i+1 < len(set); i += 2 {
+			u.Set(set[i], set[i+1])
+			v.Set(set[i], set[i+1])
+		}
+		u.Del("page")
+		return viewLink{Label: label, URL: "/offers?" + u.Encode(), Set: v.Encode()}
+	}
+	months := s.MaxAgeMonths
+	page.MaxAge, page.HideUndated = months, s.HideUndated
+	switch {
+	case stale > 0 && months > 0 && s.HideUndated:
+		page.AgeNote = p.T("web.x.stale_undated_hidden", stale, months)
+	case stale > 0 && months > 0:
+		page.AgeNote = p.T("web.x.stale_hidden", stale, months)
+	case stale > 0:
+		page.AgeNote = p.T("web.x.undated_hidden", stale)
+	case months > 0:
+		page.AgeNote = p.T("web.x.stale_none", months)
+	default:
+		page.AgeNote = p.T("web.x.age_any")
+	}
+	switch {
+	case stale > 0:
+		page.AgeLinks = append(page.AgeLinks, link(p.T("web.x.stale_show"), "max_age_months", "0", "hide_undated", "false"))
+	case months == 0:
+		page.AgeLinks = append(page.AgeLinks, link(p.T("web.x.age_hide", catalog.FreshMonths), "max_age_months", strconv.Itoa(catalog.FreshMonths)))
+	}
+	if !s.HideUndated {
+		page.AgeLinks = append(page.AgeLinks, link(p.T("web.f.hide_undated"), "hide_undated", "true"))
+	}
+	if s.OneRegion {
+		page.RegionsNote = p.T("web.x.regions_cheapest")
+		page.RegionsLink = link(p.T("web.x.regions_all"), "cheapest_region", "false")
+	} else {
+		page.RegionsNote = p.T("web.x.regions_every")
+		page.RegionsLink = link(p.T("web.x.regions_back"), "cheapest_region", "true")
+	}
+}
+
+// quickMatch reports whether an offer's row holds every word of the quick
+// filter (lower case), in the cells the explorer's script searches: ID,
+// provider, instance, GPU, region, billing, interconnect and RDMA.
+func quickMatch(r offerRowView, words []string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	h := strings.ToLower(strings.Join([]string{r.ID, r.ProviderName, r.Instance, r.cell("gpu"), r.Region, r.BillingLabel, r.Interconnect, r.RDMA}, " "))
+	for _, w := range words {
+		if !strings.Contains(h, w) {
+			return false
+		}
+	}
+	return true
 }

@@ -33,7 +33,8 @@ type offerIndex struct {
 	values [numKeyFields][]string
 	priced *lazyCache[pricedKey, *pricedList]
 	// ranks orders the offers (by ordinal) by effective hourly price in a
-	// currency, equal prices sharing a rank.
+	// currency: each offer's place in the catalog's price order, so equal
+	// prices are ranked as that order breaks their tie.
 	ranks *lazyCache[string, []int32]
 	cells *lazyCache[cellsKey, []*offerCells]
 }
@@ -348,7 +349,10 @@ func anyBilling(b catalog.Billing, filters []string) bool {
 }
 
 // priceRanks orders the offers (by ordinal) by effective hourly price in
-// currency: the base list sorted by price, equal prices sharing a rank.
+// currency: each offer's place in the base list sorted by price. Equal
+// prices do not share a rank: the cheapest region of an instance type is
+// then the same whatever order the rows come in (a column order, a sort),
+// the one the price order puts first.
 func (d *Data) priceRanks(currency string) ([]int32, error) {
 	x := d.index()
 	return x.ranks.get(currency, func() ([]int32, error) {
@@ -357,20 +361,17 @@ func (d *Data) priceRanks(currency string) ([]int32, error) {
 			return nil, err
 		}
 		ranks := make([]int32, len(x.ord))
-		var rank int32
 		for i := range all.rows {
-			if i > 0 && !all.rows[i].EffectiveHourly.Equal(all.rows[i-1].EffectiveHourly) {
-				rank++
-			}
-			ranks[all.ords[i]] = rank
+			ranks[all.ords[i]] = int32(i)
 		}
 		return ranks, nil
 	})
 }
 
 // cheapestRegion is catalog.CheapestRegion for rows priced in currency:
-// the cheapest row of each instance type and billing model (the first of
-// equals), in the rows' order, comparing precomputed ranks instead of
+// the cheapest row of each instance type and billing model (of equals,
+// the one the price order puts first, whatever the rows' order), in the
+// rows' order, comparing precomputed ranks instead of
 // decimals and numbered groups instead of string keys.
 func (d *Data) cheapestRegion(currency string, rows []catalog.OfferRow) []catalog.OfferRow {
 	x := d.index()

@@ -124,7 +124,8 @@ func randomQueries(d *Data, n int) []catalog.OfferQuery {
 // TestIndexAnswersAsCatalog holds the explorer's index to the catalog: for
 // queries over every filter, unit, currency and order, queryOffers returns
 // what Catalog.QueryOffers returns, and cheapestRegion what
-// catalog.CheapestRegion keeps, also after the server's column orders.
+// catalog.CheapestRegion keeps, also after the server's column orders
+// (where it keeps the rows the price order chose, in the column order).
 func TestIndexAnswersAsCatalog(t *testing.T) {
 	d := embeddedData(t)
 	nonEmpty := 0
@@ -148,10 +149,23 @@ func TestIndexAnswersAsCatalog(t *testing.T) {
 		} else if q.Limit == 0 {
 			t.Errorf("%s: queryCheapest did not answer a query the index answers", what)
 		}
+		// After a column order, the cheapest region of each type is still
+		// the one the price order puts first among equals (so a reload
+		// sorted otherwise keeps the same rows), in the column order.
+		keep := map[*catalog.Offer]bool{}
+		for _, r := range catalog.CheapestRegion(want) {
+			keep[r.Offer] = true
+		}
 		order := orderKeys[i%len(orderKeys)]
 		sortRows(got, order, i%2 == 0)
 		sortRows(want, order, i%2 == 0)
-		sameRows(t, what+" ordered by "+order+" cheapest region", d.cheapestRegion(q.Currency, got), catalog.CheapestRegion(want))
+		var kept []catalog.OfferRow
+		for _, r := range want {
+			if keep[r.Offer] {
+				kept = append(kept, r)
+			}
+		}
+		sameRows(t, what+" ordered by "+order+" cheapest region", d.cheapestRegion(q.Currency, got), kept)
 	}
 	t.Logf("%d of 300 queries match offers", nonEmpty)
 	if nonEmpty < 150 {

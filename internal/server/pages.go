@@ -323,6 +323,22 @@ type offersPage struct {
 	CSVURL      string
 	// slots hold Body, DataJS and RegionList once slotted.
 	slots []web.Slot
+	// The freshness filter: its choices, whether undated prices are
+	// hidden, and the sentence saying what it hides with a link that
+	// changes it.
+	MaxAge      int
+	HideUndated bool
+	AgeNote     string
+	AgeLinks    []viewLink
+	// The regions switch: what the page shows and a link to the other view.
+	RegionsNote string
+	RegionsLink viewLink
+}
+
+// viewLink is a link to the same explorer view with one choice changed:
+// the script sets its href from the page's current URL and data-set.
+type viewLink struct {
+	Label, URL, Set string
 }
 
 // slotted moves the page's large parts (the table body, every row's JSON,
@@ -373,6 +389,11 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		MaxPrice: p.str("max_price"), Region: p.str("region"), Country: p.str("country"), CheapestRegion: p.str("cheapest_region") != "false"}
 	page.RDMA, _ = p.bool("rdma")
 	q.Set("cheapest_region", fmt.Sprint(page.CheapestRegion))
+	// Prices older than a year are hidden unless asked for (see
+	// docs/web.md, "Freshness"); the links below carry the choice.
+	if !q.Has("max_age_months") {
+		q.Set("max_age_months", strconv.Itoa(catalog.FreshMonths))
+	}
 	api := cloneValues(q)
 	api.Del("lang")
 	api.Del("col")
@@ -393,10 +414,12 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if err != nil {
 		return page, err
 	}
-	rows, total, err := d.run(search)
+	search.Now = s.cfg.Now()
+	rows, total, stale, err := d.runCounted(search)
 	if err != nil {
 		return page, err
 	}
+	explorerViews(v.P, page, q, search, stale)
 	page.Total, page.Shown = total, len(rows)
 	if search.Offset > 0 || search.Offset+len(rows) < total {
 		// More matches than one response carries (maxOfferRows).
@@ -417,7 +440,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	for i, row := range rows {
 		fresh[i] = freshness(now, row.Offer.Source)
 	}
-	page.DataJS = offersJSON(cells, fresh)
+	page.DataJS = offersJSON(cells, fresh, explorerGPUNames(d))
 	page.All = cells
 	if len(cells) == 0 && search.Query.Billing != nil {
 		page.EmptyWhy = v.P.T("web.x.none_billing", v.P.Billing(strings.Join(search.Query.Billing, ","), catalog.Billing(strings.Join(search.Query.Billing, ",")).Family()))
@@ -522,7 +545,7 @@ const offersPageSize = 50
 
 // offersDataCols are the fields of each row of the explorer's JSON.
 var offersDataCols = []string{"id", "provider", "provider_id", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "interconnect", "network",
-	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "as_of", "fresh"}
+	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "gpu_id", "billing_code", "billing_family", "price_n", "per_gpu_n", "source_kind", "as_of", "fresh"}
 
 // providerNames maps provider IDs to their names in the page's language.
 func providerNames(d *Data, p *i18n.Printer) map[string]string {
@@ -581,8 +604,12 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	}
 	head = append(head, "id")
 	cw.Write(head)
+	words := strings.Fields(strings.ToLower(r.URL.Query().Get("q")))
 	for _, oc := range page.All {
 		row := oc.view
+		if !quickMatch(row, words) {
+			continue
+		}
 		var rec []string
 		for _, c := range page.Columns {
 			if c.Shown {

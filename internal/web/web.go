@@ -241,7 +241,9 @@ func Static() http.Handler {
 	fsrv := http.FileServerFS(sub)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
-		if st, err := fs.Stat(sub, name); name == "" || err != nil || st.IsDir() {
+		// The build's brotli copies are served through Precompressed,
+		// never as files of their own.
+		if st, err := fs.Stat(sub, name); name == "" || err != nil || st.IsDir() || strings.HasSuffix(name, ".br") {
 			http.NotFound(w, r)
 			return
 		}
