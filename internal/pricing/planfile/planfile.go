@@ -368,18 +368,26 @@ func ResolveOffer(c Catalog, id string) (*catalog.Offer, error) {
 	if o, ok := c.Offer(id); ok {
 		return o, nil
 	}
-	// Suggest offers of the same instance type, or else any offer.
+	// Suggest offers of the same instance type, else of the same provider,
+	// else any offer.
 	parts := strings.SplitN(id, "/", 3)
-	var same, all []string
+	var same, provider, all []string
 	for _, o := range c.Offers() {
-		all = append(all, o.ID())
-		if len(parts) >= 2 && o.Provider == parts[0] && o.InstanceName == parts[1] {
-			same = append(same, o.ID())
+		oid := o.ID()
+		all = append(all, oid)
+		if o.Provider == parts[0] {
+			provider = append(provider, oid)
+			if len(parts) >= 2 && o.InstanceName == parts[1] {
+				same = append(same, oid)
+			}
 		}
 	}
 	ids := all
-	if len(same) > 0 {
+	switch {
+	case len(same) > 0:
 		ids = same
+	case len(provider) > 0:
+		ids = provider
 	}
 	return nil, &catalog.NotFoundError{What: "offer", Name: id, Suggestions: catalog.Suggest(id, ids, 3)}
 }
