@@ -69,6 +69,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/jsonmoney"
 )
 
 const (
@@ -140,39 +141,13 @@ type entry struct {
 // Parse reads a bundle (see the package documentation).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	b := i.newBuilder()
-	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: b.count}
-	win := &importer.Window{R: cr, Max: importer.MaxRecord}
-	dec := json.NewDecoder(win)
-	tok, err := dec.Token()
+	n, err := importer.DecodeBundle(ctx, sourceName, r, p, b.count, b.add)
 	if err != nil {
-		return nil, parseErr(dec.InputOffset(), "", fmt.Errorf("reading bundle: %w", err))
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, parseErr(dec.InputOffset(), "", errors.New("a bundle is a JSON array of entries"))
-	}
-	for n := 0; dec.More(); n++ {
-		win.Reset()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		off := dec.InputOffset()
-		var e entry
-		if err := dec.Decode(&e); err != nil {
-			return nil, decodeErr(off, fmt.Sprintf("[%d]", n), err)
-		}
-		if err := b.add(n, off, e); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, parseErr(dec.InputOffset(), "", fmt.Errorf("reading end of bundle: %w", err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, parseErr(dec.InputOffset(), "", errors.New("data after the bundle's closing bracket"))
+		return nil, err
 	}
 	res := b.result()
 	if p != nil {
-		p(cr.N, len(res.Offers))
+		p(n, len(res.Offers))
 	}
 	return res, nil
 }
@@ -184,56 +159,7 @@ func parseErr(off int64, field string, err error) *importer.ParseError {
 // decodeErr turns a JSON decoding error into a ParseError, keeping the
 // offset and field the decoder reports.
 func decodeErr(off int64, field string, err error) *importer.ParseError {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		if te.Offset > 0 {
-			off = te.Offset
-		}
-		if te.Field != "" {
-			field += "." + te.Field
-		}
-	}
-	return parseErr(off, field, err)
-}
-
-// money is a price in a JSON number or numeric string, kept exact.
-type money struct {
-	d   decimal.Decimal
-	set bool
-}
-
-// UnmarshalJSON accepts a number, a numeric string or null.
-func (m *money) UnmarshalJSON(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	if s == "null" {
-		return nil
-	}
-	if strings.HasPrefix(s, `"`) {
-		var str string
-		if err := json.Unmarshal(b, &str); err != nil {
-			return err
-		}
-		s = strings.TrimSpace(str)
-		if s == "" {
-			return nil
-		}
-	}
-	if len(s) > 40 {
-		return fmt.Errorf("number %.20q... is too long", s)
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil {
-		return fmt.Errorf("%q is not a number", s)
-	}
-	if e := d.Exponent(); e < -20 || e > 20 {
-		return fmt.Errorf("%q is out of range", s)
-	}
-	m.d, m.set = d, true
-	return nil
+	return importer.JSONDecodeError(sourceName, off, field, err)
 }
 
 // priceResponse is a DescribePrice response (or an API error).
@@ -243,14 +169,14 @@ type priceResponse struct {
 	Message   string `json:"Message"`
 	PriceInfo *struct {
 		Price *struct {
-			OriginalPrice money  `json:"OriginalPrice"`
-			DiscountPrice money  `json:"DiscountPrice"`
-			TradePrice    money  `json:"TradePrice"`
-			Currency      string `json:"Currency"`
+			OriginalPrice jsonmoney.Money `json:"OriginalPrice"`
+			DiscountPrice jsonmoney.Money `json:"DiscountPrice"`
+			TradePrice    jsonmoney.Money `json:"TradePrice"`
+			Currency      string          `json:"Currency"`
 			DetailInfos   struct {
 				DetailInfo []struct {
-					Resource      string `json:"Resource"`
-					OriginalPrice money  `json:"OriginalPrice"`
+					Resource      string          `json:"Resource"`
+					OriginalPrice jsonmoney.Money `json:"OriginalPrice"`
 				} `json:"DetailInfo"`
 			} `json:"DetailInfos"`
 		} `json:"Price"`
@@ -275,13 +201,13 @@ type spotResponse struct {
 }
 
 type spotRow struct {
-	ZoneID       string `json:"ZoneId"`
-	InstanceType string `json:"InstanceType"`
-	IoOptimized  string `json:"IoOptimized"`
-	Timestamp    string `json:"Timestamp"`
-	NetworkType  string `json:"NetworkType"`
-	SpotPrice    money  `json:"SpotPrice"`
-	OriginPrice  money  `json:"OriginPrice"`
+	ZoneID       string          `json:"ZoneId"`
+	InstanceType string          `json:"InstanceType"`
+	IoOptimized  string          `json:"IoOptimized"`
+	Timestamp    string          `json:"Timestamp"`
+	NetworkType  string          `json:"NetworkType"`
+	SpotPrice    jsonmoney.Money `json:"SpotPrice"`
+	OriginPrice  jsonmoney.Money `json:"OriginPrice"`
 }
 
 // spotQuote is the latest spot price seen in one zone.
@@ -377,18 +303,18 @@ func (b *builder) addPrice(off int64, field string, e entry, fetched time.Time) 
 	// itemised, else the order's OriginalPrice (see the package doc).
 	amount, fieldName := pr.OriginalPrice, "PriceInfo.Price.OriginalPrice"
 	for _, d := range pr.DetailInfos.DetailInfo {
-		if strings.EqualFold(d.Resource, "instanceType") && d.OriginalPrice.set {
+		if strings.EqualFold(d.Resource, "instanceType") && d.OriginalPrice.Set {
 			amount, fieldName = d.OriginalPrice, "PriceInfo.Price.DetailInfos.DetailInfo.OriginalPrice"
 			break
 		}
 	}
-	if !amount.set {
+	if !amount.Set {
 		return parseErr(off, field+".response."+fieldName, errors.New("missing"))
 	}
-	if amount.d.IsNegative() {
-		return parseErr(off, field+".response."+fieldName, fmt.Errorf("negative price %s", amount.d))
+	if amount.D.IsNegative() {
+		return parseErr(off, field+".response."+fieldName, fmt.Errorf("negative price %s", amount.D))
 	}
-	if amount.d.IsZero() {
+	if amount.D.IsZero() {
 		b.skipped.Add("zero price", e.Region+" "+e.InstanceType)
 		return nil
 	}
@@ -399,11 +325,11 @@ func (b *builder) addPrice(off int64, field string, e entry, fetched time.Time) 
 	price := catalog.Price{Currency: cur}
 	switch billing {
 	case catalog.OnDemand:
-		price.Hourly = amount.d
+		price.Hourly = amount.D
 	case catalog.Subscription1m:
-		price.Monthly = amount.d
+		price.Monthly = amount.D
 	case catalog.Subscription1y, catalog.Subscription3y:
-		price.Upfront = amount.d
+		price.Upfront = amount.D
 	}
 	var rules []string
 	for _, r := range resp.PriceInfo.Rules.Rule {
@@ -471,17 +397,17 @@ func (b *builder) addSpot(off int64, field string, e entry, fetched time.Time) e
 		if err != nil {
 			return parseErr(off, rf+".Timestamp", fmt.Errorf("%q is not an RFC 3339 time", row.Timestamp))
 		}
-		if !row.SpotPrice.set {
+		if !row.SpotPrice.Set {
 			return parseErr(off, rf+".SpotPrice", errors.New("missing"))
 		}
-		if row.SpotPrice.d.IsNegative() {
-			return parseErr(off, rf+".SpotPrice", fmt.Errorf("negative price %s", row.SpotPrice.d))
+		if row.SpotPrice.D.IsNegative() {
+			return parseErr(off, rf+".SpotPrice", fmt.Errorf("negative price %s", row.SpotPrice.D))
 		}
 		key := [3]string{e.Region, it, row.ZoneID}
 		if old, ok := b.spot[key]; ok && !at.After(old.at) {
 			continue
 		}
-		b.spot[key] = spotQuote{at: at, price: row.SpotPrice.d, currency: cur, fetched: fetched}
+		b.spot[key] = spotQuote{at: at, price: row.SpotPrice.D, currency: cur, fetched: fetched}
 	}
 	return nil
 }

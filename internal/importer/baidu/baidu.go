@@ -126,39 +126,13 @@ type entry struct {
 // Parse reads a bundle (see the package documentation).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	b := i.newBuilder()
-	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: b.count}
-	win := &importer.Window{R: cr, Max: importer.MaxRecord}
-	dec := json.NewDecoder(win)
-	tok, err := dec.Token()
+	n, err := importer.DecodeBundle(ctx, sourceName, r, p, b.count, b.add)
 	if err != nil {
-		return nil, parseErr(dec.InputOffset(), "", fmt.Errorf("reading bundle: %w", err))
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, parseErr(dec.InputOffset(), "", errors.New("a bundle is a JSON array of entries"))
-	}
-	for n := 0; dec.More(); n++ {
-		win.Reset()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		off := dec.InputOffset()
-		var e entry
-		if err := dec.Decode(&e); err != nil {
-			return nil, decodeErr(off, fmt.Sprintf("[%d]", n), err)
-		}
-		if err := b.add(n, off, e); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, parseErr(dec.InputOffset(), "", fmt.Errorf("reading end of bundle: %w", err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, parseErr(dec.InputOffset(), "", errors.New("data after the bundle's closing bracket"))
+		return nil, err
 	}
 	res := b.result()
 	if p != nil {
-		p(cr.N, len(res.Offers))
+		p(n, len(res.Offers))
 	}
 	return res, nil
 }
@@ -167,21 +141,10 @@ func parseErr(off int64, field string, err error) *importer.ParseError {
 	return &importer.ParseError{Source: sourceName, Offset: off, Field: field, Err: err}
 }
 
+// decodeErr turns a JSON decoding error into a ParseError, keeping the
+// offset and field the decoder reports.
 func decodeErr(off int64, field string, err error) *importer.ParseError {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		if te.Offset > 0 {
-			off = te.Offset
-		}
-		if te.Field != "" {
-			field += "." + te.Field
-		}
-	}
-	return parseErr(off, field, err)
+	return importer.JSONDecodeError(sourceName, off, field, err)
 }
 
 // priceResponse is a GetPriceBySpec answer (GetPriceBySpecResult /

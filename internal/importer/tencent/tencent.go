@@ -75,6 +75,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/jsonmoney"
 )
 
 const (
@@ -177,39 +178,13 @@ type entry struct {
 // Parse reads a bundle (see the package documentation).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	b := i.newBuilder()
-	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: b.count}
-	win := &importer.Window{R: cr, Max: importer.MaxRecord}
-	dec := json.NewDecoder(win)
-	tok, err := dec.Token()
+	n, err := importer.DecodeBundle(ctx, sourceName, r, p, b.count, b.add)
 	if err != nil {
-		return nil, parseErr(dec.InputOffset(), "", fmt.Errorf("reading bundle: %w", err))
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, parseErr(dec.InputOffset(), "", errors.New("a bundle is a JSON array of entries"))
-	}
-	for n := 0; dec.More(); n++ {
-		win.Reset()
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		off := dec.InputOffset()
-		var e entry
-		if err := dec.Decode(&e); err != nil {
-			return nil, decodeErr(off, fmt.Sprintf("[%d]", n), err)
-		}
-		if err := b.add(n, off, e); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, parseErr(dec.InputOffset(), "", fmt.Errorf("reading end of bundle: %w", err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, parseErr(dec.InputOffset(), "", errors.New("data after the bundle's closing bracket"))
+		return nil, err
 	}
 	res := b.result()
 	if p != nil {
-		p(cr.N, len(res.Offers))
+		p(n, len(res.Offers))
 	}
 	return res, nil
 }
@@ -221,72 +196,21 @@ func parseErr(off int64, field string, err error) *importer.ParseError {
 // decodeErr turns a JSON decoding error into a ParseError, keeping the
 // offset and field the decoder reports.
 func decodeErr(off int64, field string, err error) *importer.ParseError {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		if te.Offset > 0 {
-			off = te.Offset
-		}
-		if te.Field != "" {
-			field += "." + te.Field
-		}
-	}
-	return parseErr(off, field, err)
-}
-
-// money is a price in a JSON number or numeric string (Tencent sends
-// both: Discount is "100.000000" in DescribeZoneInstanceConfigInfos and a
-// number elsewhere), kept exact.
-type money struct {
-	d   decimal.Decimal
-	set bool
-}
-
-// UnmarshalJSON accepts a number, a numeric string or null.
-func (m *money) UnmarshalJSON(b []byte) error {
-	s := strings.TrimSpace(string(b))
-	if s == "null" {
-		return nil
-	}
-	if strings.HasPrefix(s, `"`) {
-		var str string
-		if err := json.Unmarshal(b, &str); err != nil {
-			return err
-		}
-		s = strings.TrimSpace(str)
-		if s == "" {
-			return nil
-		}
-	}
-	if len(s) > 40 {
-		return fmt.Errorf("number %.20q... is too long", s)
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil {
-		return fmt.Errorf("%q is not a number", s)
-	}
-	if e := d.Exponent(); e < -20 || e > 20 {
-		return fmt.Errorf("%q is out of range", s)
-	}
-	m.d, m.set = d, true
-	return nil
+	return importer.JSONDecodeError(sourceName, off, field, err)
 }
 
 // itemPrice is Tencent's ItemPrice.
 type itemPrice struct {
-	UnitPrice                   money  `json:"UnitPrice"`
-	UnitPriceDiscount           money  `json:"UnitPriceDiscount"`
-	UnitPriceSecondStep         money  `json:"UnitPriceSecondStep"`
-	UnitPriceThirdStep          money  `json:"UnitPriceThirdStep"`
-	UnitPriceDiscountSecondStep money  `json:"UnitPriceDiscountSecondStep"`
-	UnitPriceDiscountThirdStep  money  `json:"UnitPriceDiscountThirdStep"`
-	OriginalPrice               money  `json:"OriginalPrice"`
-	DiscountPrice               money  `json:"DiscountPrice"`
-	Discount                    money  `json:"Discount"`
-	ChargeUnit                  string `json:"ChargeUnit"`
+	UnitPrice                   jsonmoney.Money `json:"UnitPrice"`
+	UnitPriceDiscount           jsonmoney.Money `json:"UnitPriceDiscount"`
+	UnitPriceSecondStep         jsonmoney.Money `json:"UnitPriceSecondStep"`
+	UnitPriceThirdStep          jsonmoney.Money `json:"UnitPriceThirdStep"`
+	UnitPriceDiscountSecondStep jsonmoney.Money `json:"UnitPriceDiscountSecondStep"`
+	UnitPriceDiscountThirdStep  jsonmoney.Money `json:"UnitPriceDiscountThirdStep"`
+	OriginalPrice               jsonmoney.Money `json:"OriginalPrice"`
+	DiscountPrice               jsonmoney.Money `json:"DiscountPrice"`
+	Discount                    jsonmoney.Money `json:"Discount"`
+	ChargeUnit                  string          `json:"ChargeUnit"`
 }
 
 // apiError is Response.Error.
@@ -373,23 +297,23 @@ func hourly(p *itemPrice) (price decimal.Decimal, notes, skip string, field stri
 	if !strings.EqualFold(p.ChargeUnit, "HOUR") {
 		return decimal.Zero, "", "charge unit " + quoteUnit(p.ChargeUnit) + " is not HOUR", "", nil
 	}
-	if !p.UnitPrice.set {
+	if !p.UnitPrice.Set {
 		return decimal.Zero, "", "", "UnitPrice", errors.New("missing")
 	}
-	if p.UnitPrice.d.IsNegative() {
-		return decimal.Zero, "", "", "UnitPrice", fmt.Errorf("negative price %s", p.UnitPrice.d)
+	if p.UnitPrice.D.IsNegative() {
+		return decimal.Zero, "", "", "UnitPrice", fmt.Errorf("negative price %s", p.UnitPrice.D)
 	}
 	notes = "list price (UnitPrice)"
-	if s2, s3 := p.UnitPriceSecondStep, p.UnitPriceThirdStep; (s2.set && !s2.d.Equal(p.UnitPrice.d)) || (s3.set && !s3.d.Equal(p.UnitPrice.d)) {
-		notes = fmt.Sprintf("tiered pay-as-you-go price: %s/h first step", p.UnitPrice.d)
-		if s2.set {
-			notes += fmt.Sprintf(", %s/h second step", s2.d)
+	if s2, s3 := p.UnitPriceSecondStep, p.UnitPriceThirdStep; (s2.Set && !s2.D.Equal(p.UnitPrice.D)) || (s3.Set && !s3.D.Equal(p.UnitPrice.D)) {
+		notes = fmt.Sprintf("tiered pay-as-you-go price: %s/h first step", p.UnitPrice.D)
+		if s2.Set {
+			notes += fmt.Sprintf(", %s/h second step", s2.D)
 		}
-		if s3.set {
-			notes += fmt.Sprintf(", %s/h third step", s3.d)
+		if s3.Set {
+			notes += fmt.Sprintf(", %s/h third step", s3.D)
 		}
 	}
-	return p.UnitPrice.d, notes, "", "", nil
+	return p.UnitPrice.D, notes, "", "", nil
 }
 
 // spotHourly returns the spot price of a SPOTPAID ItemPrice.
@@ -398,16 +322,16 @@ func spotHourly(p *itemPrice) (price decimal.Decimal, skip, field string, err er
 		return decimal.Zero, "charge unit " + quoteUnit(p.ChargeUnit) + " is not HOUR", "", nil
 	}
 	m, f := p.UnitPriceDiscount, "UnitPriceDiscount"
-	if !m.set {
+	if !m.Set {
 		m, f = p.UnitPrice, "UnitPrice"
 	}
-	if !m.set {
+	if !m.Set {
 		return decimal.Zero, "", "UnitPrice", errors.New("missing")
 	}
-	if m.d.IsNegative() {
-		return decimal.Zero, "", f, fmt.Errorf("negative price %s", m.d)
+	if m.D.IsNegative() {
+		return decimal.Zero, "", f, fmt.Errorf("negative price %s", m.D)
 	}
-	return m.d, "", "", nil
+	return m.D, "", "", nil
 }
 
 func quoteUnit(u string) string {
@@ -480,17 +404,17 @@ func (b *builder) addInquiry(off int64, field string, e entry, cur string, fetch
 			b.skipped.Add(fmt.Sprintf("unsupported prepaid period %d", period), ex)
 			return nil
 		}
-		if !ip.OriginalPrice.set {
+		if !ip.OriginalPrice.Set {
 			return parseErr(off, pf+"OriginalPrice", errors.New("missing"))
 		}
-		if ip.OriginalPrice.d.IsNegative() {
-			return parseErr(off, pf+"OriginalPrice", fmt.Errorf("negative price %s", ip.OriginalPrice.d))
+		if ip.OriginalPrice.D.IsNegative() {
+			return parseErr(off, pf+"OriginalPrice", fmt.Errorf("negative price %s", ip.OriginalPrice.D))
 		}
 		o.Notes = "list price (OriginalPrice)"
 		if o.Billing = billing; monthly {
-			o.Price.Monthly = ip.OriginalPrice.d
+			o.Price.Monthly = ip.OriginalPrice.D
 		} else {
-			o.Price.Upfront = ip.OriginalPrice.d
+			o.Price.Upfront = ip.OriginalPrice.D
 		}
 	default:
 		b.skipped.Add("unsupported charge type "+e.ChargeType, ex)

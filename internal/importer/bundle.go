@@ -1,0 +1,74 @@
+package importer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// DecodeBundle reads a bundle of recorded API answers: one JSON array
+// whose entries are decoded into E and handed to add in order, with the
+// entry's index and byte offset. A UTF-8 BOM is skipped, no entry may
+// exceed MaxRecord bytes, the context is checked between entries, and
+// anything after the closing bracket is refused. records reports how
+// many records add has made so far (for progress); the answer is the
+// number of bytes read. Errors are ParseErrors of source naming the
+// offset and the entry ("[3].response.Price").
+func DecodeBundle[E any](ctx context.Context, source string, r io.Reader, p Progress, records func() int, add func(n int, off int64, e E) error) (int64, error) {
+	cr := &CountingReader{R: SkipBOM(r), Progress: p, Records: records}
+	win := &Window{R: cr, Max: MaxRecord}
+	dec := json.NewDecoder(win)
+	fail := func(field string, err error) error {
+		return &ParseError{Source: source, Offset: dec.InputOffset(), Field: field, Err: err}
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return cr.N, fail("", fmt.Errorf("reading bundle: %w", err))
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return cr.N, fail("", errors.New("a bundle is a JSON array of entries"))
+	}
+	for n := 0; dec.More(); n++ {
+		win.Reset()
+		if err := ctx.Err(); err != nil {
+			return cr.N, err
+		}
+		off := dec.InputOffset()
+		var e E
+		if err := dec.Decode(&e); err != nil {
+			return cr.N, JSONDecodeError(source, off, fmt.Sprintf("[%d]", n), err)
+		}
+		if err := add(n, off, e); err != nil {
+			return cr.N, err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return cr.N, fail("", fmt.Errorf("reading end of bundle: %w", err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return cr.N, fail("", errors.New("data after the bundle's closing bracket"))
+	}
+	return cr.N, nil
+}
+
+// JSONDecodeError turns a JSON decoding error at offset off into a
+// ParseError of source, keeping the offset and field the decoder reports
+// (field is the path so far, such as "[3]").
+func JSONDecodeError(source string, off int64, field string, err error) *ParseError {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		if te.Offset > 0 {
+			off = te.Offset
+		}
+		if te.Field != "" {
+			field += "." + te.Field
+		}
+	}
+	return &ParseError{Source: source, Offset: off, Field: field, Err: err}
+}
