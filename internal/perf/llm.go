@@ -454,9 +454,12 @@ func (f llmFit) forQuery(stack, bench string) (Eff, bool) {
 	return e, true
 }
 
-// fitLLM fits the serving efficiencies and terms on all LLM results.
-func (m *Model) fitLLM() {
-	m.llm = fitLLMEff(m.points, m.specs, nil)
+// llmFit fits the serving efficiencies and terms on all LLM results, once,
+// on first use: most commands (offers, a GPU-hours plan, a CNN estimate)
+// never ask, and the fit is about a third of the whole model's.
+func (m *Model) llmFit() *llmFit {
+	m.llmOnce.Do(func() { m.llm = fitLLMEff(m.points, m.specs, nil) })
+	return &m.llm
 }
 
 // llmRows prepares the LLM serving results with a known shape; skip
@@ -585,7 +588,7 @@ func ValidateLLM(points []Point, specs map[string]Spec) []Result {
 // ("tensorrt-llm", "vllm"; "" for all stacks together), with the term of
 // the stack's latest software round: what a sized serving job gets.
 func (m *Model) LLMEfficiency(stack string) (Eff, bool) {
-	return m.llm.forQuery(stack, "")
+	return m.llmFit().forQuery(stack, "")
 }
 
 // llmThroughput estimates an LLM serving benchmark by the roofline and the
@@ -602,7 +605,7 @@ func (m *Model) llmThroughput(e *Estimate, q Query) (perGPU float64, ok bool) {
 	if m.specs[q.GPU].Arch == "CDNA" {
 		sh.Stack = "vllm" // AMD GPUs: TensorRT-LLM does not run there; the calibrated AMD results are vLLM's
 	}
-	eff, ok := m.llm.forQuery(sh.Stack, q.Benchmark)
+	eff, ok := m.llmFit().forQuery(sh.Stack, q.Benchmark)
 	if !ok {
 		return 0, false
 	}

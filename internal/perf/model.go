@@ -3,6 +3,7 @@ package perf
 import (
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/gpuscout/gpuscout/internal/i18n"
 )
@@ -57,8 +58,9 @@ type Model struct {
 	cArr       []float64
 	archArr    []float64
 	archs      []string // index → architecture key
-	llm        llmFit   // LLM serving efficiencies per stack ("" = all) and terms
-	mfu        MFUFit   // published large-model training MFU
+	llm        llmFit   // LLM serving efficiencies per stack ("" = all) and terms; read through llmFit
+	llmOnce    sync.Once
+	mfu        MFUFit // published large-model training MFU
 	// Bands is the uncertainty of each confidence level: the 80th
 	// percentile of |log(predicted/actual)| in leave-one-out validation.
 	Bands map[Confidence]float64
@@ -228,7 +230,6 @@ func Fit(points []Point, specs map[string]Spec) *Model {
 	}
 	m.fitLinear()
 	m.fitTimeToTrain()
-	m.fitLLM()
 	return m
 }
 
