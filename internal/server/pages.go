@@ -319,6 +319,9 @@ type offersPage struct {
 	PriceUnit   string
 	FXNote      string
 	Chart       map[string]any
+	// ChartColors is each provider's chart colour, for the script that
+	// redraws the chart after a sort or filter in the browser.
+	ChartColors map[string]string
 	APIURL      string
 	CSVURL      string
 	// slots hold Body, DataJS and RegionList once slotted.
@@ -498,6 +501,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		page.Columns = append(page.Columns, col)
 	}
 	page.Chart = offersChart(*v, rows)
+	page.ChartColors = providerColors
 	return page, nil
 }
 

@@ -535,9 +535,51 @@ export function createExplorer(doc, hooks) {
       state.page = 1;
       apply();
       wrap.scrollTop = 0;
+      chartLater();
     }
     render();
     saveURL(next);
+  }
+
+  // The chart below the table is the price per GPU-hour of the first 25
+  // rows in the table's order, as the server drew it for the page it sent.
+  // A sort or filter applied here redraws it from the rows now in view, a
+  // moment after the table has painted (the chart library takes a frame of
+  // its own), so the chart never shows rows the table has left out.
+  const chartSrc = doc.getElementById("chart-offers");
+  let chartColors = {};
+  try {
+    chartColors = JSON.parse((doc.getElementById("chart-offers-colors") || {}).textContent || "{}");
+  } catch (e) {
+    chartColors = {};
+  }
+  let chartTimer = 0;
+  function chartLater() {
+    if (!chartSrc) return;
+    clearTimeout(chartTimer);
+    chartTimer = setTimeout(drawChart, 150);
+  }
+  function drawChart() {
+    let option;
+    try {
+      option = JSON.parse(chartSrc.textContent || "");
+    } catch (e) {
+      return;
+    }
+    const bars = option && option.series && option.series[0];
+    if (!option.yAxis || !bars) return;
+    const top = view.slice(0, 25).reverse();
+    option.yAxis.data = top.map((r) => r.c.instance + " · " + r.c.region + " · " + r.c.billing);
+    bars.data = top.map((r) => ({
+      value: Math.round(parseFloat(r.c.per_gpu_n) * 1e4) / 1e4,
+      name: r.id,
+      itemStyle: { color: chartColors[r.c.provider_id] || "#888888" },
+    }));
+    const text = JSON.stringify(option);
+    if (text === chartSrc.textContent) return;
+    chartSrc.textContent = text;
+    const el = doc.querySelector('[data-chart="chart-offers"]');
+    if (el && window.gpuscoutCharts) window.gpuscoutCharts.init(el);
   }
 
   // csv is the filtered, sorted rows (every page) in the visible columns.
