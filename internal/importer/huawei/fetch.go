@@ -55,18 +55,7 @@ type APIError struct {
 }
 
 func (e *APIError) Error() string {
-	msg := fmt.Sprintf("huawei %s %s: %s", e.Action, e.Region, e.Code)
-	if e.Message != "" {
-		msg += ": " + e.Message
-	}
-	if e.HTTPStatus != 0 {
-		msg += fmt.Sprintf(" (HTTP %d", e.HTTPStatus)
-		if e.RequestID != "" {
-			msg += ", request " + e.RequestID
-		}
-		msg += ")"
-	}
-	return msg
+	return importer.APIErrorText("huawei", e.Action, e.Region, e.Code, e.Message, e.HTTPStatus, e.RequestID)
 }
 
 // Fatal reports whether the credentials or permissions were refused
@@ -376,30 +365,16 @@ func (i *Importer) call(ctx context.Context, c *http.Client, action, region, met
 	if wait <= 0 {
 		wait = 2 * time.Second
 	}
-	var last error
-	for a := 0; a < attempts; a++ {
-		if a > 0 {
-			select {
-			case <-ctx.Done():
-				return nil, time.Time{}, ctx.Err()
-			case <-time.After(wait):
-			}
-			wait *= 2
-		}
-		out, fetched, err := i.once(ctx, c, action, region, method, base, path, q, body)
-		if err == nil {
-			return out, fetched, nil
-		}
-		if ctx.Err() != nil {
-			return nil, time.Time{}, ctx.Err()
-		}
-		last = err
-		var ae *APIError
-		if errors.As(err, &ae) && !ae.retryable() {
-			return nil, time.Time{}, err
-		}
-	}
-	return nil, time.Time{}, fmt.Errorf("after %d attempts: %w", attempts, last)
+	return importer.Retry(ctx, attempts, wait, final, func() ([]byte, time.Time, error) {
+		return i.once(ctx, c, action, region, method, base, path, q, body)
+	})
+}
+
+// final reports whether an error is not worth another attempt: an API
+// answer that is not throttling or a server fault.
+func final(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && !ae.retryable()
 }
 
 func (i *Importer) once(ctx context.Context, c *http.Client, action, region, method, base, path string, q url.Values, body []byte) ([]byte, time.Time, error) {

@@ -271,30 +271,16 @@ func (i *Importer) call(ctx context.Context, c *http.Client, action, region stri
 	if wait <= 0 {
 		wait = 500 * time.Millisecond
 	}
-	var last error
-	for a := 0; a < attempts; a++ {
-		if a > 0 {
-			select {
-			case <-ctx.Done():
-				return nil, time.Time{}, ctx.Err()
-			case <-time.After(wait):
-			}
-			wait *= 2
-		}
-		body, fetched, err := i.once(ctx, c, action, region, payload)
-		if err == nil {
-			return body, fetched, nil
-		}
-		if ctx.Err() != nil {
-			return nil, time.Time{}, ctx.Err()
-		}
-		last = err
-		var ae *APIError
-		if errors.As(err, &ae) && !ae.retryable() {
-			return nil, time.Time{}, err
-		}
-	}
-	return nil, time.Time{}, fmt.Errorf("after %d attempts: %w", attempts, last)
+	return importer.Retry(ctx, attempts, wait, final, func() ([]byte, time.Time, error) {
+		return i.once(ctx, c, action, region, payload)
+	})
+}
+
+// final reports whether an error is not worth another attempt: an API
+// answer that is not throttling or a server fault.
+func final(err error) bool {
+	var ae *APIError
+	return errors.As(err, &ae) && !ae.retryable()
 }
 
 func (i *Importer) once(ctx context.Context, c *http.Client, action, region string, payload []byte) ([]byte, time.Time, error) {
