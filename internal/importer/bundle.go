@@ -13,10 +13,11 @@ import (
 // entry's index and byte offset. A UTF-8 BOM is skipped, no entry may
 // exceed MaxRecord bytes, the context is checked between entries, and
 // anything after the closing bracket is refused. records reports how
-// many records add has made so far (for progress); the answer is the
-// number of bytes read. Errors are ParseErrors of source naming the
-// offset and the entry ("[3].response.Price").
-func DecodeBundle[E any](ctx context.Context, source string, r io.Reader, p Progress, records func() int, add func(n int, off int64, e E) error) (int64, error) {
+// many records add has made so far (for progress); once every entry is
+// in, result makes the import's result and p hears the final count.
+// Errors are ParseErrors of source naming the offset and the entry
+// ("[3].response.Price").
+func DecodeBundle[E any](ctx context.Context, source string, r io.Reader, p Progress, records func() int, add func(n int, off int64, e E) error, result func() *Result) (*Result, error) {
 	cr := &CountingReader{R: SkipBOM(r), Progress: p, Records: records}
 	win := &Window{R: cr, Max: MaxRecord}
 	dec := json.NewDecoder(win)
@@ -25,32 +26,36 @@ func DecodeBundle[E any](ctx context.Context, source string, r io.Reader, p Prog
 	}
 	tok, err := dec.Token()
 	if err != nil {
-		return cr.N, fail("", fmt.Errorf("reading bundle: %w", err))
+		return nil, fail("", fmt.Errorf("reading bundle: %w", err))
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return cr.N, fail("", errors.New("a bundle is a JSON array of entries"))
+		return nil, fail("", errors.New("a bundle is a JSON array of entries"))
 	}
 	for n := 0; dec.More(); n++ {
 		win.Reset()
 		if err := ctx.Err(); err != nil {
-			return cr.N, err
+			return nil, err
 		}
 		off := dec.InputOffset()
 		var e E
 		if err := dec.Decode(&e); err != nil {
-			return cr.N, JSONDecodeError(source, off, fmt.Sprintf("[%d]", n), err)
+			return nil, JSONDecodeError(source, off, fmt.Sprintf("[%d]", n), err)
 		}
 		if err := add(n, off, e); err != nil {
-			return cr.N, err
+			return nil, err
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return cr.N, fail("", fmt.Errorf("reading end of bundle: %w", err))
+		return nil, fail("", fmt.Errorf("reading end of bundle: %w", err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return cr.N, fail("", errors.New("data after the bundle's closing bracket"))
+		return nil, fail("", errors.New("data after the bundle's closing bracket"))
 	}
-	return cr.N, nil
+	res := result()
+	if p != nil {
+		p(cr.N, len(res.Offers))
+	}
+	return res, nil
 }
 
 // JSONDecodeError turns a JSON decoding error at offset off into a

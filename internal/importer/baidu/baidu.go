@@ -126,15 +126,7 @@ type entry struct {
 // Parse reads a bundle (see the package documentation).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
 	b := i.newBuilder()
-	n, err := importer.DecodeBundle(ctx, sourceName, r, p, b.count, b.add)
-	if err != nil {
-		return nil, err
-	}
-	res := b.result()
-	if p != nil {
-		p(n, len(res.Offers))
-	}
-	return res, nil
+	return importer.DecodeBundle(ctx, sourceName, r, p, b.count, b.add, b.result)
 }
 
 func parseErr(off int64, field string, err error) *importer.ParseError {
