@@ -52,7 +52,8 @@ type Catalog struct {
 	regions       []*Region
 	gpus          []*GPU
 	instances     []*InstanceType
-	offers        []*Offer
+	offers        []*Offer // Linux (the default operating system)
+	windows       []*Offer // Windows, licence included
 	claims        []*Claim
 	ancillary     []*AncillaryPrice
 	support       []*SupportTier
@@ -93,7 +94,7 @@ func build(d Data, offerIDs []string, byID map[string]*Offer) (*Catalog, error) 
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
 	}
-	c.sortAll(v.offerIDs)
+	c.sortAll(v.offerIDs, v.windowsIDs)
 	return c, nil
 }
 
@@ -131,7 +132,38 @@ func indexValidated(d Data) *Catalog {
 		o.Instance = last
 		o.Region = regions[[2]string{o.Provider, o.RegionCode}]
 	}
+	c.offers, c.windows, _, _ = splitOS(c.offers, ids)
 	return c
+}
+
+// splitOS puts the Windows offers of offers (whose IDs are ids) after the
+// Linux ones, in place, each part in its order, and returns both parts
+// and their IDs. With no Windows offer (the common case) nothing moves.
+func splitOS(offers []*Offer, ids []string) (linux, windows []*Offer, linuxIDs, windowsIDs []string) {
+	first := -1
+	for i, o := range offers {
+		if o.OS != OSLinux {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return offers, nil, ids, nil
+	}
+	var wo []*Offer
+	var wi []string
+	n := first
+	for i := first; i < len(offers); i++ {
+		if offers[i].OS != OSLinux {
+			wo, wi = append(wo, offers[i]), append(wi, ids[i])
+			continue
+		}
+		offers[n], ids[n] = offers[i], ids[i]
+		n++
+	}
+	copy(offers[n:], wo)
+	copy(ids[n:], wi)
+	return offers[:n:n], offers[n:], ids[:n:n], ids[n:]
 }
 
 // newCatalog is a catalog of d's records with empty indexes.
@@ -159,9 +191,9 @@ func newCatalog(d Data) *Catalog {
 	}
 }
 
-// sortAll sorts the catalog's records; offerIDs are the offers' IDs, in
-// their order.
-func (c *Catalog) sortAll(offerIDs []string) {
+// sortAll sorts the catalog's records; offerIDs and windowsIDs are the
+// IDs of the Linux and Windows offers, in their order.
+func (c *Catalog) sortAll(offerIDs, windowsIDs []string) {
 	sort.SliceStable(c.providers, func(i, j int) bool { return c.providers[i].ID < c.providers[j].ID })
 	sort.SliceStable(c.regions, func(i, j int) bool { return c.regions[i].Key() < c.regions[j].Key() })
 	sort.SliceStable(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID })
@@ -180,6 +212,7 @@ func (c *Catalog) sortAll(offerIDs []string) {
 		c.instances[i] = its[i].it
 	}
 	sortOffers(c.offers, offerIDs)
+	sortOffers(c.windows, windowsIDs)
 }
 
 // sortOffers sorts offers, whose IDs are ids, by ID. A valid catalog holds
@@ -300,10 +333,34 @@ func (c *Catalog) Instance(id string) (*InstanceType, bool) {
 	return it, ok
 }
 
-// Offers returns every offer, sorted by ID.
+// Offers returns every Linux offer (the default operating system), sorted
+// by ID: what every view lists unless asked for another operating system.
 func (c *Catalog) Offers() []*Offer { return c.offers }
 
-// Offer returns an offer by "provider/instance_type/region/billing".
+// OffersOS returns the offers of one operating system (OSLinux or
+// OSWindows), sorted by ID; nil for any other.
+func (c *Catalog) OffersOS(os string) []*Offer {
+	switch os {
+	case OSLinux:
+		return c.offers
+	case OSWindows:
+		return c.windows
+	}
+	return nil
+}
+
+// WindowsOffer returns the Windows offer (licence included) of a Linux
+// offer's instance type, region and billing model, when the catalog has one.
+func (c *Catalog) WindowsOffer(o *Offer) (*Offer, bool) {
+	if len(c.windows) == 0 {
+		return nil, false
+	}
+	w, ok := c.offerByID[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+string(o.Billing)+"/"+OSWindows]
+	return w, ok
+}
+
+// Offer returns an offer by its ID, "provider/instance_type/region/billing"
+// (with "/windows" for a Windows offer).
 func (c *Catalog) Offer(id string) (*Offer, bool) {
 	o, ok := c.offerByID[id]
 	return o, ok

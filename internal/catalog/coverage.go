@@ -214,7 +214,13 @@ func (b *InterruptionBand) Rated() bool {
 // same instance type and region: the spot engine compares against it, and a
 // spot price with nothing to compare to cannot be explained.
 func (v *validator) spotSiblings(c *Catalog) {
-	for _, o := range c.offers {
+	v.spotSiblingsOf(c.offers)
+	v.spotSiblingsOf(c.windows)
+}
+
+// spotSiblingsOf is spotSiblings for the offers of one operating system.
+func (v *validator) spotSiblingsOf(offers []*Offer) {
+	for _, o := range offers {
 		if o.Billing != Spot {
 			continue
 		}

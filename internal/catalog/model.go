@@ -169,24 +169,60 @@ func (p Price) EffectiveHourly(termHours int) decimal.Decimal {
 	return eff
 }
 
-// Offer is one instance type, in one region, under one billing model.
+// Operating systems an offer's price is for.
+const (
+	// OSLinux is Linux, or the provider's default image: every price
+	// unless a source says otherwise.
+	OSLinux = ""
+	// OSWindows is Windows Server with the licence included in the price
+	// (AWS "License Included", Azure "Windows" meters).
+	OSWindows = "windows"
+)
+
+// ParseOS parses an operating system as catalog files and flags write it:
+// "" or linux (any case) is OSLinux, windows is OSWindows.
+func ParseOS(s string) (string, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "linux":
+		return OSLinux, true
+	case OSWindows:
+		return OSWindows, true
+	}
+	return "", false
+}
+
+// Offer is one instance type, in one region, under one billing model, on
+// one operating system.
 type Offer struct {
 	Provider     string
 	InstanceName string
 	RegionCode   string
 	Billing      Billing
-	Price        Price
-	Notes        string
-	Source       Source
+	// OS is OSLinux ("") for a Linux (default image) price, or OSWindows
+	// for a price that includes the Windows licence. Every view lists
+	// Linux offers unless asked for another operating system.
+	OS     string
+	Price  Price
+	Notes  string
+	Source Source
 	// Resolved by the catalog.
 	Instance *InstanceType
 	Region   *Region
 }
 
-// ID is "provider/instance_type/region/billing".
+// ID is "provider/instance_type/region/billing", followed by "/" and the
+// operating system for an offer that is not Linux
+// ("aws/g4dn.xlarge/us-east-1/on-demand/windows").
 func (o *Offer) ID() string {
-	return o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/" + string(o.Billing)
+	id := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/" + string(o.Billing)
+	if o.OS != OSLinux {
+		id += "/" + o.OS
+	}
+	return id
 }
+
+// Linux reports whether the offer is a Linux (default image) price.
+func (o *Offer) Linux() bool { return o.OS == OSLinux }
 
 // EffectiveHourly is the offer's price per instance-hour in its own currency.
 func (o *Offer) EffectiveHourly() decimal.Decimal {

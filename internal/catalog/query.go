@@ -78,6 +78,9 @@ type OfferQuery struct {
 	Sort       SortKey
 	Limit      int
 	InstanceID string // exact "provider/instance_type"
+	// OS is the operating system the prices are for: OSLinux (the
+	// default) or OSWindows. One query never mixes them.
+	OS string
 }
 
 // OfferRow is an offer with its prices in the query's currency.
@@ -156,7 +159,10 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 	// offers (offers sorted by ID come grouped by instance type).
 	var lastIt *InstanceType
 	itMatch := false
-	for _, o := range c.offers {
+	if q.OS != OSLinux && q.OS != OSWindows {
+		return nil, 0, fmt.Errorf("unknown operating system %q (use linux or windows)", q.OS)
+	}
+	for _, o := range c.OffersOS(q.OS) {
 		it := o.Instance
 		if it != lastIt {
 			lastIt = it

@@ -60,8 +60,9 @@ type validator struct {
 	located  map[any]Position
 	problems []Problem
 	// offerIDs are the IDs of the catalog's offers, in their order
-	// (computed once: sorting uses them too).
-	offerIDs []string
+	// (computed once: sorting uses them too); windowsIDs those of its
+	// Windows offers once index has put them apart.
+	offerIDs, windowsIDs []string
 	// onDemand returns the on-demand offer of an offer's instance type and
 	// region, when there is one (offerPrices sets it, spotSiblings uses it).
 	onDemand func(o *Offer) *Offer
@@ -184,6 +185,7 @@ func (v *validator) index(c *Catalog) {
 	for i, o := range c.offers {
 		v.offer(c, o, v.offerIDs[i])
 	}
+	c.offers, c.windows, v.offerIDs, v.windowsIDs = splitOS(c.offers, v.offerIDs)
 	v.offerPrices(c)
 	v.spotSiblings(c)
 	v.billingModels(c)
@@ -318,6 +320,9 @@ func offerIDs(offers []*Offer) []string {
 	n := 0
 	for _, o := range offers {
 		n += len(o.Provider) + len(o.InstanceName) + len(o.RegionCode) + len(o.Billing) + 3
+		if o.OS != OSLinux {
+			n += len(o.OS) + 1
+		}
 	}
 	var b strings.Builder
 	b.Grow(n)
@@ -330,6 +335,10 @@ func offerIDs(offers []*Offer) []string {
 		b.WriteString(o.RegionCode)
 		b.WriteByte('/')
 		b.WriteString(string(o.Billing))
+		if o.OS != OSLinux {
+			b.WriteByte('/')
+			b.WriteString(o.OS)
+		}
 		ends[i] = b.Len()
 	}
 	all := b.String()
@@ -364,6 +373,9 @@ func (v *validator) offer(c *Catalog, o *Offer, id string) {
 	if !o.Billing.Valid() {
 		v.add(o, id, "billing", "%q is not a canonical billing code", o.Billing)
 	}
+	if o.OS != OSLinux && o.OS != OSWindows {
+		v.add(o, id, "os", "%q is not an operating system gpuscout prices (empty for Linux, or windows)", o.OS)
+	}
 	// One map operation: a duplicate leaves the size unchanged (and the
 	// catalog is refused, so which of the two the map holds is moot).
 	if !v.offersIndexed {
@@ -390,24 +402,39 @@ func (v *validator) offer(c *Catalog, o *Offer, id string) {
 }
 
 // offerPrices checks that spot and commitment prices are not above the
-// on-demand price of the same instance, region and currency. Capacity
-// blocks are reserved ahead for a fixed window and are not bound by it.
+// on-demand price of the same instance, region, currency and operating
+// system. Capacity blocks are reserved ahead for a fixed window and are
+// not bound by it.
 func (v *validator) offerPrices(c *Catalog) {
+	v.onDemand = v.osPrices(c.offers)
+	if len(c.windows) > 0 {
+		linux, windows := v.onDemand, v.osPrices(c.windows)
+		v.onDemand = func(o *Offer) *Offer {
+			if o.OS == OSWindows {
+				return windows(o)
+			}
+			return linux(o)
+		}
+	}
+}
+
+// osPrices is offerPrices for the offers of one operating system; it
+// returns their lookup of on-demand offers.
+func (v *validator) osPrices(offers []*Offer) func(*Offer) *Offer {
 	// Where every offer is linked to its instance type and region (valid
 	// data), those pointers key the index: smaller and faster to hash than
 	// the names, which key it otherwise.
 	linked := true
-	for _, o := range c.offers {
+	for _, o := range offers {
 		if o.Instance == nil || o.Region == nil || o.Instance.Provider != o.Provider || o.Instance.Name != o.InstanceName {
 			linked = false
 			break
 		}
 	}
 	if linked {
-		v.onDemand = checkPrices(v, c.offers, func(o *Offer) site { return site{o.Instance, o.Region} })
-	} else {
-		v.onDemand = checkPrices(v, c.offers, func(o *Offer) [3]string { return [3]string{o.Provider, o.InstanceName, o.RegionCode} })
+		return checkPrices(v, offers, func(o *Offer) site { return site{o.Instance, o.Region} })
 	}
+	return checkPrices(v, offers, func(o *Offer) [3]string { return [3]string{o.Provider, o.InstanceName, o.RegionCode} })
 }
 
 // site is an instance type in a region.

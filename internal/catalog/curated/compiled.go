@@ -41,7 +41,7 @@ import (
 //	          its Unix seconds plus one (0: no date), a float64 as its bits
 //
 // Decoding copies no string: each is a slice of the embedded bytes.
-const compiledMagic = "gpuscout compiled catalog v3\n"
+const compiledMagic = "gpuscout compiled catalog v4\n"
 
 // CompiledFile is the name of the compiled catalog in this package's directory.
 const CompiledFile = "compiled.bin"
@@ -441,6 +441,7 @@ func (c *codec) data(d *catalog.Data, rates *[]fx.Rate) {
 		c.dec(&v.Price.Monthly)
 		c.str(&v.Price.Currency)
 		c.str(&v.Notes)
+		c.str(&v.OS)
 		c.source(&v.Source)
 	})
 	list(c, &d.Claims, func(v *catalog.Claim) {

@@ -53,7 +53,7 @@ var (
 	regionCols    = append([]string{"provider", "code", "name_en", "name_zh", "country", "residency", "city", "lat", "lon"}, srcCols...)
 	gpuCols       = append([]string{"id", "vendor", "family", "variant", "architecture", "memory_gb", "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "tf32_tflops", "fp16_tflops", "fp8_tflops", "int8_tops", "interconnect", "interconnect_gbs", "tdp_w", "launch_year", "aliases", "notes", "fp64_tflops", "fp64_tensor_tflops", "fp64_source"}, srcCols...)
 	instanceCols  = append([]string{"provider", "instance_type", "family", "gpu", "gpu_count", "gpu_memory_gb", "vcpu", "memory_gib", "gpu_interconnect", "gpu_interconnect_gbs", "network_gbps", "rdma", "local_storage", "status", "notes"}, srcCols...)
-	offerCols     = append([]string{"provider", "instance_type", "region", "billing", "hourly", "upfront", "monthly", "currency", "notes"}, srcCols...)
+	offerCols     = append([]string{"provider", "instance_type", "region", "billing", "hourly", "upfront", "monthly", "currency", "notes", "os"}, srcCols...)
 	claimCols     = []string{"id", "seed", "quote", "subject", "field", "claimed", "verdict", "actual", "evidence", "as_of", "claimed_zh", "actual_zh", "evidence_zh"}
 	fxCols        = []string{"currency", "per_usd", "as_of", "source_ref"}
 	ancillaryCols = append([]string{"provider", "region", "item", "tier_start", "tier_end", "unit", "price", "currency", "notes"}, srcCols...)
@@ -198,7 +198,8 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 			each = func(r row) {
 				v := &catalog.Offer{Provider: r.need("provider"), InstanceName: r.need("instance_type"), RegionCode: r.need("region"),
 					Billing: catalog.Billing(r.need("billing")), Notes: r.str("notes"), Source: r.source(),
-					Price: catalog.Price{Hourly: r.dec("hourly"), Upfront: r.dec("upfront"), Monthly: r.dec("monthly"), Currency: r.str("currency")}}
+					Price: catalog.Price{Hourly: r.dec("hourly"), Upfront: r.dec("upfront"), Monthly: r.dec("monthly"), Currency: r.str("currency")},
+					OS: r.os("os")}
 				d.Offers = append(d.Offers, v)
 				offerAt = append(offerAt, offerPos{v, int32(r.line), uint32(len(offerFiles) - 1)})
 			}

@@ -290,6 +290,7 @@ func FuzzLoadOffers(f *testing.F) {
 	f.Add([]byte(offerHeader + "aws,p4d.24xlarge,us-east-1,subscription-1m,,,\"1,000\",USD,user,r,2026-01-01,\n"))
 	f.Add([]byte(offerHeader + "aws,p4d.24xlarge,us-east-1,reserved-3y-partial-upfront,1.5,9e9,,USD,user,r,2026-01-01,\n"))
 	f.Add([]byte("provider\n\"\n"))
+	f.Add([]byte(offerHeader[:len(offerHeader)-1] + ",os\n" + "aws,p4d.24xlarge,us-east-1,on-demand,40,,,USD,user,r,2026-01-01,,windows\naws,p4d.24xlarge,us-east-1,spot,1,,,USD,user,r,2026-01-01,,Linux\n"))
 	f.Add([]byte("\ufeff" + offerHeader + "#comment\n,,,,,,,,,,,\n"))
 	base := fuzzBase()
 	if _, err := curated.Load(base, nil); err != nil {
@@ -304,9 +305,12 @@ func FuzzLoadOffers(f *testing.F) {
 			t.Fatal("empty error message")
 		}
 		if err == nil {
-			for _, o := range ds.Catalog.Offers() {
+			for _, o := range append(ds.Catalog.Offers(), ds.Catalog.OffersOS(catalog.OSWindows)...) {
 				if o.EffectiveHourly().IsNegative() {
 					t.Fatalf("accepted a negative price: %s", o.ID())
+				}
+				if o.OS != catalog.OSLinux && o.OS != catalog.OSWindows {
+					t.Fatalf("accepted operating system %q: %s", o.OS, o.ID())
 				}
 			}
 		}

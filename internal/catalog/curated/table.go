@@ -292,6 +292,17 @@ func (r row) need(col string) string {
 	return v
 }
 
+// os parses an offer's optional operating system: empty or linux is
+// Linux, windows is Windows (licence included).
+func (r row) os(col string) string {
+	v := r.get(col)
+	os, ok := catalog.ParseOS(v)
+	if !ok {
+		r.p.add(r.file, r.line, col, "%q is not an operating system gpuscout prices: leave it empty (Linux) or write linux or windows", v)
+	}
+	return os
+}
+
 // dec parses an optional decimal; empty is zero.
 func (r row) dec(col string) decimal.Decimal {
 	v := r.get(col)
