@@ -456,7 +456,7 @@ func reportLeftOut(c *catalog.Catalog, left []sqlite.LeftOut, known catalog.Curr
 		if _, ok := c.Instance(g.Provider + "/" + g.InstanceType); !ok {
 			continue
 		}
-		key := g.Provider + "/" + g.InstanceType + "/"
+		key := g.Provider + "/" + g.InstanceType
 		ids := make([]string, 0, len(g.Offers))
 		for _, o := range g.Offers {
 			rk := [2]string{g.Provider, o.Region}
@@ -473,7 +473,7 @@ func reportLeftOut(c *catalog.Catalog, left []sqlite.LeftOut, known catalog.Curr
 				ok = known(o.Currency)
 				knownCur[o.Currency] = ok
 			}
-			id := key + o.Region + "/" + o.Billing
+			id := o.ID(key)
 			if !ok {
 				if ds.Imports == nil {
 					ds.Imports = &catalog.OverlayReport{}

@@ -22,8 +22,10 @@ const (
 	// decodable on its own (see packParts below): a read decodes only the
 	// instance types it keeps.
 	packParts = 2
-	// packFormat is the format SaveImport writes.
-	packFormat = packParts
+	// packPartsOS is packParts with each offer's operating system (a
+	// string index after its as-of date): SaveImport writes it when an
+	// import holds an offer that is not Linux, packParts otherwise.
+	packPartsOS = 3
 )
 
 // packedOffers is a snapshot's offers in columns (format packGob):
@@ -44,16 +46,25 @@ type packedOffers struct {
 //	          (string indexes), offers, body length in bytes
 //	bodies:   the parts' bodies, in part order; a body holds its offers,
 //	          each as region, billing, currency, source kind, source ref,
-//	          as-of (string indexes), then hourly, upfront and monthly
+//	          as-of (string indexes), in packPartsOS the operating
+//	          system (a string index), then hourly, upfront and monthly
 //	          prices as coefficient and exponent (signed varints).
 //
 // A part's offers are the snapshot's offers of one instance type; each
 // offer ID appears once in a pack (the last of an import's duplicates, as
 // in the offer rows).
 
-// pack encodes offers; ok is false when a price does not fit the packed
+// pack encodes offers in format packParts, or packPartsOS when one of them
+// is not a Linux offer; ok is false when a price does not fit the packed
 // form (a coefficient beyond 64 bits), and the rows are then the only copy.
-func pack(offers []*catalog.Offer) (blob []byte, ok bool, err error) {
+func pack(offers []*catalog.Offer) (blob []byte, format int, ok bool, err error) {
+	format = packParts
+	for _, o := range offers {
+		if o.OS != catalog.OSLinux {
+			format = packPartsOS
+			break
+		}
+	}
 	var strs []string
 	index := map[string]uint64{}
 	str := func(s string) uint64 {
@@ -93,10 +104,13 @@ func pack(offers []*catalog.Offer) (blob []byte, ok bool, err error) {
 		for _, s := range []string{o.RegionCode, string(o.Billing), o.Price.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString()} {
 			b = binary.AppendUvarint(b, str(s))
 		}
+		if format == packPartsOS {
+			b = binary.AppendUvarint(b, str(o.OS))
+		}
 		for _, d := range []decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
 			co := d.Coefficient()
 			if !co.IsInt64() {
-				return nil, false, nil
+				return nil, 0, false, nil
 			}
 			b = binary.AppendVarint(binary.AppendVarint(b, co.Int64()), int64(d.Exponent()))
 		}
@@ -116,7 +130,7 @@ func pack(offers []*catalog.Offer) (blob []byte, ok bool, err error) {
 	for _, g := range groups {
 		out = append(out, g.body...)
 	}
-	return out, true, nil
+	return out, format, true, nil
 }
 
 // errPack is a damaged pack: reads fall back to the offer rows.
@@ -190,6 +204,8 @@ type partsPack struct {
 	// (dated says which are), each parsed once per pack.
 	dates []time.Time
 	dated []bool
+	// os: each offer carries its operating system (packPartsOS).
+	os bool
 }
 
 // packPart is one instance type's offers in a pack.
@@ -199,14 +215,19 @@ type packPart struct {
 	body               []byte
 }
 
-// readParts decodes a packParts header and checks that the bodies fit.
-func readParts(blob []byte, fetched time.Time) (*partsPack, error) {
+// readParts decodes the header of a packParts or packPartsOS pack and
+// checks that the bodies fit.
+func readParts(blob []byte, fetched time.Time, format int64) (*partsPack, error) {
 	r := &packReader{b: blob}
 	ns := r.uvarint()
 	if ns > uint64(len(blob)) {
 		return nil, errPack
 	}
-	p := &partsPack{strs: make([]string, 0, ns), fetched: fetched}
+	p := &partsPack{strs: make([]string, 0, ns), fetched: fetched, os: format == packPartsOS}
+	minOffer := uint64(12) // an offer takes at least 12 bytes (12 varints), 13 with its OS
+	if p.os {
+		minOffer = 13
+	}
 	for i := uint64(0); i < ns && r.err == nil; i++ {
 		l := r.uvarint()
 		if l > uint64(len(r.rest())) {
@@ -224,8 +245,7 @@ func readParts(blob []byte, fetched time.Time) (*partsPack, error) {
 	total := uint64(0)
 	for i := uint64(0); i < np && r.err == nil; i++ {
 		h := head{r.uvarint(), r.uvarint(), r.uvarint(), r.uvarint()}
-		// An offer takes at least 12 bytes (12 varints).
-		if h.prov >= ns || h.inst >= ns || h.size > uint64(len(blob)) || h.n > h.size/12 {
+		if h.prov >= ns || h.inst >= ns || h.size > uint64(len(blob)) || h.n > h.size/minOffer {
 			return nil, errPack
 		}
 		total += h.size
@@ -270,14 +290,18 @@ func (p *partsPack) date(r *packReader) time.Time {
 	return p.dates[i]
 }
 
-// keys yields the region, billing code and currency of each offer of a
-// part, without building the offers.
-func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency string)) error {
+// keys yields the region, billing code, currency and operating system of
+// each offer of a part, without building the offers.
+func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency, os string)) error {
 	r := &packReader{b: pt.body}
 	for k := 0; k < pt.n; k++ {
 		region, billing, currency := p.str(r), p.str(r), p.str(r)
 		for j := 0; j < 3; j++ {
 			p.str(r)
+		}
+		os := catalog.OSLinux
+		if p.os {
+			os = p.str(r)
 		}
 		for j := 0; j < 3; j++ {
 			r.varint()
@@ -288,7 +312,7 @@ func (p *partsPack) keys(pt *packPart, yield func(region, billing, currency stri
 		if r.err != nil {
 			return r.err
 		}
-		yield(region, billing, currency)
+		yield(region, billing, currency, os)
 	}
 	if len(r.rest()) != 0 {
 		return errPack
@@ -342,6 +366,9 @@ func (p *partsPack) offers(pt *packPart, store []catalog.Offer, cache *decodeCac
 		o.Source.Kind = catalog.SourceKind(p.str(r))
 		o.Source.Ref = p.str(r)
 		o.Source.AsOf, o.Source.FetchedAt = p.date(r), p.fetched
+		if p.os {
+			o.OS = p.str(r)
+		}
 		for _, f := range []*decimal.Decimal{&o.Price.Hourly, &o.Price.Upfront, &o.Price.Monthly} {
 			c, e := r.varint(), r.varint()
 			if e < -1<<31 || e >= 1<<31 {

@@ -109,7 +109,7 @@ func TestPackFormatsReadAlike(t *testing.T) {
 	if err := db.r.QueryRowContext(ctx, `SELECT offers FROM snapshot_packs WHERE snapshot_id = ?`, s.ID).Scan(&blob); err != nil {
 		t.Fatal(err)
 	}
-	p, err := readParts(blob, at)
+	p, err := readParts(blob, at, packParts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestPackFormatsReadAlike(t *testing.T) {
 func FuzzReadParts(f *testing.F) {
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	src := catalog.Source{Kind: catalog.SourceThirdParty, Ref: "vms.csv", AsOf: at}
-	blob, _, err := pack([]*catalog.Offer{
+	blob, _, _, err := pack([]*catalog.Offer{
 		{Provider: "aws", InstanceName: "g5.xlarge", RegionCode: "us-east-1", Billing: catalog.OnDemand, Price: catalog.Price{Hourly: decimal.RequireFromString("1.006"), Currency: "USD"}, Source: src},
 		{Provider: "aws", InstanceName: "p5.48xlarge", RegionCode: "us-east-1", Billing: "reserved-1y-all-upfront", Price: catalog.Price{Upfront: decimal.RequireFromString("300000"), Currency: "USD"}, Source: src},
 	})
@@ -174,6 +174,14 @@ func FuzzReadParts(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(blob)
+	winBlob, format, _, err := pack([]*catalog.Offer{
+		{Provider: "aws", InstanceName: "g5.xlarge", RegionCode: "us-east-1", Billing: catalog.OnDemand, Price: catalog.Price{Hourly: decimal.RequireFromString("1.006"), Currency: "USD"}, Source: src},
+		{Provider: "aws", InstanceName: "g5.xlarge", RegionCode: "us-east-1", Billing: catalog.OnDemand, OS: catalog.OSWindows, Price: catalog.Price{Hourly: decimal.RequireFromString("1.19"), Currency: "USD"}, Source: src},
+	})
+	if err != nil || format != packPartsOS {
+		f.Fatalf("pack with a Windows offer: format %d, %v", format, err)
+	}
+	f.Add(winBlob)
 	f.Add([]byte{0x00, 0xff})
 	f.Add([]byte{})
 	machines, _ := packInstances([]*catalog.DiscoveredInstance{{Provider: "aws", Name: "g6f.xlarge", GPUName: "L4", GPUCount: decimal.RequireFromString("0.125"),
@@ -183,14 +191,24 @@ func FuzzReadParts(f *testing.F) {
 		if d, err := unpackInstances(b, at); err == nil && len(d) > len(b) {
 			t.Fatalf("%d instances from %d bytes", len(d), len(b))
 		}
-		p, err := readParts(b, at)
-		if err != nil {
-			return
+		for _, format := range []int64{packParts, packPartsOS} {
+			fuzzParts(t, b, at, format)
 		}
+	})
+}
+
+// fuzzParts decodes b as a pack of one format, checking that keys and
+// offers agree.
+func fuzzParts(t *testing.T, b []byte, at time.Time, format int64) {
+	p, err := readParts(b, at, format)
+	if err != nil {
+		return
+	}
+	{
 		for i := range p.parts {
 			pt := &p.parts[i]
 			n := 0
-			kerr := p.keys(pt, func(string, string, string) { n++ })
+			kerr := p.keys(pt, func(string, string, string, string) { n++ })
 			offers, oerr := p.offers(pt, nil, newDecodeCache())
 			if (kerr == nil) != (oerr == nil) {
 				t.Fatalf("part %d: keys says %v, offers says %v", i, kerr, oerr)
@@ -199,7 +217,7 @@ func FuzzReadParts(f *testing.F) {
 				t.Fatalf("part %d: %d offers, %d keys, header says %d", i, len(offers), n, pt.n)
 			}
 		}
-	})
+	}
 }
 
 // TestInstancePacksReadAsTheRows: the machines two snapshots describe

@@ -201,14 +201,14 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 	if s.ID, err = r.LastInsertId(); err != nil {
 		return s, err
 	}
-	ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO offers (snapshot_id, provider, instance_type, region, billing, hourly, upfront, monthly, currency, source_kind, source_ref, as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO offers (snapshot_id, provider, instance_type, region, billing, os, hourly, upfront, monthly, currency, source_kind, source_ref, as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return s, err
 	}
 	defer ins.Close()
 	for i, o := range res.Offers {
 		p := o.Price
-		if _, err := ins.ExecContext(ctx, s.ID, o.Provider, o.InstanceName, o.RegionCode, string(o.Billing), p.Hourly.String(), p.Upfront.String(),
+		if _, err := ins.ExecContext(ctx, s.ID, o.Provider, o.InstanceName, o.RegionCode, string(o.Billing), o.OS, p.Hourly.String(), p.Upfront.String(),
 			p.Monthly.String(), p.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString()); err != nil {
 			return s, fmt.Errorf("save offer %s: %w", o.ID(), err)
 		}
@@ -227,14 +227,14 @@ func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, re
 			return s, fmt.Errorf("save band %s/%s: %w", b.InstanceName, b.Region, err)
 		}
 	}
-	if blob, ok, err := pack(res.Offers); err != nil {
+	if blob, format, ok, err := pack(res.Offers); err != nil {
 		return s, fmt.Errorf("pack offers: %w", err)
 	} else if ok {
 		var instances []byte // NULL: read the rows
 		if b, ok := packInstances(res.Instances); ok {
 			instances = b
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers, instances) VALUES (?, ?, ?, ?)`, s.ID, packFormat, blob, instances); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers, instances) VALUES (?, ?, ?, ?)`, s.ID, format, blob, instances); err != nil {
 			return s, fmt.Errorf("save packed offers: %w", err)
 		}
 	}
@@ -411,7 +411,7 @@ func scanOffers(rows *sql.Rows) ([]*catalog.Offer, []int64, error) {
 		var o catalog.Offer
 		var snap int64
 		var billing, hourly, upfront, monthly, kind, asOf, fetched string
-		if err := rows.Scan(&snap, &o.Provider, &o.InstanceName, &o.RegionCode, &billing, &hourly, &upfront, &monthly, &o.Price.Currency,
+		if err := rows.Scan(&snap, &o.Provider, &o.InstanceName, &o.RegionCode, &billing, &o.OS, &hourly, &upfront, &monthly, &o.Price.Currency,
 			&kind, &o.Source.Ref, &asOf, &fetched); err != nil {
 			return nil, nil, err
 		}
@@ -434,7 +434,7 @@ func scanOffers(rows *sql.Rows) ([]*catalog.Offer, []int64, error) {
 	return out, snaps, rows.Err()
 }
 
-const offerCols = `o.snapshot_id, o.provider, o.instance_type, o.region, o.billing, o.hourly, o.upfront, o.monthly, o.currency, o.source_kind, o.source_ref, o.as_of, s.fetched_at`
+const offerCols = `o.snapshot_id, o.provider, o.instance_type, o.region, o.billing, o.os, o.hourly, o.upfront, o.monthly, o.currency, o.source_kind, o.source_ref, o.as_of, s.fetched_at`
 
 // Imports is what reads overlay on the curated catalog: the records of
 // the newest snapshot of each scope. Where two scopes price the same offer
@@ -460,9 +460,24 @@ type LeftOut struct {
 }
 
 // LeftOutOffer is an offer a read did not load: what its ID holds
-// besides the instance type, and its currency.
+// besides the instance type (OS empty for Linux), and its currency.
 type LeftOutOffer struct {
-	Region, Billing, Currency string
+	Region, Billing, Currency, OS string
+}
+
+// ID is the offer ID of a left-out offer of an instance type
+// (provider/name).
+func (o LeftOutOffer) ID(instanceType string) string {
+	return leftOutID(instanceType, o.Region, o.Billing, o.OS)
+}
+
+// leftOutID is the ID of an offer of an instance type (provider/name).
+func leftOutID(instanceType, region, billing, os string) string {
+	id := instanceType + "/" + region + "/" + billing
+	if os != catalog.OSLinux {
+		id += "/" + os
+	}
+	return id
 }
 
 // OfferFilter says whether a read loads the imported offers of an
@@ -645,7 +660,7 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 		}
 	}
 	for i, sn := range snaps {
-		if f := formats[i]; f.Valid && (f.Int64 == packParts || f.Int64 == packGob) {
+		if f := formats[i]; f.Valid && (f.Int64 == packParts || f.Int64 == packPartsOS || f.Int64 == packGob) {
 			if err := db.readPack(ctx, sn, f.Int64, need); err != nil {
 				return nil, err
 			}
@@ -720,7 +735,7 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 				// Listed once per offer ID across the snapshots.
 				kept := g.Offers[:0]
 				for _, o := range g.Offers {
-					if id := k + "/" + o.Region + "/" + o.Billing; !leftSeen[id] {
+					if id := o.ID(k); !leftSeen[id] {
 						leftSeen[id] = true
 						kept = append(kept, o)
 					}
@@ -754,8 +769,8 @@ func (db *DB) readPack(ctx context.Context, sn *snapParts, format int64, need fu
 		return err
 	}
 	switch format {
-	case packParts:
-		p, err := readParts(raw, sn.fetched)
+	case packParts, packPartsOS:
+		p, err := readParts(raw, sn.fetched, format)
 		if err != nil {
 			return nil
 		}
@@ -826,10 +841,10 @@ func readSnap(sn *snapParts, keep OfferFilter, kept map[string]bool, leftOut boo
 			g := LeftOut{Provider: pt.provider, InstanceType: pt.instance, Offers: make([]LeftOutOffer, 0, pt.n)}
 			if pt.offers != nil {
 				for _, o := range pt.offers {
-					g.Offers = append(g.Offers, LeftOutOffer{Region: o.RegionCode, Billing: string(o.Billing), Currency: o.Price.Currency})
+					g.Offers = append(g.Offers, LeftOutOffer{Region: o.RegionCode, Billing: string(o.Billing), Currency: o.Price.Currency, OS: o.OS})
 				}
-			} else if err := sn.pack.keys(pt.packed, func(region, billing, currency string) {
-				g.Offers = append(g.Offers, LeftOutOffer{Region: region, Billing: billing, Currency: currency})
+			} else if err := sn.pack.keys(pt.packed, func(region, billing, currency, os string) {
+				g.Offers = append(g.Offers, LeftOutOffer{Region: region, Billing: billing, Currency: currency, OS: os})
 			}); err != nil {
 				return nil, nil, err
 			}
@@ -853,8 +868,8 @@ func sharedIDs(sn *snapParts, shared map[string]bool) ([]string, error) {
 				ids = append(ids, o.ID())
 			}
 		default:
-			if err := sn.pack.keys(pt.packed, func(region, billing, _ string) {
-				ids = append(ids, k+"/"+region+"/"+billing)
+			if err := sn.pack.keys(pt.packed, func(region, billing, _, os string) {
+				ids = append(ids, leftOutID(k, region, billing, os))
 			}); err != nil {
 				return nil, err
 			}
@@ -918,7 +933,7 @@ func (db *DB) latestInstances(ctx context.Context) ([]*catalog.DiscoveredInstanc
 			rows.Close()
 			return nil, err
 		}
-		if format.Valid && format.Int64 == packParts && blob != nil {
+		if format.Valid && (format.Int64 == packParts || format.Int64 == packPartsOS) && blob != nil {
 			at, _ := time.Parse(time.RFC3339, fetched)
 			if d, err := unpackInstances(blob, at); err == nil {
 				sn.instances, sn.packed = d, true
@@ -990,14 +1005,20 @@ type HistoryPoint struct {
 	Offer     *catalog.Offer
 }
 
-// History returns an offer's prices across snapshots, oldest first.
+// History returns an offer's prices across snapshots, oldest first. The
+// ID is provider/instance_type/region/billing, with /windows after it for
+// the Windows rate.
 func (db *DB) History(ctx context.Context, offerID string) ([]HistoryPoint, error) {
 	parts := strings.Split(offerID, "/")
+	os := catalog.OSLinux
+	if len(parts) == 5 && parts[4] == catalog.OSWindows {
+		os, parts = catalog.OSWindows, parts[:4]
+	}
 	if len(parts) != 4 {
-		return nil, fmt.Errorf("offer ID %q is not provider/instance_type/region/billing", offerID)
+		return nil, fmt.Errorf("offer ID %q is not provider/instance_type/region/billing (with /windows for a Windows rate)", offerID)
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT `+offerCols+` FROM offers o JOIN snapshots s ON s.id = o.snapshot_id
-		WHERE o.provider = ? AND o.instance_type = ? AND o.region = ? AND o.billing = ? ORDER BY o.snapshot_id`, parts[0], parts[1], parts[2], parts[3])
+		WHERE o.provider = ? AND o.instance_type = ? AND o.region = ? AND o.billing = ? AND o.os = ? ORDER BY o.snapshot_id`, parts[0], parts[1], parts[2], parts[3], os)
 	if err != nil {
 		return nil, err
 	}
