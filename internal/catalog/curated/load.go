@@ -199,7 +199,7 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 				v := &catalog.Offer{Provider: r.need("provider"), InstanceName: r.need("instance_type"), RegionCode: r.need("region"),
 					Billing: catalog.Billing(r.need("billing")), Notes: r.str("notes"), Source: r.source(),
 					Price: catalog.Price{Hourly: r.dec("hourly"), Upfront: r.dec("upfront"), Monthly: r.dec("monthly"), Currency: r.str("currency")},
-					OS: r.os("os")}
+					OS:    r.os("os")}
 				d.Offers = append(d.Offers, v)
 				offerAt = append(offerAt, offerPos{v, int32(r.line), uint32(len(offerFiles) - 1)})
 			}
