@@ -60,7 +60,7 @@ func TestOfferJSON(t *testing.T) {
 				}
 			}
 			skips := strings.Join(res.Skipped.Lines(), "; ")
-			for _, w := range []string{"Capacity Block SKU", "not Linux", "convertible reservation"} {
+			for _, w := range []string{"Capacity Block SKU", "convertible reservation"} {
 				if !strings.Contains(skips, w) {
 					t.Errorf("skips %q lack %q", skips, w)
 				}
@@ -130,12 +130,68 @@ func TestOfferCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := offers(res)
-	if got["aws/g5.xlarge/us-east-1/on-demand"] != "1.006+0" || got["aws/g5.xlarge/us-east-1/reserved-1y-partial-upfront"] != "0.294+2580" || len(got) != 2 {
+	if got["aws/g5.xlarge/us-east-1/on-demand"] != "1.006+0" || got["aws/g5.xlarge/us-east-1/reserved-1y-partial-upfront"] != "0.294+2580" ||
+		got["aws/g5.xlarge/us-east-1/on-demand/windows"] != "2+0" || len(got) != 3 {
 		t.Errorf("offers %v", got)
 	}
 	_, err = (&Offers{Ref: "x.csv"}).Parse(context.Background(), strings.NewReader(strings.Replace(csv, `"1.0060000000"`, `"abc"`, 1)), nil)
 	if err == nil || !strings.Contains(err.Error(), "x.csv (line 4): field PricePerUnit") {
 		t.Errorf("bad price: %v", err)
+	}
+}
+
+// TestOfferWindows: the licence-included Windows SKU of an offer file
+// (JSON, and the same rows as CSV) becomes Windows offers beside the Linux
+// ones; bring-your-own-licence, SQL Server and other operating systems are
+// skipped and counted.
+func TestOfferWindows(t *testing.T) {
+	raw, err := os.ReadFile("testdata/offer-windows.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const header = `"SKU","OfferTermCode","RateCode","TermType","PriceDescription","EffectiveDate","StartingRange","EndingRange","Unit","PricePerUnit","Currency","RelatedTo","LeaseContractLength","PurchaseOption","OfferingClass","Instance Type","Instance Family","Tenancy","Operating System","License Model","Pre Installed S/W","Region Code","CapacityStatus","operation","usageType"`
+	row := func(sku, term, os, licence, pre, op, price, lease, option string) string {
+		tt := "OnDemand"
+		if lease != "" {
+			tt = "Reserved"
+		}
+		return strings.Join([]string{`"` + sku + `"`, `"` + term + `"`, `"` + sku + ".x" + `"`, `"` + tt + `"`, `"test data"`, `"2026-10-01"`, `"0"`, `"Inf"`, `"Hrs"`,
+			`"` + price + `"`, `"USD"`, ``, `"` + lease + `"`, `"` + option + `"`, `"standard"`, `"g4dn.xlarge"`, `"GPU instance"`, `"Shared"`,
+			`"` + os + `"`, `"` + licence + `"`, `"` + pre + `"`, `"us-east-1"`, `"Used"`, `"` + op + `"`, `"BoxUsage:g4dn.xlarge"`}, ",")
+	}
+	csvFile := strings.Join([]string{`"FormatVersion","v1.0"`, `"Publication Date","2026-11-01T00:00:00Z"`, header,
+		row("LNX", "JRTCKXETXF", "Linux", "No License required", "NA", "RunInstances", "0.5260000000", "", ""),
+		row("WIN", "JRTCKXETXF", "Windows", "No License required", "NA", "RunInstances:0002", "0.7100000000", "", ""),
+		row("WIN", "4NA7Y494T4", "Windows", "No License required", "NA", "RunInstances:0002", "0.5150000000", "1yr", "No Upfront"),
+		row("BYOL", "JRTCKXETXF", "Windows", "Bring your own license", "NA", "RunInstances:0800", "0.5260000000", "", ""),
+		row("WSQL", "JRTCKXETXF", "Windows", "No License required", "SQL Std", "RunInstances:0006", "1.2200000000", "", ""),
+		row("RHEL", "JRTCKXETXF", "RHEL", "No License required", "NA", "RunInstances:0010", "0.5860000000", "", ""),
+	}, "\n") + "\n"
+	for name, in := range map[string][]byte{"json": raw, "csv": []byte(csvFile)} {
+		res, err := (&Offers{Ref: "offer-windows", Now: now}).Parse(context.Background(), bytes.NewReader(in), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := offers(res)
+		want := map[string]string{
+			"aws/g4dn.xlarge/us-east-1/on-demand":                      "0.526+0",
+			"aws/g4dn.xlarge/us-east-1/on-demand/windows":              "0.71+0",
+			"aws/g4dn.xlarge/us-east-1/reserved-1y-no-upfront/windows": "0.515+0",
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: offers %v, want %v", name, got, want)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: %s = %q, want %q", name, k, got[k], v)
+			}
+		}
+		skips := strings.Join(res.Skipped.Lines(), "; ")
+		for _, w := range []string{"1 Windows, bring your own licence", "1 pre-installed software", "1 not Linux or Windows"} {
+			if !strings.Contains(skips, w) {
+				t.Errorf("%s: skips %q lack %q", name, skips, w)
+			}
+		}
 	}
 }
 
@@ -184,9 +240,9 @@ func TestSpotHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// us-east-1a latest 9.8634, us-east-1b 8.5 → region 8.5; Windows, the local
-	// zone and m5 are skipped.
-	if got := offers(res); len(got) != 1 || got["aws/p4d.24xlarge/us-east-1/spot"] != "8.5+0" {
+	// us-east-1a latest 9.8634, us-east-1b 8.5 → region 8.5; Windows (test
+	// data) 1.0 a Windows offer of its own; the local zone and m5 are skipped.
+	if got := offers(res); len(got) != 2 || got["aws/p4d.24xlarge/us-east-1/spot"] != "8.5+0" || got["aws/p4d.24xlarge/us-east-1/spot/windows"] != "1+0" {
 		t.Errorf("offers %v; skipped %v", got, res.Skipped.Lines())
 	}
 }
@@ -200,9 +256,15 @@ func TestSavingsPlans(t *testing.T) {
 	}
 	got := offers(res)
 	want := map[string]string{"aws/p5.48xlarge/us-east-1/savings-plan-1y-no-upfront": "29.9+0", "aws/p5.48xlarge/us-east-1/savings-plan-3y-all-upfront": "20.1+0"}
-	if len(got) != 2 || got["aws/p5.48xlarge/us-east-1/savings-plan-1y-no-upfront"] != want["aws/p5.48xlarge/us-east-1/savings-plan-1y-no-upfront"] ||
-		got["aws/p5.48xlarge/us-east-1/savings-plan-3y-all-upfront"] != want["aws/p5.48xlarge/us-east-1/savings-plan-3y-all-upfront"] {
+	// The Windows rate (test data, operation RunInstances:0002) is an offer
+	// of its own; Windows with SQL Server (RunInstances:0006) is skipped.
+	if len(got) != 3 || got["aws/p5.48xlarge/us-east-1/savings-plan-1y-no-upfront"] != want["aws/p5.48xlarge/us-east-1/savings-plan-1y-no-upfront"] ||
+		got["aws/p5.48xlarge/us-east-1/savings-plan-3y-all-upfront"] != want["aws/p5.48xlarge/us-east-1/savings-plan-3y-all-upfront"] ||
+		got["aws/p5.48xlarge/us-east-1/savings-plan-1y-no-upfront/windows"] != "33.5+0" {
 		t.Errorf("offers %v", got)
+	}
+	if skips := strings.Join(res.Skipped.Lines(), "; "); !strings.Contains(skips, "1 not plain Linux or licence-included Windows") {
+		t.Errorf("skips %q", skips)
 	}
 }
 
@@ -403,7 +465,7 @@ func TestTruncatedCSVRefused(t *testing.T) {
 	lastDigits = lastDigits[:len(lastDigits)-3]
 	for name, tc := range map[string]struct{ in, want string }{
 		"field boundary":   {atField, "line 8"},
-		"no final newline": {lastDigits, "line 11"},
+		"no final newline": {lastDigits, "line 13"},
 	} {
 		_, err := (&SavingsPlans{Ref: "sp.csv", Now: now}).Parse(context.Background(), strings.NewReader(tc.in), nil)
 		if err == nil || !strings.Contains(err.Error(), "sp.csv ("+tc.want+")") {

@@ -66,6 +66,7 @@ func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result
 		a := &pr.Attributes
 		a.InstanceType, a.RegionCode, a.Tenancy, a.OS = get("Instance Type"), get("Region Code"), get("Tenancy"), get("Operating System")
 		a.PreInstalled, a.CapacityStatus, a.Operation, a.UsageType = get("Pre Installed S/W"), get("CapacityStatus"), get("operation"), get("usageType")
+		a.LicenseModel = get("License Model")
 		if why := filter(&pr); why != "" {
 			if IsGPUType(a.InstanceType) {
 				res.Skipped.Add(why, a.InstanceType)
@@ -88,7 +89,7 @@ func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result
 		if termType != "OnDemand" && termType != "Reserved" {
 			continue
 		}
-		if err := o.addTerm(res, byKey, termOf, kept{a.InstanceType, a.RegionCode}, termType, get("SKU")+"."+get("OfferTermCode"), t, published); err != nil {
+		if err := o.addTerm(res, byKey, termOf, keptOf(&pr), termType, get("SKU")+"."+get("OfferTermCode"), t, published); err != nil {
 			return &importer.ParseError{Source: o.ref(), Line: line, Field: "PricePerUnit", Err: err}
 		}
 	}

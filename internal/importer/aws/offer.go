@@ -28,8 +28,11 @@ var gpuFamily = regexp.MustCompile(`^(p\d|g\d|gr\d)[a-z0-9-]*\.`)
 func IsGPUType(t string) bool { return gpuFamily.MatchString(t) }
 
 // Offers imports an EC2 bulk offer file (one region, or all), JSON or CSV
-// (detected from the first byte). It keeps GPU instances running Linux on
-// shared tenancy with no pre-installed software (capacitystatus Used), and
+// (detected from the first byte). It keeps GPU instances running Linux
+// (operation RunInstances) or Windows with the licence included (operation
+// RunInstances:0002, licence model "No License required"; their offers
+// carry catalog.OSWindows) on shared tenancy with no pre-installed
+// software (capacitystatus Used), and
 // their on-demand and standard reserved prices (1 and 3 years; no, partial
 // and all upfront: the upfront part from the Quantity dimension, the
 // recurring part from Hrs). Capacity Block SKUs are listed at 0 USD in the
@@ -61,6 +64,7 @@ type product struct {
 		RegionCode     string `json:"regionCode"`
 		Tenancy        string `json:"tenancy"`
 		OS             string `json:"operatingSystem"`
+		LicenseModel   string `json:"licenseModel"`
 		PreInstalled   string `json:"preInstalledSw"`
 		CapacityStatus string `json:"capacitystatus"`
 		Operation      string `json:"operation"`
@@ -94,6 +98,7 @@ const (
 
 type kept struct {
 	instance, region string
+	os               string // catalog.OSLinux or catalog.OSWindows
 }
 
 // Parse implements importer.Importer.
@@ -126,14 +131,22 @@ func (o *Offers) ref() string {
 	return "AWS EC2 offer file"
 }
 
+// Operations of the EC2 offer file's plain Linux and licence-included
+// Windows SKUs; Windows bring-your-own-licence SKUs have their own.
+const (
+	opLinux       = "RunInstances"
+	opWindows     = "RunInstances:0002"
+	opWindowsBYOL = "RunInstances:0800"
+)
+
 // filter decides whether a product's SKU is kept, and why not.
 func filter(a *product) string {
 	at := a.Attributes
 	switch {
 	case !IsGPUType(at.InstanceType):
 		return "not a GPU instance"
-	case at.OS != "Linux":
-		return "not Linux"
+	case at.OS != "Linux" && at.OS != "Windows":
+		return "not Linux or Windows"
 	case at.Tenancy != "Shared":
 		return "not shared tenancy"
 	case at.PreInstalled != "" && at.PreInstalled != "NA":
@@ -142,7 +155,11 @@ func filter(a *product) string {
 		return "capacity status " + at.CapacityStatus
 	case strings.HasSuffix(at.Operation, ":CB") || strings.Contains(at.UsageType, "CapacityBlock"):
 		return "Capacity Block SKU (listed at 0 USD in offer files)"
-	case at.Operation != "" && at.Operation != "RunInstances":
+	case at.OS == "Windows" && (at.Operation == opWindowsBYOL || strings.EqualFold(at.LicenseModel, "Bring your own license")):
+		return "Windows, bring your own licence"
+	case at.OS == "Windows" && at.Operation != "" && at.Operation != opWindows:
+		return "operation " + at.Operation + " (not plain Windows)"
+	case at.OS == "Linux" && at.Operation != "" && at.Operation != opLinux:
 		return "operation " + at.Operation + " (not plain Linux)"
 	case at.RegionCode == "":
 		return "no regionCode"
@@ -198,7 +215,7 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 				if len(skus) >= maxKeptSKUs {
 					return fail("products."+sku, fmt.Errorf("more than %d GPU instance SKUs: not an EC2 offer file", maxKeptSKUs))
 				}
-				skus[sku] = kept{pr.Attributes.InstanceType, pr.Attributes.RegionCode}
+				skus[sku] = keptOf(&pr)
 				return nil
 			})
 		case "terms":
@@ -260,6 +277,15 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 	return nil
 }
 
+// keptOf is what a kept product's offers are for.
+func keptOf(pr *product) kept {
+	k := kept{instance: pr.Attributes.InstanceType, region: pr.Attributes.RegionCode}
+	if pr.Attributes.OS == "Windows" {
+		k.os = catalog.OSWindows
+	}
+	return k
+}
+
 // instanceTypeOf finds the instanceType attribute in a raw product.
 func instanceTypeOf(raw []byte) []byte {
 	i := bytes.Index(raw, []byte(`"instanceType"`))
@@ -304,6 +330,9 @@ func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, 
 		billing = catalog.Billing("reserved-" + years + "-" + opt + "-upfront")
 	}
 	id := k.instance + "/" + k.region + "/" + string(billing)
+	if k.os != catalog.OSLinux {
+		id += "/" + k.os
+	}
 	off := byKey[id]
 	created := off == nil
 	if !created && termOf[id] != code {
@@ -321,7 +350,7 @@ func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, 
 		if ed, err := time.Parse(time.RFC3339, t.EffectiveDate); err == nil && ed.After(asOf) {
 			asOf = ed
 		}
-		off = &catalog.Offer{Provider: "aws", InstanceName: k.instance, RegionCode: k.region, Billing: billing,
+		off = &catalog.Offer{Provider: "aws", InstanceName: k.instance, RegionCode: k.region, Billing: billing, OS: k.os,
 			Price:  catalog.Price{Currency: "USD"},
 			Source: importer.Source(catalog.SourceOfficialAPI, o.ref(), asOf, o.now())}
 		byKey[id] = off

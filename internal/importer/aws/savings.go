@@ -15,8 +15,9 @@ import (
 )
 
 // SavingsPlans imports a Savings Plans rate file (CSV): the rate of each
-// GPU instance type under EC2 Instance and Compute Savings Plans, Linux on
-// shared tenancy. The rate is the plan's effective hourly price (AWS
+// GPU instance type under EC2 Instance and Compute Savings Plans, Linux
+// (operation RunInstances) or Windows with the licence included
+// (RunInstances:0002, a catalog.OSWindows offer) on shared tenancy. The rate is the plan's effective hourly price (AWS
 // charges the commitment per hour; for partial and all upfront plans the
 // upfront share is part of the rate), stored as the hourly part. Where a
 // file has both plan types for the same instance, term and payment, the
@@ -94,8 +95,8 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 		case !strings.Contains(get("DiscountedUsageType"), "BoxUsage:"):
 			res.Skipped.Add("not shared tenancy", inst)
 			continue
-		case get("DiscountedOperation") != "RunInstances":
-			res.Skipped.Add("not plain Linux", inst)
+		case get("DiscountedOperation") != opLinux && get("DiscountedOperation") != opWindows:
+			res.Skipped.Add("not plain Linux or licence-included Windows", inst)
 			continue
 		case get("Currency") != "USD":
 			res.Skipped.Add("currency "+get("Currency"), inst)
@@ -117,7 +118,11 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 		}
 		billing := catalog.Billing("savings-plan-" + years + "-" + opt + "-upfront")
 		region := get("DiscountedRegionCode")
-		key := inst + "/" + region + "/" + string(billing)
+		os := catalog.OSLinux
+		if get("DiscountedOperation") == opWindows {
+			os = catalog.OSWindows
+		}
+		key := inst + "/" + region + "/" + string(billing) + "/" + os
 		asOf := published
 		if ed, err := time.Parse(time.RFC3339, get("EffectiveDate")); err == nil && ed.After(asOf) {
 			asOf = ed
@@ -136,7 +141,7 @@ func (s *SavingsPlans) Parse(ctx context.Context, r io.Reader, p importer.Progre
 			}
 			continue
 		}
-		off := &catalog.Offer{Provider: "aws", InstanceName: inst, RegionCode: region, Billing: billing,
+		off := &catalog.Offer{Provider: "aws", InstanceName: inst, RegionCode: region, Billing: billing, OS: os,
 			Price:  catalog.Price{Hourly: rate, Currency: "USD"},
 			Source: importer.Source(catalog.SourceOfficialAPI, ref+" ("+get("Product Family")+")", asOf, now())}
 		byKey[key] = off

@@ -18,7 +18,9 @@ import (
 // SpotHistory imports EC2 DescribeSpotPriceHistory responses (JSON, as the
 // AWS CLI prints them): for each GPU instance type and region, the latest
 // Linux/UNIX price of each availability zone, and the lowest of those as
-// the region's spot price.
+// the region's spot price; Windows prices ("Windows", "Windows (Amazon
+// VPC)") likewise, as Windows offers (catalog.OSWindows). Other products
+// (SUSE, Red Hat) are skipped and counted.
 type SpotHistory struct {
 	Ref string
 	Now func() time.Time
@@ -61,7 +63,7 @@ func (h *SpotHistory) Parse(ctx context.Context, r io.Reader, p importer.Progres
 		return nil, &importer.ParseError{Source: ref, Field: "SpotPriceHistory", Err: fmt.Errorf("missing")}
 	}
 	res := &importer.Result{Source: h.Name()}
-	type zoneKey struct{ inst, az string }
+	type zoneKey struct{ inst, az, os string }
 	type point struct {
 		price decimal.Decimal
 		at    time.Time
@@ -75,7 +77,14 @@ func (h *SpotHistory) Parse(ctx context.Context, r io.Reader, p importer.Progres
 		case !IsGPUType(e.InstanceType):
 			res.Skipped.Add("not a GPU instance", e.InstanceType)
 			continue
-		case e.ProductDescription != "Linux/UNIX" && e.ProductDescription != "Linux/UNIX (Amazon VPC)":
+		}
+		var os string
+		switch e.ProductDescription {
+		case "Linux/UNIX", "Linux/UNIX (Amazon VPC)":
+			os = catalog.OSLinux
+		case "Windows", "Windows (Amazon VPC)":
+			os = catalog.OSWindows
+		default:
 			res.Skipped.Add("product "+e.ProductDescription, e.InstanceType)
 			continue
 		}
@@ -87,12 +96,12 @@ func (h *SpotHistory) Parse(ctx context.Context, r io.Reader, p importer.Progres
 		if err != nil {
 			return nil, &importer.ParseError{Source: ref, Field: fmt.Sprintf("SpotPriceHistory[%d].Timestamp", i), Err: err}
 		}
-		k := zoneKey{e.InstanceType, e.AvailabilityZone}
+		k := zoneKey{e.InstanceType, e.AvailabilityZone, os}
 		if cur, ok := latest[k]; !ok || at.After(cur.at) {
 			latest[k] = point{price, at}
 		}
 	}
-	type regionKey struct{ inst, region string }
+	type regionKey struct{ inst, region, os string }
 	best := map[regionKey]point{}
 	for k, pt := range latest {
 		m := azRegion.FindStringSubmatch(k.az)
@@ -100,7 +109,7 @@ func (h *SpotHistory) Parse(ctx context.Context, r io.Reader, p importer.Progres
 			res.Skipped.Add("not a regional availability zone", k.az)
 			continue
 		}
-		rk := regionKey{k.inst, m[1]}
+		rk := regionKey{k.inst, m[1], k.os}
 		if cur, ok := best[rk]; !ok || pt.price.LessThan(cur.price) {
 			best[rk] = pt
 		}
@@ -113,10 +122,16 @@ func (h *SpotHistory) Parse(ctx context.Context, r io.Reader, p importer.Progres
 	for k := range best {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i].inst+keys[i].region < keys[j].inst+keys[j].region })
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.inst+a.region != b.inst+b.region {
+			return a.inst+a.region < b.inst+b.region
+		}
+		return a.os < b.os
+	})
 	for _, k := range keys {
 		pt := best[k]
-		res.Offers = append(res.Offers, &catalog.Offer{Provider: "aws", InstanceName: k.inst, RegionCode: k.region, Billing: catalog.Spot,
+		res.Offers = append(res.Offers, &catalog.Offer{Provider: "aws", InstanceName: k.inst, RegionCode: k.region, Billing: catalog.Spot, OS: k.os,
 			Price:  catalog.Price{Hourly: pt.price, Currency: "USD"},
 			Source: importer.Source(catalog.SourceOfficialAPI, ref+" (lowest zone, latest price)", pt.at, now())})
 	}
