@@ -11,8 +11,14 @@
 // the meter or SKU name ends in " Spot"), a Reservation (the whole-term
 // price) or a DevTestConsumption meter, with the savings-plan rates of a
 // consumption meter in its savingsPlan array (api-version
-// 2023-01-01-preview only). Linux sizes only: Windows products, Low
-// Priority meters and dev/test prices are skipped.
+// 2023-01-01-preview only). Windows products ("… Series Windows", "… Series
+// Win") give Windows offers (catalog.OSWindows: the licence included) for
+// their pay-as-you-go and spot meters; their savings-plan and reservation
+// rates are skipped and counted, since those cover compute only and the
+// Windows licence is charged apart
+// (https://learn.microsoft.com/en-us/azure/cost-management-billing/savings-plan/software-costs,
+// https://learn.microsoft.com/en-us/azure/cost-management-billing/manage/understand-vm-reservation-charges).
+// Low Priority meters and dev/test prices are skipped.
 package azure
 
 import (
@@ -432,9 +438,6 @@ func (c *collector) add(it *item, off int64, n int) error {
 	case c.regions != nil && !c.regions[strings.ToLower(it.ArmRegionName)]:
 		skip("region not selected", it.ArmRegionName)
 		return nil
-	case strings.HasSuffix(prod, " Windows") || strings.HasSuffix(prod, " Win"):
-		skip("Windows", prod)
-		return nil
 	case strings.Contains(prod, "Cloud Services") || strings.Contains(prod, "CloudServices"):
 		skip("Cloud Services", prod)
 		return nil
@@ -456,6 +459,10 @@ func (c *collector) add(it *item, off int64, n int) error {
 		return c.perr(off, field("currencyCode"), errors.New("missing"))
 	}
 	primary := it.IsPrimaryMeterRegion == nil || *it.IsPrimaryMeterRegion
+	os := catalog.OSLinux
+	if strings.HasSuffix(prod, " Windows") || strings.HasSuffix(prod, " Win") {
+		os = catalog.OSWindows
+	}
 	mk := func(b catalog.Billing, price catalog.Price) {
 		price.Currency = cur
 		c.keep(&candidate{
@@ -464,6 +471,7 @@ func (c *collector) add(it *item, off int64, n int) error {
 				InstanceName: it.ArmSkuName,
 				RegionCode:   strings.ToLower(it.ArmRegionName),
 				Billing:      b,
+				OS:           os,
 				Price:        price,
 				Source:       c.src,
 			},
@@ -482,6 +490,10 @@ func (c *collector) add(it *item, off int64, n int) error {
 			return nil
 		}
 		mk(catalog.OnDemand, catalog.Price{Hourly: retail})
+		if os == catalog.OSWindows && len(it.SavingsPlan) > 0 {
+			skip(skipWindowsCommitment, ex)
+			return nil
+		}
 		for j, sp := range it.SavingsPlan {
 			rate, err := c.price(sp.RetailPrice, off, field(fmt.Sprintf("savingsPlan[%d].retailPrice", j)))
 			if err != nil {
@@ -504,6 +516,10 @@ func (c *collector) add(it *item, off int64, n int) error {
 			mk(b, catalog.Price{Hourly: rate})
 		}
 	case "Reservation":
+		if os == catalog.OSWindows {
+			skip(skipWindowsCommitment, ex)
+			return nil
+		}
 		var b catalog.Billing
 		switch it.ReservationTerm {
 		case "1 Year":
@@ -525,6 +541,10 @@ func (c *collector) add(it *item, off int64, n int) error {
 	}
 	return nil
 }
+
+// skipWindowsCommitment counts the savings-plan and reservation rates of
+// Windows meters: they cover compute only, the licence is charged apart.
+const skipWindowsCommitment = "Windows savings plan or reservation (covers compute only; the licence is charged apart)"
 
 func (c *collector) wantSKU(s string) bool {
 	if c.skus != nil {

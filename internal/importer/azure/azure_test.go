@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -85,12 +86,14 @@ var page1Offers = []want{
 	{"azure/Standard_NC24ads_A100_v4/eastus/savings-plan-3y-no-upfront", "1.2849874", "0"},
 	{"azure/Standard_NC24ads_A100_v4/eastus/reserved-1y-all-upfront", "0", "19960"},
 	{"azure/Standard_NC24ads_A100_v4/eastus/reserved-3y-all-upfront", "0", "38406"},
+	{"azure/Standard_NC24ads_A100_v4/eastus/on-demand/windows", "3.857", "0"},
 }
 
 var page2Offers = []want{
 	{"azure/Standard_ND96isr_H100_v5/westeurope/on-demand", "98.32", "0"},
 	{"azure/Standard_ND96isr_H100_v5/westeurope/savings-plan-1y-no-upfront", "69.8072", "0"},
 	{"azure/Standard_ND96isr_H100_v5/westeurope/savings-plan-3y-no-upfront", "48.1768", "0"},
+	{"azure/Standard_ND96isr_H100_v5/westeurope/on-demand/windows", "98.32", "0"},
 	{"azure/Standard_NV6ads_A10_v5/westeurope/on-demand", "0.45", "0"},
 }
 
@@ -109,7 +112,6 @@ func TestParse(t *testing.T) {
 			offers: page1Offers,
 			skipLines: []string{
 				"1 Low Priority (e.g. Standard_NC24ads_A100_v4 eastus)",
-				"1 Windows (e.g. Virtual Machines NCadsA100v4 Series Windows)",
 				"1 dev/test (e.g. Standard_NC24ads_A100_v4 eastus)",
 				"1 size not selected (e.g. Standard_D2s_v3)",
 			},
@@ -119,7 +121,6 @@ func TestParse(t *testing.T) {
 			input:  p2,
 			offers: page2Offers,
 			skipLines: []string{
-				"1 Windows (e.g. Virtual Machines NDsrH100v5 Series Win)",
 				"1 reservation term not 1 or 3 years (e.g. 5 Years)",
 				"1 superseded meter (a primary region or a later effectiveStartDate was kept) (e.g. azure/Standard_NV6ads_A10_v5/westeurope/on-demand)",
 				"1 unit not 1 Hour (e.g. 1/Month)",
@@ -134,7 +135,7 @@ func TestParse(t *testing.T) {
 			name:   "size filter",
 			imp:    func(i *Importer) { i.SKUs = []string{"standard_nd96isr_h100_v5"} },
 			input:  p2,
-			offers: page2Offers[:3],
+			offers: page2Offers[:4],
 		},
 		{
 			name:   "region filter",
@@ -173,6 +174,37 @@ func TestParse(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWindowsMeters: a Windows product's pay-as-you-go and spot meters
+// are Windows offers (prices here are test data); its savings-plan and
+// reservation rates, which cover compute only, are skipped and counted.
+func TestWindowsMeters(t *testing.T) {
+	item := func(prod, meter, typ, term string, price float64, savings string) string {
+		return fmt.Sprintf(`{"currencyCode":"USD","retailPrice":%g,"unitPrice":%g,"armRegionName":"eastus","effectiveStartDate":"2026-01-01T00:00:00Z",`+
+			`"meterName":%q,"productName":%q,"skuName":%q,"serviceName":"Virtual Machines","unitOfMeasure":"1 Hour","type":%q,"reservationTerm":%q,`+
+			`"isPrimaryMeterRegion":true,"armSkuName":"Standard_NV36ads_A10_v5"%s}`, price, price, meter, prod, meter, typ, term, savings)
+	}
+	sp := `,"savingsPlan":[{"unitPrice":2.1,"retailPrice":2.1,"term":"1 Year"}]`
+	page := `{"Items":[` + strings.Join([]string{
+		item("Virtual Machines NVadsA10v5 Series", "NV36ads A10 v5", "Consumption", "", 3.2, sp),
+		item("Virtual Machines NVadsA10v5 Series Windows", "NV36ads A10 v5", "Consumption", "", 4.86, sp),
+		item("Virtual Machines NVadsA10v5 Series Windows", "NV36ads A10 v5 Spot", "Consumption", "", 1.5, ""),
+		item("Virtual Machines NVadsA10v5 Series Windows", "NV36ads A10 v5", "Reservation", "1 Year", 18000, ""),
+	}, ",") + `],"NextPageLink":null}`
+	res, err := newImporter().Parse(context.Background(), strings.NewReader(page), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkOffers(t, res.Offers, []want{
+		{"azure/Standard_NV36ads_A10_v5/eastus/on-demand", "3.2", "0"},
+		{"azure/Standard_NV36ads_A10_v5/eastus/savings-plan-1y-no-upfront", "2.1", "0"},
+		{"azure/Standard_NV36ads_A10_v5/eastus/on-demand/windows", "4.86", "0"},
+		{"azure/Standard_NV36ads_A10_v5/eastus/spot/windows", "1.5", "0"},
+	})
+	if got := strings.Join(res.Skipped.Lines(), "\n"); !strings.Contains(got, "2 Windows savings plan or reservation (covers compute only; the licence is charged apart)") {
+		t.Errorf("skipped:\n%s", got)
 	}
 }
 
