@@ -227,8 +227,8 @@ func TestImportMessagesInBothLanguages(t *testing.T) {
 		lang string
 		want []string
 	}{
-		{"en_US.UTF-8", []string{`currency "XYZ" has no exchange rate`, "against 6 in snapshot 1 (less than 50%)", "Rolled back azure: removed snapshot 2; reads now use snapshot 1", "no snapshot 99", "4 negative price"}},
-		{"zh_CN.UTF-8", []string{`币种 "XYZ" 没有汇率`, "而快照 1 有 6 条（不足 50%）", "已回滚 azure：删除快照 2；现在使用快照 1", "没有快照 99", "4 价格为负", "跳过 8 条记录"}},
+		{"en_US.UTF-8", []string{`currency "XYZ" has no exchange rate`, "against 7 in snapshot 1 (less than 50%)", "Rolled back azure: removed snapshot 2; reads now use snapshot 1", "no snapshot 99", "5 negative price"}},
+		{"zh_CN.UTF-8", []string{`币种 "XYZ" 没有汇率`, "而快照 1 有 7 条（不足 50%）", "已回滚 azure：删除快照 2；现在使用快照 1", "没有快照 99", "5 价格为负", "跳过 8 条记录"}},
 	} {
 		env := map[string]string{"LANG": tc.lang}
 		_, cur, code1 := exec(t, true, env, "catalog", "import", "azure", "--file", "testdata/malformed/azure/currency-xyz.json", "--db", db)
