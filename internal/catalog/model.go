@@ -221,6 +221,15 @@ func (o *Offer) ID() string {
 	return id
 }
 
+// OSName is the offer's operating system as faces print it: linux or
+// windows.
+func (o *Offer) OSName() string {
+	if o.OS == OSLinux {
+		return "linux"
+	}
+	return o.OS
+}
+
 // Linux reports whether the offer is a Linux (default image) price.
 func (o *Offer) Linux() bool { return o.OS == OSLinux }
 

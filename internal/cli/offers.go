@@ -27,6 +27,7 @@ type offersOptions struct {
 	perProvider int
 	oneRegion   bool
 	all         bool
+	osName      string
 }
 
 func (a *app) offersCmd() *cobra.Command {
@@ -74,6 +75,7 @@ values of one filter with OR.`,
 	f.IntVar(&o.perProvider, "per-provider", 0, "keep only the first N offers of each provider (after sorting)")
 	f.BoolVar(&o.oneRegion, "cheapest-region", false, "show each instance type and billing model once, in its cheapest region")
 	f.BoolVar(&o.all, "include-retired", false, "include retired instance types")
+	f.StringVar(&o.osName, "os", "linux", "operating system the prices are for: linux, or windows (licence-included Windows rates, where an import carries them)")
 	return cmd
 }
 
@@ -116,6 +118,11 @@ func (a *app) buildOfferQuery(c *catalog.Catalog, o *offersOptions) (catalog.Off
 	if o.all {
 		q.Statuses = []string{catalog.StatusCurrent, catalog.StatusPrevious, catalog.StatusRetired}
 	}
+	os, ok := catalog.ParseOS(o.osName)
+	if !ok {
+		return q, usagef("--os linux (the default) or --os windows.", "unknown operating system %q", o.osName)
+	}
+	q.OS = os
 	return q, nil
 }
 
@@ -167,6 +174,12 @@ func (a *app) runOffers(o *offersOptions) error {
 		Align: []output.Align{output.Left, output.Left, output.Left, output.Right, output.Right, output.Right, output.Left,
 			output.Left, output.Right, output.Right, output.Left, output.Left},
 	}
+	// CSV rows say which operating system each price is for.
+	withOS := a.out == output.CSV
+	if withOS {
+		g.Headers = append(g.Headers, p.T("col.os"))
+		g.Align = append(g.Align, output.Left)
+	}
 	var from []string
 	nStale := 0
 	discovered := false
@@ -179,11 +192,19 @@ func (a *app) runOffers(o *offersOptions) error {
 			asOf += "*"
 			nStale++
 		}
-		g.Add(r.Offer.Provider, discoveredMark(it), qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU),
+		cells := []string{r.Offer.Provider, discoveredMark(it), qty(it.GPUCount) + "× " + it.GPUID, qty(it.GPUMemoryGB) + " GB", qty(it.VCPU),
 			qty(it.MemoryGiB), r.Offer.RegionCode, billingLabel(p, r.Offer.Billing), money(r.Price), money(r.PerGPUHourly),
-			enumLabel(p, "source.", string(r.Offer.Source.Kind)), asOf)
+			enumLabel(p, "source.", string(r.Offer.Source.Kind)), asOf}
+		if withOS {
+			cells = append(cells, r.Offer.OSName())
+		}
+		g.Add(cells...)
 	}
 	if len(rows) == 0 && a.out == output.Table {
+		if q.OS == catalog.OSWindows && len(c.OffersOS(catalog.OSWindows)) == 0 {
+			fmt.Fprintln(a.io.Out, p.T("note.windows_none"))
+			return nil
+		}
 		fmt.Fprintln(a.io.Out, p.T("note.none"))
 		for _, id := range unpriced(c, q.Providers) {
 			fmt.Fprintln(a.io.Out, p.T("note.no_public_price", id, c.Stats().ByProvider[id].InstanceTypes))
@@ -213,6 +234,9 @@ func (a *app) runOffers(o *offersOptions) error {
 	}
 	if discovered {
 		fmt.Fprintln(a.io.Out, p.T("note.discovered"))
+	}
+	if q.OS == catalog.OSWindows {
+		fmt.Fprintln(a.io.Out, p.T("note.windows"))
 	}
 	return nil
 }

@@ -123,18 +123,21 @@ type OfferPrice struct {
 
 // Offer is one row of the offers document.
 type Offer struct {
-	ID           string      `json:"id"`
-	Provider     string      `json:"provider"`
-	InstanceType string      `json:"instance_type"`
-	Region       string      `json:"region"`
-	Country      string      `json:"country"`
-	Residency    string      `json:"residency"`
-	Billing      string      `json:"billing"`
-	GPU          GPURef      `json:"gpu"`
-	VCPU         json.Number `json:"vcpu"`
-	MemoryGiB    json.Number `json:"memory_gib"`
-	Price        OfferPrice  `json:"price"`
-	Source       Source      `json:"source"`
+	ID           string `json:"id"`
+	Provider     string `json:"provider"`
+	InstanceType string `json:"instance_type"`
+	Region       string `json:"region"`
+	Country      string `json:"country"`
+	Residency    string `json:"residency"`
+	Billing      string `json:"billing"`
+	// OS is the operating system the price is for: linux, or windows
+	// (the Windows licence included).
+	OS        string      `json:"os"`
+	GPU       GPURef      `json:"gpu"`
+	VCPU      json.Number `json:"vcpu"`
+	MemoryGiB json.Number `json:"memory_gib"`
+	Price     OfferPrice  `json:"price"`
+	Source    Source      `json:"source"`
 	// Marketplace is true for a marketplace provider's offer (a host's
 	// asking price in a dated snapshot, no SLA); omitted otherwise.
 	Marketplace bool `json:"marketplace,omitempty"`
@@ -167,7 +170,7 @@ func BuildOffers(rows []catalog.OfferRow, total int, currency string, t *fx.Tabl
 		from = append(from, o.Price.Currency)
 		doc.Offers = append(doc.Offers, Offer{
 			ID: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Region: o.RegionCode,
-			Country: o.Region.Country, Residency: o.Region.Residency, Billing: string(o.Billing),
+			Country: o.Region.Country, Residency: o.Region.Residency, Billing: string(o.Billing), OS: o.OSName(),
 			GPU: gpuRef(it), VCPU: Num(it.VCPU), MemoryGiB: Num(it.MemoryGiB),
 			Price: OfferPrice{Hourly: Num(r.Hourly), Upfront: Num(r.Upfront), Monthly: Num(r.Monthly),
 				EffectiveHourly: Num(r.EffectiveHourly), PerGPUHourly: Num(r.PerGPUHourly),

@@ -274,6 +274,13 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 			q.GPUs = append(q.GPUs, g.ID)
 		}
 	}
+	if v := p.str("os"); v != "" {
+		os, ok := catalog.ParseOS(v)
+		if !ok {
+			return s, badRequest("os", "linux or windows", "unknown operating system %q", v)
+		}
+		q.OS = os
+	}
 	for _, b := range p.list("billing") {
 		if !catalog.ValidBillingFilter(b) {
 			return s, badRequest("billing", "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, flex-start, or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)

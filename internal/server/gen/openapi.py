@@ -9,7 +9,7 @@ src={"type":"object","required":["kind","ref","as_of"],"properties":{"kind":{"ty
 fx={"type":"object","required":["base","rates"],"properties":{"base":s,"rates":{"type":"object","additionalProperties":{"type":"object","required":["per_usd","source","as_of"],"properties":{"per_usd":num,"source":s,"as_of":s}}}}}
 gpuref={"type":"object","required":["model","count","memory_gb","total_memory_gb"],"properties":{"model":s,"count":num,"memory_gb":num,"total_memory_gb":num}}
 offer={"type":"object","required":["id","provider","instance_type","region","billing","gpu","price","source"],"properties":{
- "id":s,"provider":s,"instance_type":s,"region":s,"country":s,"residency":s,"billing":s,"gpu":{"$ref":"#/components/schemas/GPURef"},"vcpu":num,"memory_gib":num,
+ "id":s,"provider":s,"instance_type":s,"region":s,"country":s,"residency":s,"billing":s,"os":{"type":"string","enum":["linux","windows"],"description":"The operating system the price is for: linux (the provider's default image) or windows (the Windows licence included; the id ends in /windows)"},"gpu":{"$ref":"#/components/schemas/GPURef"},"vcpu":num,"memory_gib":num,
  "price":{"type":"object","required":["hourly","upfront","monthly","effective_hourly","per_gpu_hourly","currency","original_currency"],"properties":{k:num for k in ["hourly","upfront","monthly","effective_hourly","per_gpu_hourly"]}|{"currency":s,"original_currency":s}},
  "source":{"$ref":"#/components/schemas/Source"},
  "marketplace":{"type":"boolean","description":"true when the provider is a marketplace of independent hosts (Vast.ai): the price is one host's asking price in a dated snapshot, not a list price, and there is no SLA; omitted otherwise"}}}
@@ -67,6 +67,7 @@ spec={"openapi":"3.0.3","info":{"title":"gpuscout API","version":"1.0.0","descri
  "paths":{
   "/api/v1/offers":{"get":{"operationId":"listOffers","summary":"Search offers (instance type × region × billing model) with effective hourly prices","parameters":[
     listq("gpu","GPU models or families (A100, H100-SXM-80GB, T4)."),listq("provider","Providers: aws, azure, gcp, alibaba, tencent, oci, lambda."),listq("region","Region codes."),listq("country","ISO country codes."),listq("residency","Data-residency zones (cn-mainland, eu, us ...)."),listq("billing","Billing models or families (on-demand, spot, reserved, savings-plan, committed, subscription, reserved-1y-no-upfront ...)."),
+    q("os","Operating system the prices are for: linux (the default) or windows (licence-included Windows rates, where an import carries them). One response never mixes them.",{"type":"string","enum":["linux","windows"]}),
     q("min_gpus","Minimum GPUs per instance.",num),q("min_vram","Minimum memory per GPU, GB.",num),q("max_price","Maximum price in currency per the unit of per.",num),
     q("per","Price unit for min_price, max_price and sorting (day and year scale the instance-hour price).",{"type":"string","enum":["instance-hour","gpu-hour","day","month","year"]}),
     q("min_price","Minimum price in currency per the unit of per.",num),q("interconnect","GPU link contains this (nvswitch, nvlink, pcie).",s),q("rdma","Only instances with an RDMA fabric (EFA, InfiniBand, RoCE, eRDMA).",{"type":"boolean"}),
