@@ -221,6 +221,17 @@ func (o *Offer) ID() string {
 	return id
 }
 
+// SiblingID is the ID of the offer of the same instance type, region and
+// operating system under billing model b (the on-demand price of a
+// Windows spot offer is the Windows on-demand price).
+func (o *Offer) SiblingID(b Billing) string {
+	id := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/" + string(b)
+	if o.OS != OSLinux {
+		id += "/" + o.OS
+	}
+	return id
+}
+
 // OSName is the offer's operating system as faces print it: linux or
 // windows.
 func (o *Offer) OSName() string {

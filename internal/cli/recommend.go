@@ -112,7 +112,7 @@ examples/*.yaml and docs/advisor.md.`,
 	f.BoolVar(&o.rdma, "rdma", false, "require an RDMA network of any kind (the same as --fabric any)")
 	f.StringVar(&o.fabric, "fabric", "", "require an RDMA fabric: infiniband, efa, erdma, roce or any")
 	f.BoolVar(&o.allowNoRDMA, "allow-no-rdma", false, "allow multi-node training without an RDMA fabric (with the model's stated penalty)")
-	f.StringVar(&o.osName, "os", "", "operating system: linux (default) or windows (only instance types documented to run it)")
+	f.StringVar(&o.osName, "os", "", "operating system: linux (default) or windows (instance types documented to run it or with an imported Windows rate; priced at the Windows rate where the catalog has one, else at the Linux rate as a lower bound)")
 	f.Float64Var(&o.mtbi, "mtbi", 0, "spot: mean hours between interruptions (overrides the catalog)")
 	f.BoolVar(&o.ha, "ha", false, "services: size with one spare instance (N+1)")
 	f.StringVar(&o.interconnect, "interconnect", "", "require nvlink (NVLink or NVSwitch) or nvswitch")

@@ -290,7 +290,7 @@ func (e *Engine) UtilizationBreakEvenIn(o *catalog.Offer, currency string) (Brea
 	if !o.Billing.IsCommitment() {
 		return BreakEven{}, false, nil
 	}
-	od, ok := e.Prices.Offer(o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/" + string(catalog.OnDemand))
+	od, ok := e.Prices.Offer(o.SiblingID(catalog.OnDemand))
 	if !ok || !od.Price.Hourly.IsPositive() {
 		return BreakEven{}, false, nil
 	}

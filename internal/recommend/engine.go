@@ -231,6 +231,9 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	}
 	stages := x.filters(gpuSet)
 	offers := c.Offers()
+	if r.windows() {
+		offers = windowsPriced(c, offers)
+	}
 	for _, st := range stages {
 		var kept []*catalog.Offer
 		var rejected []Rejection
@@ -354,6 +357,12 @@ func sortCands(r Requirements, cands []*cand) {
 		// Guaranteed capacity: capacity reserved ahead comes first.
 		if r.guaranteed() && reserved(cands[i].offer) != reserved(cands[j].offer) {
 			return reserved(cands[i].offer)
+		}
+		// Windows: a plan priced at a Windows rate comes before one priced
+		// at the Linux rate, which is only a lower bound of its cost
+		// (docs/advisor.md, "Windows").
+		if r.windows() && windowsRate(cands[i].offer) != windowsRate(cands[j].offer) {
+			return windowsRate(cands[i].offer)
 		}
 		a, b := key(cands[i]), key(cands[j])
 		if strict && a != b {

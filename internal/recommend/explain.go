@@ -290,6 +290,12 @@ func (x *run) explain(cands []*cand) {
 	cur := res.Currency
 	cheapest, fastest := cands[0], cands[0]
 	for _, c := range cands {
+		// Windows plans priced at a Windows rate are compared with each
+		// other: a Linux rate is only a lower bound (windowsNotes says
+		// when one is below the top plan).
+		if r.windows() && windowsRate(cands[0].offer) && !windowsRate(c.offer) {
+			continue
+		}
 		if c.cost < cheapest.cost {
 			cheapest = c
 		}
@@ -447,7 +453,7 @@ func (x *run) explain(cands []*cand) {
 			}
 		}
 		if r.windows() {
-			add("rec.windows_licence", WindowsLicence[o.Provider])
+			x.windowsNotes(pl, i == 0, cands)
 		}
 		// Spot: the checkpoint plan.
 		if pl.Spot != nil {
@@ -529,6 +535,36 @@ func (x *run) explain(cands []*cand) {
 	}
 }
 
+// windowsNotes says what a Windows plan's price is: the provider's
+// Windows rate (the licence included), or the Linux rate, a lower bound,
+// ranked after every plan priced at a Windows rate. The top plan, when it
+// has a Windows rate, names the cheapest plan known only by a lower bound
+// below its cost, so that a lower bound is never silently passed over.
+func (x *run) windowsNotes(pl *Plan, top bool, cands []*cand) {
+	o, p, cur := pl.Offer, x.p, x.res.Currency
+	add := func(key string, args ...any) { pl.Reasons = append(pl.Reasons, p.T(key, args...)) }
+	priced := map[*catalog.Offer]bool{} // offers with a Windows rate
+	var below *cand                     // the cheapest lower-bound plan below this one's cost
+	for _, c := range cands {
+		if windowsRate(c.offer) {
+			priced[c.offer] = true
+		} else if c.cost < pl.Cost && (below == nil || c.cost < below.cost) {
+			below = c
+		}
+	}
+	if windowsRate(o) {
+		add("rec.windows_rate")
+		if top && below != nil {
+			add("rec.windows_lower_below", below.offer.Instance.ID(), below.offer.RegionCode, money(below.cost, cur), below.offer.Provider)
+		}
+		return
+	}
+	add("rec.windows_licence", WindowsLicence[o.Provider])
+	if len(priced) > 0 {
+		add("rec.windows_after", len(priced))
+	}
+}
+
 // whyFirst says why the first plan won, true of that plan: the cheapest
 // or fastest only when it is; otherwise which score term moved it.
 func (x *run) whyFirst(pl *Plan, c, cheapest, fastest *cand, cands []*cand) {
@@ -587,14 +623,13 @@ func (x *run) riskParts(c *cand) string {
 // missingTerms lists the commitment terms the catalog lacks for an offer's
 // instance type and region, longer than the one used.
 func (x *run) missingTerms(o *catalog.Offer) string {
-	base := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/"
 	var missing []string
 	fam := o.Billing.Family()
 	for _, b := range catalog.BillingCodes() {
 		if b.Family() != fam || b.TermHours() <= o.Billing.TermHours() {
 			continue
 		}
-		if _, ok := x.e.Catalog.Offer(base + string(b)); !ok {
+		if _, ok := x.e.Catalog.Offer(o.SiblingID(b)); !ok {
 			missing = append(missing, x.p.Billing(string(b), b.Family()))
 		}
 	}
@@ -657,7 +692,6 @@ func (x *run) whatWouldChange(pl *Plan) {
 	r, p, e, cur := x.r, x.p, x.e, x.res.Currency
 	o := pl.Offer
 	c := e.Catalog
-	base := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/"
 	switch {
 	case pl.spotPlan != nil && pl.spotRisk != nil && !r.service():
 		m := math.Round(pl.spotRisk.MTBI / 4)
@@ -666,13 +700,13 @@ func (x *run) whatWouldChange(pl *Plan) {
 		}
 		work := pl.cand.work
 		worse := spot.Analyze(spot.Job{Work: work, Checkpoint: checkpointHours, Restart: restartHours}, spot.Risk{MTBI: m, Notice: pl.spotRisk.Notice})
-		if od, ok := c.Offer(base + string(catalog.OnDemand)); ok {
+		if od, ok := c.Offer(o.SiblingID(catalog.OnDemand)); ok {
 			odCost, _ := e.toCur(od.EffectiveHourly().InexactFloat64()*(work+startupHours)*float64(pl.Instances), od.Price.Currency, cur)
 			spCost := pl.Cost * (worse.ExpectedHours + startupHours) / pl.Hours
 			pl.Reasons = append(pl.Reasons, p.T("rec.change_spot2", m, money(spCost, cur), x.hrs(worse.ExpectedHours+startupHours), money(odCost, cur)))
 		}
 	case o.Billing == catalog.OnDemand && !r.Interruptible && !r.guaranteed():
-		if sp, ok := c.Offer(base + string(catalog.Spot)); ok && !r.service() {
+		if sp, ok := c.Offer(o.SiblingID(catalog.Spot)); ok && !r.service() {
 			spCost, _ := e.toCur(sp.EffectiveHourly().InexactFloat64()*pl.BilledHours*float64(pl.Instances), sp.Price.Currency, cur)
 			pl.Reasons = append(pl.Reasons, p.T("rec.change_allow_spot", money(spCost, cur), pct(1-spCost/pl.Cost)))
 		}
@@ -682,7 +716,7 @@ func (x *run) whatWouldChange(pl *Plan) {
 			if !b.IsCommitment() {
 				continue
 			}
-			if co, ok := c.Offer(base + string(b)); ok {
+			if co, ok := c.Offer(o.SiblingID(b)); ok {
 				if be, ok, err := e.Pricing.UtilizationBreakEven(co); err == nil && ok && be.Found {
 					pl.Reasons = append(pl.Reasons, p.T("rec.change_commit", be.Value.Mul(decimal.NewFromInt(100)).Round(0), p.Billing(string(b), b.Family())))
 					break
@@ -693,7 +727,7 @@ func (x *run) whatWouldChange(pl *Plan) {
 	months := max(1, r.HorizonMonths)
 	if o.Billing.IsCommitment() && r.service() && o.Billing.TermHours()/730 > months {
 		// The whole term against on-demand for the horizon only.
-		if od, ok := c.Offer(base + string(catalog.OnDemand)); ok {
+		if od, ok := c.Offer(o.SiblingID(catalog.OnDemand)); ok {
 			if h, err := e.toCur(od.EffectiveHourly().InexactFloat64(), od.Price.Currency, cur); err == nil && h > 0 {
 				full := h * 730 * float64(months) * float64(pl.Instances)
 				if be := pl.Cost / full; be >= 1 {

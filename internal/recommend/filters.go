@@ -60,8 +60,8 @@ var windowsTypes = map[string][]string{
 }
 
 // WindowsLicence names the providers' Windows price pages: gpuscout's
-// curated prices are Linux rates, so a Windows plan states that the
-// licence is not included.
+// curated prices are Linux rates, so a Windows plan with no Windows rate in
+// the catalog (none imported) states that the licence is not included.
 var WindowsLicence = map[string]string{
 	"azure": "https://azure.microsoft.com/en-us/pricing/details/virtual-machines/windows/",
 	"aws":   "https://aws.amazon.com/ec2/pricing/on-demand/ (Windows)",
@@ -222,9 +222,16 @@ func (x *run) filters(gpus map[string]bool) []stage {
 			}})
 	}
 	if r.windows() {
+		// A Windows rate in the catalog (an import of the provider's
+		// Windows price list) is evidence too: the provider sells the
+		// type with Windows.
+		priced := map[*catalog.InstanceType]bool{}
+		for _, w := range c.OffersOS(catalog.OSWindows) {
+			priced[w.Instance] = true
+		}
 		st = append(st, stage{name: "os", describe: p.T("rec.st.windows"),
 			reject: func(o *catalog.Offer) string {
-				if !runsWindows(o.Instance) {
+				if !runsWindows(o.Instance) && !priced[o.Instance] {
 					return p.T("rec.rej.no_windows", o.Instance.Name)
 				}
 				return ""
@@ -367,4 +374,45 @@ func (x *run) linkName(l string) string {
 		return v
 	}
 	return l
+}
+
+// windowsRate reports whether an offer's price is a Windows rate (the
+// licence included), not a Linux rate.
+func windowsRate(o *catalog.Offer) bool { return o.OS == catalog.OSWindows }
+
+// windowsPriced is the offers a Windows job is priced on: each Linux offer
+// replaced by the Windows offer of its instance type, region and billing
+// model where the catalog has one (else kept: its price is then a lower
+// bound), and the Windows offers without a Linux one added, in offer ID
+// order.
+func windowsPriced(c *catalog.Catalog, linux []*catalog.Offer) []*catalog.Offer {
+	win := c.OffersOS(catalog.OSWindows)
+	if len(win) == 0 {
+		return linux
+	}
+	out := make([]*catalog.Offer, 0, len(linux)+len(win))
+	used := make(map[*catalog.Offer]bool, len(win))
+	for _, o := range linux {
+		if w, ok := c.WindowsOffer(o); ok {
+			used[w] = true
+			out = append(out, w)
+			continue
+		}
+		out = append(out, o)
+	}
+	added := false
+	for _, w := range win {
+		if !used[w] {
+			out = append(out, w)
+			added = true
+		}
+	}
+	if added {
+		ids := make(map[*catalog.Offer]string, len(out))
+		for _, o := range out {
+			ids[o] = o.ID()
+		}
+		sort.SliceStable(out, func(i, j int) bool { return ids[out[i]] < ids[out[j]] })
+	}
+	return out
 }

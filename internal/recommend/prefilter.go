@@ -66,6 +66,11 @@ func (e *Engine) NewPrefilter(r Requirements, p *i18n.Printer) (*Prefilter, erro
 	}
 	var stages []stage
 	for _, st := range x.filters(gpuSet) {
+		if st.name == "os" {
+			// A Windows rate among the imports (not loaded yet) makes a
+			// type pass: the stage runs after loading.
+			continue
+		}
 		if !instanceStages[st.name] {
 			break
 		}
