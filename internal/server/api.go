@@ -557,7 +557,7 @@ func (d *Data) offerRow(id, cur string) (catalog.OfferRow, error) {
 		return catalog.OfferRow{}, notFoundErr(err)
 	}
 	rows, err := d.Catalog.QueryOffers(catalog.OfferQuery{Currency: cur, FX: d.FX, Providers: []string{o.Provider},
-		Regions: []string{o.RegionCode}, Statuses: []string{catalog.StatusCurrent, catalog.StatusPrevious, catalog.StatusRetired}})
+		Regions: []string{o.RegionCode}, Statuses: []string{catalog.StatusCurrent, catalog.StatusPrevious, catalog.StatusRetired}, OS: o.OS})
 	if err != nil {
 		return catalog.OfferRow{}, dataProblem(err)
 	}

@@ -192,7 +192,9 @@ func (d *Data) pricedList(k pricedKey) (*pricedList, error) {
 // cannot answer (another converter, an offer the currency cannot price)
 // goes to the catalog.
 func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
-	if q.FX != catalog.Converter(d.FX) && q.Currency != "" {
+	// The index holds the Linux offers; the catalog answers for another
+	// operating system.
+	if q.FX != catalog.Converter(d.FX) && q.Currency != "" || q.OS != catalog.OSLinux {
 		return d.Catalog.QueryOffers(q)
 	}
 	all, err := d.pricedList(pricedKey{q.Currency, q.Per, q.Sort})
@@ -226,7 +228,7 @@ func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 // index (another FX, a limit, a list that could not be priced); the
 // caller then takes the general path.
 func (d *Data) queryCheapest(q catalog.OfferQuery) (rows []catalog.OfferRow, ok bool) {
-	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 {
+	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 || q.OS != catalog.OSLinux {
 		return nil, false
 	}
 	all, err := d.pricedList(pricedKey{q.Currency, q.Per, q.Sort})

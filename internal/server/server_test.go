@@ -105,6 +105,8 @@ func apiCases(t *testing.T) []apiCase {
 		{"unknown gpu", "GET", "/api/v1/offers?gpu=H1000", nil, 400},
 		{"bad number", "GET", "/api/v1/offers?min_gpus=eight", nil, 400},
 		{"bad billing", "GET", "/api/v1/offers?billing=monthly-ish", nil, 400},
+		{"offers windows", "GET", "/api/v1/offers?os=windows", nil, 200},
+		{"bad os", "GET", "/api/v1/offers?os=macos", nil, 400},
 		{"bad currency", "GET", "/api/v1/offers?currency=XYZ", nil, 400},
 		{"unknown offer", "GET", "/api/v1/offers/aws/p5.48xlarge/mars-1/on-demand", nil, 404},
 		{"tco nothing", "GET", "/api/v1/tco", nil, 400},
