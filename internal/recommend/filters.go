@@ -44,19 +44,35 @@ func distinct(offers []*catalog.Offer, n int, f func(*catalog.Offer) string) str
 	return strings.Join(out, ", ")
 }
 
-// windowsTypes are the instance types documented to run Windows: Azure
-// NVadsA10 v5 and NGads V620 (ecosystem.csv, category windows); AWS g4dn,
-// g5 and p3 (NVIDIA drivers for Windows, "Available drivers by instance
-// type") and g4ad (AMD drivers for Windows), per the EC2 Windows guide,
-// https://docs.aws.amazon.com/AWSEC2/latest/WindowsGuide/install-nvidia-driver.html
-// as archived in awsdocs/amazon-ec2-user-guide-windows
-// doc_source/install-nvidia-driver.md and install-amd-driver.md
-// @cd8488085ad6bd8ea192b564911e79f0eb446921 (2023-05-11; G2, G3 and P2,
-// also listed there, are not in the catalog). Later families (g6, g6e)
-// are left out until a dated document lists them.
+// windowsTypes are the instance types a provider documents to run Windows
+// (a Windows rate in the catalog is evidence too: see the os stage):
+//
+//   - Azure NVadsA10 v5 and NGads V620 (ecosystem.csv, category windows);
+//     NCv3 (V100), NCasT4_v3 (T4), NC A100 v4 (A100), NVv3 (M60) and
+//     NVadsA10 v5: the VM families of the NVIDIA GPU Driver Extension for
+//     Windows, Azure/azhpc-extensions NvidiaGPU/Nvidia-GPU-Windows-Resources.json
+//     @9ee6bb0ec8a5ff6d4758531bd7822ffd1f8137ac (2025-03-11, "OS": "Windows",
+//     SupportedVmFamilyAndGPUModel).
+//   - AWS g4dn, g5 and p3 (NVIDIA drivers for Windows, "Available drivers by
+//     instance type") and g4ad (AMD drivers for Windows), per the EC2 Windows
+//     guide, https://docs.aws.amazon.com/AWSEC2/latest/WindowsGuide/install-nvidia-driver.html
+//     as archived in awsdocs/amazon-ec2-user-guide-windows
+//     doc_source/install-nvidia-driver.md and install-amd-driver.md
+//     @cd8488085ad6bd8ea192b564911e79f0eb446921 (2023-05-11; G2, G3 and P2,
+//     also listed there, are not in the catalog).
+//   - AWS g6, gr6, g6e, g6f, gr6f and g7e: "Install NVIDIA GRID drivers (G7e,
+//     G6, Gr6, G6e, G6f, Gr6f, G5, G4dn, and G3 instances)", whose Windows
+//     section and considerations ("G7e instances require GRID 19.1 or later
+//     for Linux and 19.4 (582.16) or later for Windows") cover them,
+//     https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/nvidia-GRID-driver.html
+//     (the page shows no date; read 2026-12-04). The same guide's table of
+//     drivers by instance type lists Tesla drivers for P4d, P5 and others
+//     without saying which operating system (it lists the Arm-based G5g
+//     too), so those are left out, as are Alibaba Cloud and Tencent Cloud,
+//     whose documents naming Windows GPU instance families were not found.
 var windowsTypes = map[string][]string{
-	"azure": {"Standard_NV*_A10_v5", "Standard_NG*ads_V620_v1"},
-	"aws":   {"g4dn.*", "g5.*", "g4ad.*", "p3.*"},
+	"azure": {"Standard_NV*_A10_v5", "Standard_NG*ads_V620_v1", "Standard_NC*s_v3", "Standard_NC*as_T4_v3", "Standard_NC*ads_A100_v4", "Standard_NV*s_v3"},
+	"aws":   {"g4dn.*", "g5.*", "g4ad.*", "p3.*", "g6.*", "gr6.*", "g6e.*", "g6f.*", "gr6f.*", "g7e.*"},
 }
 
 // WindowsLicence names the providers' Windows price pages: gpuscout's
