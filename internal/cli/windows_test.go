@@ -72,6 +72,9 @@ func TestWindowsRatesEndToEnd(t *testing.T) {
 			t.Errorf("%s: top plan %s:\n%s", lang, rec.Plans[0].Offer, strings.Join(rec.Plans[0].Reasons, "\n"))
 		}
 	}
+	if out, errOut, code := exec(t, true, nil, "catalog", "history", "--offer", "aws/g4dn.xlarge/us-east-1/on-demand/windows", "--db", db); code != 0 || !strings.Contains(out, "0.71") {
+		t.Errorf("history of the Windows rate: exit %d\n%s%s", code, out, errOut)
+	}
 	if _, errOut, code := exec(t, true, nil, "offers", "--os", "macos", "--db", db); code != 2 || !strings.Contains(errOut, `unknown operating system "macos"`) {
 		t.Errorf("--os macos: exit %d\n%s", code, errOut)
 	}

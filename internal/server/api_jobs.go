@@ -280,8 +280,11 @@ func (s *Server) historyAPI(src HistorySource) func(*http.Request, *Data) (any, 
 			return nil, badRequest("offer", "pass ?offer=provider/instance_type/region/billing (see /api/v1/offers).", "an offer ID is required")
 		}
 		parts := strings.Split(id, "/")
+		if len(parts) == 5 && parts[4] == catalog.OSWindows {
+			parts = parts[:4] // a Windows rate's history
+		}
 		if len(parts) != 4 || contains(parts, "") {
-			return nil, badRequest("offer", "", "offer ID %q is not provider/instance_type/region/billing", id)
+			return nil, badRequest("offer", "", "offer ID %q is not provider/instance_type/region/billing (with /windows for a Windows rate)", id)
 		}
 		if src == nil {
 			return nil, notFound(noHistory)
