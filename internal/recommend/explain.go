@@ -572,6 +572,19 @@ func (x *run) whyFirst(pl *Plan, c, cheapest, fastest *cand, cands []*cand) {
 	prio := x.prioName()
 	n := x.res.Feasible
 	add := func(key string, args ...any) { pl.Reasons = append(pl.Reasons, p.T(key, args...)) }
+	if r.windows() && windowsRate(c.offer) {
+		priced := 0
+		for _, x := range cands {
+			if windowsRate(x.offer) {
+				priced++
+			}
+		}
+		if priced < len(cands) {
+			// A lower bound is not a price: say what the first plan beat.
+			add("rec.why_windows", prio, priced, len(cands)-priced)
+			return
+		}
+	}
 	isCheapest := c.cost <= cheapest.cost*1.0000001
 	isFastest := !r.service() && c.hours <= fastest.hours*1.0000001
 	switch {

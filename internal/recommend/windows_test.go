@@ -43,11 +43,13 @@ func TestWindowsWorkstationPricedAtWindowsRate(t *testing.T) {
 	r := recommend.Requirements{Name: "g4dn Windows remote workstation", Workload: recommend.Workload{GPUHours: 200},
 		GPUs: []string{"T4"}, MaxGPUs: 1, Providers: []string{"aws"}, OS: "windows", Priority: "cost", Limit: 5}
 	for _, tc := range []struct {
-		lang                        i18n.Lang
-		rate, lowerBelow, after, lb string
+		lang                               i18n.Lang
+		rate, lowerBelow, after, lb, first string
 	}{
-		{i18n.EN, "Windows rate, licence included", "known here only by its Linux rate", "Ranked after the 1 offer(s) priced at a Windows rate", "the price shown is the Linux rate"},
-		{i18n.ZH, "Windows 价格，含 Windows 许可证", "在此只有 Linux 价格", "排在 1 个按 Windows 价格计价的报价之后", "所示价格为 Linux 价格"},
+		{i18n.EN, "Windows rate, licence included", "known here only by its Linux rate", "Ranked after the 1 offer(s) priced at a Windows rate", "the price shown is the Linux rate",
+			"Ranked first for priority cost among the 1 plan(s) priced at a Windows rate"},
+		{i18n.ZH, "Windows 价格，含 Windows 许可证", "在此只有 Linux 价格", "排在 1 个按 Windows 价格计价的报价之后", "所示价格为 Linux 价格",
+			"在 1 个按 Windows 价格计价的方案中排第一"},
 	} {
 		res, err := e.Recommend(r, i18n.NewPrinter(tc.lang))
 		if err != nil {
@@ -62,7 +64,7 @@ func TestWindowsWorkstationPricedAtWindowsRate(t *testing.T) {
 			t.Errorf("%s: top plan costs %.2f, want about %.2f (the Windows rate)", tc.lang, top.Cost, 200*0.71)
 		}
 		text := strings.Join(top.Reasons, "\n")
-		for _, w := range []string{tc.rate, tc.lowerBelow} {
+		for _, w := range []string{tc.rate, tc.lowerBelow, tc.first} {
 			if !strings.Contains(text, w) {
 				t.Errorf("%s: top plan lacks %q:\n%s", tc.lang, w, text)
 			}
