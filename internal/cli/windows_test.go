@@ -61,14 +61,14 @@ func TestWindowsRatesEndToEnd(t *testing.T) {
 			"--priority", "cost", "--db", db, "--lang", lang, "-o", "json")
 		var rec struct {
 			Plans []struct {
-				Offer   string
-				Reasons []string
+				Offer, OS string
+				Reasons   []string
 			}
 		}
 		if code != 0 || json.Unmarshal([]byte(out), &rec) != nil || len(rec.Plans) == 0 {
 			t.Fatalf("%s: exit %d\n%s%s", lang, code, out, errOut)
 		}
-		if rec.Plans[0].Offer != "aws/g4dn.xlarge/us-east-1/on-demand/windows" || !strings.Contains(strings.Join(rec.Plans[0].Reasons, "\n"), want) {
+		if rec.Plans[0].Offer != "aws/g4dn.xlarge/us-east-1/on-demand/windows" || rec.Plans[0].OS != "windows" || !strings.Contains(strings.Join(rec.Plans[0].Reasons, "\n"), want) {
 			t.Errorf("%s: top plan %s:\n%s", lang, rec.Plans[0].Offer, strings.Join(rec.Plans[0].Reasons, "\n"))
 		}
 	}

@@ -34,9 +34,12 @@ type RecPlan struct {
 	Count        int    `json:"count"`
 	GPUs         int    `json:"gpus"`
 	// GPUCount is the GPUs as sold: "32", or "1/6" of a GPU slice.
-	GPUCount     string      `json:"gpu_count"`
-	GPU          string      `json:"gpu"`
-	Billing      string      `json:"billing"`
+	GPUCount string `json:"gpu_count"`
+	GPU      string `json:"gpu"`
+	Billing  string `json:"billing"`
+	// OS is the operating system the plan's price is for: linux, or
+	// windows (a Windows rate, the licence included).
+	OS           string      `json:"os"`
 	Region       string      `json:"region"`
 	Time         *RecTime    `json:"time,omitempty"`
 	Cost         RecCost     `json:"cost"`
@@ -100,7 +103,7 @@ type Recommendation struct {
 func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 	o := p.Offer
 	rp := RecPlan{Rank: p.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Count: p.Instances, GPUs: p.GPUs, GPUCount: p.GPUCount(),
-		GPU: o.Instance.GPUID, Billing: string(o.Billing), Region: o.RegionCode, Confidence: string(p.Confidence),
+		GPU: o.Instance.GPUID, Billing: string(o.Billing), OS: o.OSName(), Region: o.RegionCode, Confidence: string(p.Confidence),
 		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
 		Cost:   RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
 		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Fabric: o.Instance.RDMA,
