@@ -101,6 +101,14 @@ func check(off *catalog.Offer, opt Options) (spot bool, err error) {
 		return false, unsupported("export the on-demand offer of the same instance and create it with --provisioning-model=FLEX_START (gcloud compute instances create, with --max-run-duration of at most 7d).",
 			"a flex-start (DWS) offer cannot be exported: the targets create standard VMs, billed on demand")
 	}
+	if off.OS != catalog.OSLinux {
+		// The targets create VMs from their Linux default images: the file
+		// would neither run Windows nor be billed at this offer's rate.
+		linux := *off
+		linux.OS = catalog.OSLinux
+		return false, unsupported("export the Linux offer "+linux.ID()+" and set a Windows image in the generated file yourself.",
+			"a %s offer cannot be exported: the targets create Linux VMs from their default images", off.OS)
+	}
 	if opt.Spot {
 		switch {
 		case off.Billing.IsCommitment():

@@ -466,6 +466,20 @@ func TestTerraformRefusals(t *testing.T) {
 	}
 }
 
+// TestWindowsOfferRefused: a Windows rate (test data) is not exported to a
+// file that would create a Linux VM.
+func TestWindowsOfferRefused(t *testing.T) {
+	win := *realOffer(t, "aws/g4dn.xlarge/us-east-1/on-demand")
+	win.OS = catalog.OSWindows
+	for _, target := range export.Targets() {
+		_, err := export.Render(target, &win, export.Options{})
+		var ue *export.UnsupportedError
+		if !errors.As(err, &ue) || !strings.Contains(ue.Error(), "a windows offer cannot be exported") || !strings.Contains(ue.Hint, "aws/g4dn.xlarge/us-east-1/on-demand ") {
+			t.Errorf("%s: error %v", target, err)
+		}
+	}
+}
+
 // skyTask is the part of a SkyPilot task the export writes.
 type skyTask struct {
 	Name      string `yaml:"name"`
