@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -67,6 +68,19 @@ func TestOffersAPIWindows(t *testing.T) {
 	for _, o := range get("/api/v1/offers?gpu=T4&limit=0").Offers {
 		if o.OS != "linux" {
 			t.Errorf("the default lists %s (%s)", o.ID, o.OS)
+		}
+	}
+	// The explorer and its CSV export answer os=windows too; the CSV's id
+	// column names the Windows offer.
+	for _, target := range []string{"/offers?os=windows&gpu=T4", "/offers.csv?os=windows&gpu=T4"} {
+		res, err := ts.Client().Get(ts.URL + target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 || !strings.Contains(string(b), "aws/g4dn.xlarge/us-east-1/on-demand/windows") {
+			t.Errorf("GET %s: %d\n%.500s", target, res.StatusCode, b)
 		}
 	}
 	if one := get("/api/v1/offers/aws/g4dn.xlarge/us-east-1/on-demand/windows"); len(one.Offers) != 1 || one.Offers[0].OS != "windows" {
