@@ -21,6 +21,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/sqlite"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -298,8 +299,80 @@ carries its source and as-of date. It works offline.`,
 		return &usageError{err: err, hint: "err.hint.flags"}
 	})
 
-	root.AddCommand(a.gpusCmd(), a.instancesCmd(), a.offersCmd(), a.costCmd(), a.tcoCmd(), a.estimateCmd(), a.perfCmd(), a.spotCmd(), a.recommendCmd(), a.providersCmd(), a.catalogCmd(), a.serveCmd(), a.exportCmd(), a.rightsizeCmd(), a.watchCmd(), a.versionCmd(), a.healthCmd())
+	subs := a.subcommands()
+	if name := commandName(root, a.args); name != "" {
+		for _, c := range subs {
+			if c.name == name {
+				// Only the command that runs is built: the others' flags
+				// cost start-up time and are never read.
+				root.AddCommand(c.build())
+				return root
+			}
+		}
+	}
+	// Help, completion, an unknown command: the whole tree.
+	for _, c := range subs {
+		root.AddCommand(c.build())
+	}
 	return root
+}
+
+// subcommand is a top-level command: its name and how to build it.
+type subcommand struct {
+	name  string
+	build func() *cobra.Command
+}
+
+// subcommands are the top-level commands (TestSubcommandNames holds the
+// names to the commands' own).
+func (a *app) subcommands() []subcommand {
+	return []subcommand{{"gpus", a.gpusCmd}, {"instances", a.instancesCmd}, {"offers", a.offersCmd}, {"cost", a.costCmd},
+		{"tco", a.tcoCmd}, {"estimate", a.estimateCmd}, {"perf", a.perfCmd}, {"spot", a.spotCmd}, {"recommend", a.recommendCmd},
+		{"providers", a.providersCmd}, {"catalog", a.catalogCmd}, {"serve", a.serveCmd}, {"export", a.exportCmd},
+		{"rightsize", a.rightsizeCmd}, {"watch", a.watchCmd}, {"version", a.versionCmd}, {"health", a.healthCmd}}
+}
+
+// commandName is the name of the command to run: the first argument that
+// is neither a flag nor a flag's value, read as cobra reads it when it
+// looks for the command (a flag that root does not know as a boolean is
+// taken to have a value); "" when there is none.
+func commandName(root *cobra.Command, args []string) string {
+	pf, lf := root.PersistentFlags(), root.Flags()
+	lookup := func(name string) *pflag.Flag {
+		if f := pf.Lookup(name); f != nil {
+			return f
+		}
+		return lf.Lookup(name)
+	}
+	short := func(name string) *pflag.Flag {
+		if f := pf.ShorthandLookup(name); f != nil {
+			return f
+		}
+		return lf.ShorthandLookup(name)
+	}
+	for i := 0; i < len(args); i++ {
+		s := args[i]
+		takesValue := false
+		switch {
+		case s == "--":
+			return ""
+		case strings.HasPrefix(s, "--") && !strings.Contains(s, "="):
+			f := lookup(s[2:])
+			takesValue = f == nil || f.NoOptDefVal == ""
+		case strings.HasPrefix(s, "-") && !strings.Contains(s, "=") && len(s) == 2:
+			f := short(s[1:])
+			takesValue = f == nil || f.NoOptDefVal == ""
+		case s != "" && !strings.HasPrefix(s, "-"):
+			return s
+		}
+		if takesValue {
+			if len(args)-i-1 <= 1 {
+				return ""
+			}
+			i++
+		}
+	}
+	return ""
 }
 
 // prepare resolves the global flags; data is loaded on first use.
