@@ -268,6 +268,27 @@ func isFlagError(err error) bool {
 }
 
 func (a *app) rootCmd() *cobra.Command {
+	root := a.newRoot()
+	subs := a.subcommands()
+	if name := commandName(root, a.args); name != "" {
+		for _, c := range subs {
+			if c.name == name {
+				// Only the command that runs is built: the others' flags
+				// cost start-up time and are never read.
+				root.AddCommand(c.build())
+				return root
+			}
+		}
+	}
+	// Help, completion, an unknown command: the whole tree.
+	for _, c := range subs {
+		root.AddCommand(c.build())
+	}
+	return root
+}
+
+// newRoot is the root command with its persistent flags and no subcommands.
+func (a *app) newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gpuscout",
 		Short: "Compare GPU cloud offers across AWS, Azure, GCP, Alibaba Cloud, Tencent Cloud and more",
@@ -298,23 +319,24 @@ carries its source and as-of date. It works offline.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{err: err, hint: "err.hint.flags"}
 	})
-
-	subs := a.subcommands()
-	if name := commandName(root, a.args); name != "" {
-		for _, c := range subs {
-			if c.name == name {
-				// Only the command that runs is built: the others' flags
-				// cost start-up time and are never read.
-				root.AddCommand(c.build())
-				return root
-			}
-		}
-	}
-	// Help, completion, an unknown command: the whole tree.
-	for _, c := range subs {
-		root.AddCommand(c.build())
-	}
 	return root
+}
+
+// HandlesSignals reports whether the command that args name should handle
+// SIGINT and SIGTERM itself, through Main's context (a server shutting down
+// gracefully, an import or update cleaning up, a file being written). The
+// commands that only read and print do not: an interrupt ends them at once,
+// and they start without the signal-watching thread.
+func HandlesSignals(args []string) bool {
+	if len(args) == 0 || (len(args) == 1 && (args[0] == "--help" || args[0] == "-h")) {
+		return false
+	}
+	switch commandName((&app{}).newRoot(), args) {
+	case "version", "help", "completion", "gpus", "instances", "offers", "cost", "tco", "estimate", "perf", "spot",
+		"recommend", "providers", "rightsize":
+		return false
+	}
+	return true
 }
 
 // subcommand is a top-level command: its name and how to build it.

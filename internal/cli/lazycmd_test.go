@@ -85,3 +85,26 @@ func TestLazyTreeAnswersAsTheWholeTree(t *testing.T) {
 		}
 	}
 }
+
+// The commands that serve, import or write watch for interrupts; those
+// that only read and print, and help, do not.
+func TestHandlesSignals(t *testing.T) {
+	for line, want := range map[string]bool{"": false, "--help": false, "version": false, "--lang zh version": false,
+		"offers --gpu A100 --limit 0 -o csv": false, "-o json recommend --gpu-hours 1000": false, "help serve": false,
+		"serve": true, "--db x.db serve --addr :0": true, "watch": true, "catalog update": true, "catalog import aws --file f": true,
+		"catalog publish --to f.db": true, "export terraform --offer x": true, "health": true, "nosuch": true, "--unknown version": true} {
+		if got := HandlesSignals(strings.Fields(line)); got != want {
+			t.Errorf("HandlesSignals(%q) = %v, want %v", line, got, want)
+		}
+	}
+	// Every command the table names exists.
+	names := map[string]bool{"help": true, "completion": true}
+	for _, c := range testApp(nil).subcommands() {
+		names[c.name] = true
+	}
+	for _, n := range []string{"version", "gpus", "instances", "offers", "cost", "tco", "estimate", "perf", "spot", "recommend", "providers", "rightsize"} {
+		if !names[n] || HandlesSignals([]string{n}) {
+			t.Errorf("%s: not a command, or handles signals", n)
+		}
+	}
+}
