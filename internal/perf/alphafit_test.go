@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"reflect"
+	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
@@ -95,5 +98,53 @@ func BenchmarkFitAlpha(b *testing.B) {
 				fitWith(pts, specs, c.rec)
 			}
 		})
+	}
+}
+
+// BenchmarkLoadEmbedded reads the embedded benchmark tables.
+func BenchmarkLoadEmbedded(b *testing.B) {
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		b.Fatal(err)
+	}
+	lookup := Lookup(ds.Catalog)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := LoadEmbedded(lookup); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// LoadEmbedded, which sizes its list once and appends in place, gives the
+// points ParseBenchmarks gives file by file.
+func TestLoadEmbeddedIsParseBenchmarks(t *testing.T) {
+	ds, err := curated.LoadEmbedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lookup := Lookup(ds.Catalog)
+	got, gotSkipped, err := LoadEmbedded(lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := fs.Glob(dataFS, "data/*.csv")
+	sort.Strings(names)
+	var want []Point
+	var wantSkipped []string
+	for _, n := range names {
+		f, err := dataFS.Open(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pts, skip, err := ParseBenchmarks(f, strings.TrimPrefix(n, "data/"), lookup)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantSkipped = append(want, pts...), append(wantSkipped, skip...)
+	}
+	if len(got) < 100 || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotSkipped, wantSkipped) {
+		t.Errorf("LoadEmbedded: %d points, %d skipped; file by file: %d, %d", len(got), len(gotSkipped), len(want), len(wantSkipped))
 	}
 }
