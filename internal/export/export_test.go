@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/shopspring/decimal"
 	"github.com/zclconf/go-cty/cty"
 	"gopkg.in/yaml.v3"
@@ -676,5 +677,37 @@ func TestEveryOfferExports(t *testing.T) {
 	}
 	if n < 1000 {
 		t.Errorf("only %d exports", n)
+	}
+}
+
+// Every Terraform export of the embedded catalog is in canonical form (what
+// terraform fmt gives: formatting it again with the HCL library changes
+// nothing) and parses.
+func TestTerraformCanonicalForWholeCatalog(t *testing.T) {
+	realOffer(t, "aws/p5.48xlarge/us-east-1/on-demand")
+	seen := map[string]bool{}
+	n := 0
+	for _, o := range embedded.Offers() {
+		key := o.Provider + "/" + o.InstanceName + "/" + string(o.Billing)
+		if seen[key] || export.ResourceType(o.Provider) == "" {
+			continue
+		}
+		seen[key] = true
+		for _, opt := range []export.Options{{Count: 1}, {Count: 3, Spot: true, Context: `plan #1 "${x}" \ %{y}`}} {
+			src, err := export.Terraform(o, opt)
+			if err != nil {
+				continue
+			}
+			n++
+			if f := hclwrite.Format(src); string(f) != string(src) {
+				t.Fatalf("%s %+v: export is not canonical:\n%s\nformatted:\n%s", o.ID(), opt, src, f)
+			}
+			if _, diags := hclparse.NewParser().ParseHCL(src, "main.tf"); diags.HasErrors() {
+				t.Fatalf("%s %+v: %v", o.ID(), opt, diags)
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d exports checked", n)
 	}
 }

@@ -2,13 +2,10 @@ package export
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
-	"github.com/zclconf/go-cty/cty"
 )
 
 // tfProvider is a provider's official Terraform provider.
@@ -50,18 +47,18 @@ func Terraform(off *catalog.Offer, opt Options) ([]byte, error) {
 		return nil, unsupported(terraformHint(off.Provider), "no Terraform export for provider %s", off.Provider)
 	}
 	n := opt.count()
-	f := hclwrite.NewEmptyFile()
-	b := f.Body()
+	b := &hclBody{}
 	comment(b, header("terraform", off, opt, spot)...)
 	if note := commitmentNote(off, n); note != nil {
 		b.AppendNewline()
 		comment(b, note...)
 	}
 	b.AppendNewline()
-	tfb := b.AppendNewBlock("terraform", nil).Body()
-	rp := tfb.AppendNewBlock("required_providers", nil).Body()
-	rp.SetAttributeValue(p.name, cty.ObjectVal(map[string]cty.Value{
-		"source": cty.StringVal(p.source), "version": cty.StringVal(p.version)}))
+	tfb := b.AppendNewBlock("terraform")
+	rp := tfb.AppendNewBlock("required_providers")
+	ps := rp.SetAttributeObject(p.name, "{", "}")
+	str(ps, "source", p.source)
+	str(ps, "version", p.version)
 	b.AppendNewline()
 	g := &tfGen{b: b, off: off, n: n, spot: spot, name: baseName(off)}
 	switch off.Provider {
@@ -79,7 +76,7 @@ func Terraform(off *catalog.Offer, opt Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return hclwrite.Format(f.Bytes()), nil
+	return b.Bytes(), nil
 }
 
 func terraformHint(provider string) string {
@@ -94,7 +91,7 @@ func terraformHint(provider string) string {
 
 // tfGen writes one provider's configuration.
 type tfGen struct {
-	b    *hclwrite.Body
+	b    *hclBody
 	off  *catalog.Offer
 	n    int
 	spot bool
@@ -102,38 +99,31 @@ type tfGen struct {
 }
 
 // comment appends "# line" comments.
-func comment(b *hclwrite.Body, lines ...string) {
-	var toks hclwrite.Tokens
+func comment(b *hclBody, lines ...string) {
 	for _, l := range lines {
 		text := "#"
 		if l = oneLine(l); l != "" {
 			text += " " + l
 		}
-		toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenComment, Bytes: []byte(text + "\n")})
+		b.AppendLine(text)
 	}
-	b.AppendUnstructuredTokens(toks)
 }
 
-// raw parses an HCL expression (a reference, a template, a type) into tokens.
-func raw(expr string) hclwrite.Tokens {
-	f, diags := hclwrite.ParseConfig([]byte("x = "+expr+"\n"), "expr", hcl.InitialPos)
-	if diags.HasErrors() {
-		panic(fmt.Sprintf("export: bad HCL expression %q: %v", expr, diags))
-	}
-	return f.Body().GetAttribute("x").Expr().BuildTokens(nil)
+func str(b *hclBody, name, v string) { b.SetAttribute(name, hclString(v)) }
+func num(b *hclBody, name string, v int64) {
+	b.SetAttribute(name, strconv.FormatInt(v, 10))
 }
+func boolean(b *hclBody, name string, v bool) { b.SetAttribute(name, strconv.FormatBool(v)) }
 
-func str(b *hclwrite.Body, name, v string) { b.SetAttributeValue(name, cty.StringVal(v)) }
-func num(b *hclwrite.Body, name string, v int64) {
-	b.SetAttributeValue(name, cty.NumberIntVal(v))
-}
-func boolean(b *hclwrite.Body, name string, v bool) { b.SetAttributeValue(name, cty.BoolVal(v)) }
-func ref(b *hclwrite.Body, name, expr string)       { b.SetAttributeRaw(name, raw(expr)) }
+// ref sets an attribute to an HCL expression written as is (a reference, a
+// template, a type); the expressions are gpuscout's own, already in
+// canonical form.
+func ref(b *hclBody, name, expr string) { b.SetAttribute(name, expr) }
 
 // variable declares an input variable; def is a raw default ("" for none:
 // the user must supply it).
 func (g *tfGen) variable(name, typ, desc, def string) {
-	v := g.b.AppendNewBlock("variable", []string{name}).Body()
+	v := g.b.AppendNewBlock("variable", name)
 	str(v, "description", desc)
 	ref(v, "type", typ)
 	if def != "" {
@@ -142,8 +132,8 @@ func (g *tfGen) variable(name, typ, desc, def string) {
 	g.b.AppendNewline()
 }
 
-func (g *tfGen) provider(name string, attrs func(b *hclwrite.Body)) {
-	pb := g.b.AppendNewBlock("provider", []string{name}).Body()
+func (g *tfGen) provider(name string, attrs func(b *hclBody)) {
+	pb := g.b.AppendNewBlock("provider", name)
 	attrs(pb)
 	g.b.AppendNewline()
 }
@@ -151,11 +141,10 @@ func (g *tfGen) provider(name string, attrs func(b *hclwrite.Body)) {
 // instanceName is the name of instance count.index.
 func (g *tfGen) instanceName() string { return g.name + "-${count.index}" }
 
-func (g *tfGen) tags(b *hclwrite.Body, attr string) {
-	b.SetAttributeRaw(attr, hclwrite.TokensForObject([]hclwrite.ObjectAttrTokens{
-		{Name: hclwrite.TokensForIdentifier("Name"), Value: raw(quote(g.instanceName()))},
-		{Name: hclwrite.TokensForValue(cty.StringVal("gpuscout-offer")), Value: hclwrite.TokensForValue(cty.StringVal(g.off.ID()))},
-	}))
+func (g *tfGen) tags(b *hclBody, attr string) {
+	t := b.SetAttributeObject(attr, "{", "}")
+	ref(t, "Name", quote(g.instanceName()))
+	t.SetAttribute(hclString("gpuscout-offer"), hclString(g.off.ID()))
 }
 
 // quote renders s as an HCL template string (interpolations kept).
@@ -163,7 +152,7 @@ func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"
 
 func (g *tfGen) aws() error {
 	off, it := g.off, g.off.Instance
-	g.provider("aws", func(b *hclwrite.Body) { str(b, "region", off.RegionCode) })
+	g.provider("aws", func(b *hclBody) { str(b, "region", off.RegionCode) })
 	g.variable("ami_id", "string", "AMI to boot, e.g. an AWS Deep Learning AMI (NVIDIA driver, CUDA, EFA software) for "+off.RegionCode, "")
 	g.variable("key_name", "string", "name of an existing EC2 key pair for SSH", "")
 	g.variable("subnet_id", "string", "subnet to launch in; its availability zone must offer "+it.Name, "")
@@ -179,7 +168,7 @@ func (g *tfGen) aws() error {
 	}
 	placement := efa && g.n > 1
 	if placement {
-		pg := g.b.AppendNewBlock("resource", []string{"aws_placement_group", "gpu"}).Body()
+		pg := g.b.AppendNewBlock("resource", "aws_placement_group", "gpu")
 		str(pg, "name", g.name)
 		str(pg, "strategy", "cluster")
 		g.b.AppendNewline()
@@ -187,14 +176,14 @@ func (g *tfGen) aws() error {
 	if efa {
 		comment(g.b, fmt.Sprintf("%s supports EFA: each instance gets an EFA primary network interface.", it.Name),
 			"Instances with several network cards can take more EFA interfaces (aws_network_interface_attachment).")
-		ni := g.b.AppendNewBlock("resource", []string{"aws_network_interface", "efa"}).Body()
+		ni := g.b.AppendNewBlock("resource", "aws_network_interface", "efa")
 		num(ni, "count", int64(g.n))
 		ref(ni, "subnet_id", "var.subnet_id")
 		ref(ni, "security_groups", "var.security_group_ids")
 		str(ni, "interface_type", "efa")
 		g.b.AppendNewline()
 	}
-	r := g.b.AppendNewBlock("resource", []string{"aws_instance", "gpu"}).Body()
+	r := g.b.AppendNewBlock("resource", "aws_instance", "gpu")
 	num(r, "count", int64(g.n))
 	ref(r, "ami", "var.ami_id")
 	str(r, "instance_type", it.Name)
@@ -204,7 +193,7 @@ func (g *tfGen) aws() error {
 	}
 	if efa {
 		r.AppendNewline()
-		pni := r.AppendNewBlock("primary_network_interface", nil).Body()
+		pni := r.AppendNewBlock("primary_network_interface")
 		ref(pni, "network_interface_id", "aws_network_interface.efa[count.index].id")
 	} else {
 		ref(r, "subnet_id", "var.subnet_id")
@@ -214,19 +203,19 @@ func (g *tfGen) aws() error {
 	case g.spot:
 		r.AppendNewline()
 		comment(r, "Spot: pays the current spot price (no max_price, capped at the on-demand price); AWS may reclaim the instance with a two-minute notice.")
-		mo := r.AppendNewBlock("instance_market_options", nil).Body()
+		mo := r.AppendNewBlock("instance_market_options")
 		str(mo, "market_type", "spot")
-		so := mo.AppendNewBlock("spot_options", nil).Body()
+		so := mo.AppendNewBlock("spot_options")
 		str(so, "instance_interruption_behavior", "terminate")
 		str(so, "spot_instance_type", "one-time")
 	case capacityBlock:
 		r.AppendNewline()
 		comment(r, "Capacity Block: buy it first (EC2 console > Capacity Reservations > Capacity Blocks, or aws ec2",
 			"purchase-capacity-block); the instances launch into it during its reserved window.")
-		mo := r.AppendNewBlock("instance_market_options", nil).Body()
+		mo := r.AppendNewBlock("instance_market_options")
 		str(mo, "market_type", "capacity-block")
-		cr := r.AppendNewBlock("capacity_reservation_specification", nil).Body()
-		crt := cr.AppendNewBlock("capacity_reservation_target", nil).Body()
+		cr := r.AppendNewBlock("capacity_reservation_specification")
+		crt := cr.AppendNewBlock("capacity_reservation_target")
 		ref(crt, "capacity_reservation_id", "var.capacity_block_id")
 	}
 	r.AppendNewline()
@@ -236,13 +225,8 @@ func (g *tfGen) aws() error {
 
 func (g *tfGen) azure() error {
 	off, it := g.off, g.off.Instance
-	g.provider("azurerm", func(b *hclwrite.Body) {
-		b.AppendUnstructuredTokens(hclwrite.Tokens{
-			{Type: hclsyntax.TokenIdent, Bytes: []byte("features")},
-			{Type: hclsyntax.TokenOBrace, Bytes: []byte("{"), SpacesBefore: 1},
-			{Type: hclsyntax.TokenCBrace, Bytes: []byte("}")},
-			{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")},
-		})
+	g.provider("azurerm", func(b *hclBody) {
+		b.AppendLine("features {}")
 		ref(b, "subscription_id", "var.subscription_id")
 	})
 	comment(g.b, fmt.Sprintf("Azure sets the region per resource: every resource below is in %s.", off.RegionCode))
@@ -253,15 +237,20 @@ func (g *tfGen) azure() error {
 	g.variable("zone", "string", "availability zone (1, 2 or 3) that offers "+it.Name+", or null to let Azure choose", "null")
 	g.variable("admin_username", "string", "administrator user name", `"azureuser"`)
 	g.variable("ssh_public_key", "string", "SSH public key (OpenSSH format) for the administrator", "")
-	g.variable("image", "object({\n    publisher = string\n    offer     = string\n    sku       = string\n    version   = string\n  })",
-		"marketplace image with the NVIDIA driver, e.g. an Ubuntu HPC image (publisher microsoft-dsvm, offer ubuntu-hpc)", "")
-	nic := g.b.AppendNewBlock("resource", []string{"azurerm_network_interface", "gpu"}).Body()
+	image := g.b.AppendNewBlock("variable", "image")
+	str(image, "description", "marketplace image with the NVIDIA driver, e.g. an Ubuntu HPC image (publisher microsoft-dsvm, offer ubuntu-hpc)")
+	imgType := image.SetAttributeObject("type", "object({", "})")
+	for _, k := range []string{"publisher", "offer", "sku", "version"} {
+		ref(imgType, k, "string")
+	}
+	g.b.AppendNewline()
+	nic := g.b.AppendNewBlock("resource", "azurerm_network_interface", "gpu")
 	num(nic, "count", int64(g.n))
 	ref(nic, "name", quote(g.instanceName()+"-nic"))
 	str(nic, "location", off.RegionCode)
 	ref(nic, "resource_group_name", "var.resource_group_name")
 	nic.AppendNewline()
-	ipc := nic.AppendNewBlock("ip_configuration", nil).Body()
+	ipc := nic.AppendNewBlock("ip_configuration")
 	str(ipc, "name", "internal")
 	ref(ipc, "subnet_id", "var.subnet_id")
 	str(ipc, "private_ip_address_allocation", "Dynamic")
@@ -269,7 +258,7 @@ func (g *tfGen) azure() error {
 	if it.RDMA == catalog.RDMAInfiniBand {
 		comment(g.b, it.Name+" has InfiniBand: it works within the VM's scale unit with an image that has the InfiniBand drivers (the HPC images do).")
 	}
-	vm := g.b.AppendNewBlock("resource", []string{"azurerm_linux_virtual_machine", "gpu"}).Body()
+	vm := g.b.AppendNewBlock("resource", "azurerm_linux_virtual_machine", "gpu")
 	num(vm, "count", int64(g.n))
 	ref(vm, "name", quote(g.instanceName()))
 	ref(vm, "resource_group_name", "var.resource_group_name")
@@ -286,15 +275,15 @@ func (g *tfGen) azure() error {
 		num(vm, "max_bid_price", -1)
 	}
 	vm.AppendNewline()
-	key := vm.AppendNewBlock("admin_ssh_key", nil).Body()
+	key := vm.AppendNewBlock("admin_ssh_key")
 	ref(key, "username", "var.admin_username")
 	ref(key, "public_key", "var.ssh_public_key")
 	vm.AppendNewline()
-	disk := vm.AppendNewBlock("os_disk", nil).Body()
+	disk := vm.AppendNewBlock("os_disk")
 	str(disk, "caching", "ReadWrite")
 	str(disk, "storage_account_type", "StandardSSD_LRS")
 	vm.AppendNewline()
-	img := vm.AppendNewBlock("source_image_reference", nil).Body()
+	img := vm.AppendNewBlock("source_image_reference")
 	for _, k := range []string{"publisher", "offer", "sku", "version"} {
 		ref(img, k, "var.image."+k)
 	}
@@ -306,7 +295,7 @@ func (g *tfGen) azure() error {
 func (g *tfGen) gcp() error {
 	off, it := g.off, g.off.Instance
 	attach := isGCPAttachment(it)
-	g.provider("google", func(b *hclwrite.Body) {
+	g.provider("google", func(b *hclBody) {
 		ref(b, "project", "var.project")
 		str(b, "region", off.RegionCode)
 		ref(b, "zone", "var.zone")
@@ -323,7 +312,7 @@ func (g *tfGen) gcp() error {
 		accel, accelCount = gcpAttachment(it)
 		g.variable("machine_type", "string", "N1 machine type to attach the GPU to (its vCPUs and memory are billed separately from the GPU price above)", `"n1-standard-8"`)
 	}
-	r := g.b.AppendNewBlock("resource", []string{"google_compute_instance", "gpu"}).Body()
+	r := g.b.AppendNewBlock("resource", "google_compute_instance", "gpu")
 	num(r, "count", int64(g.n))
 	ref(r, "name", quote(g.instanceName()))
 	if attach {
@@ -333,29 +322,27 @@ func (g *tfGen) gcp() error {
 	}
 	ref(r, "zone", "var.zone")
 	r.AppendNewline()
-	bd := r.AppendNewBlock("boot_disk", nil).Body()
-	ip := bd.AppendNewBlock("initialize_params", nil).Body()
+	bd := r.AppendNewBlock("boot_disk")
+	ip := bd.AppendNewBlock("initialize_params")
 	ref(ip, "image", "var.image")
 	num(ip, "size", 200)
 	str(ip, "type", gcpDiskType(it))
 	r.AppendNewline()
-	ni := r.AppendNewBlock("network_interface", nil).Body()
+	ni := r.AppendNewBlock("network_interface")
 	ref(ni, "subnetwork", "var.subnetwork")
 	r.AppendNewline()
-	ref(r, "metadata", `{
-    ssh-keys = "${var.ssh_user}:${var.ssh_public_key}"
-  }`)
+	ref(r.SetAttributeObject("metadata", "{", "}"), "ssh-keys", `"${var.ssh_user}:${var.ssh_public_key}"`)
 	r.AppendNewline()
 	if attach {
 		comment(r, "N1 VMs take GPUs as attached accelerators.")
-		ga := r.AppendNewBlock("guest_accelerator", nil).Body()
+		ga := r.AppendNewBlock("guest_accelerator")
 		str(ga, "type", accel)
 		num(ga, "count", int64(accelCount))
 		r.AppendNewline()
 	} else {
 		comment(r, fmt.Sprintf("The %s machine type comes with its GPUs (%s× %s): no guest_accelerator block.", it.Name, it.GPUCount, it.GPUID))
 	}
-	sc := r.AppendNewBlock("scheduling", nil).Body()
+	sc := r.AppendNewBlock("scheduling")
 	if g.spot {
 		comment(sc, "Spot VM: Compute Engine may preempt it at any time; GPU VMs cannot live-migrate.")
 		str(sc, "provisioning_model", "SPOT")
@@ -372,9 +359,7 @@ func (g *tfGen) gcp() error {
 	if len(label) > 63 {
 		label = strings.TrimSuffix(label[:63], "-")
 	}
-	r.SetAttributeRaw("labels", hclwrite.TokensForObject([]hclwrite.ObjectAttrTokens{
-		{Name: hclwrite.TokensForIdentifier("gpuscout-offer"), Value: hclwrite.TokensForValue(cty.StringVal(label))},
-	}))
+	str(r.SetAttributeObject("labels", "{", "}"), "gpuscout-offer", label)
 	return nil
 }
 
@@ -401,12 +386,12 @@ func prepaidMonths(b catalog.Billing) int64 {
 
 func (g *tfGen) alibaba() error {
 	off, it := g.off, g.off.Instance
-	g.provider("alicloud", func(b *hclwrite.Body) { str(b, "region", off.RegionCode) })
+	g.provider("alicloud", func(b *hclBody) { str(b, "region", off.RegionCode) })
 	g.variable("image_id", "string", "image to boot, e.g. an Alibaba Cloud Linux or Ubuntu image with the GPU driver", "")
 	g.variable("key_name", "string", "name of an existing ECS key pair for SSH", "")
 	g.variable("vswitch_id", "string", "vSwitch to launch in; its zone (which fixes the instance's zone) must offer "+it.Name, "")
 	g.variable("security_group_ids", "list(string)", "security groups for the instances", "")
-	r := g.b.AppendNewBlock("resource", []string{"alicloud_instance", "gpu"}).Body()
+	r := g.b.AppendNewBlock("resource", "alicloud_instance", "gpu")
 	num(r, "count", int64(g.n))
 	ref(r, "instance_name", quote(g.instanceName()))
 	str(r, "instance_type", it.Name)
@@ -436,7 +421,7 @@ func (g *tfGen) alibaba() error {
 
 func (g *tfGen) tencent() error {
 	off, it := g.off, g.off.Instance
-	g.provider("tencentcloud", func(b *hclwrite.Body) { str(b, "region", off.RegionCode) })
+	g.provider("tencentcloud", func(b *hclBody) { str(b, "region", off.RegionCode) })
 	g.variable("availability_zone", "string", fmt.Sprintf("zone of %s that offers %s, e.g. %s-3", off.RegionCode, it.Name, off.RegionCode), "")
 	g.variable("image_id", "string", "image to boot (img-...), e.g. a public image with the GPU driver installed automatically", "")
 	g.variable("key_ids", "list(string)", "SSH key IDs (skey-...)", "")
@@ -452,7 +437,7 @@ func (g *tfGen) tencent() error {
 		}
 		g.variable("spot_max_price", "string", desc, def)
 	}
-	r := g.b.AppendNewBlock("resource", []string{"tencentcloud_instance", "gpu"}).Body()
+	r := g.b.AppendNewBlock("resource", "tencentcloud_instance", "gpu")
 	num(r, "count", int64(g.n))
 	ref(r, "instance_name", quote(g.instanceName()))
 	ref(r, "availability_zone", "var.availability_zone")

@@ -1,9 +1,14 @@
 package i18n
 
-import "regexp"
+import (
+	"regexp"
+	"sync"
+)
 
 // ecbSource is how the exchange-rate table describes an ECB-derived rate.
-var ecbSource = regexp.MustCompile(`^ECB euro foreign exchange reference rates (\S+) \((\S+)\): derived as (\S+) (\S+) divided by (\S+) (\S+)$`)
+var ecbSource = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ECB euro foreign exchange reference rates (\S+) \((\S+)\): derived as (\S+) (\S+) divided by (\S+) (\S+)$`)
+})
 
 // FXSource renders an exchange rate's source note in the printer's
 // language; a note of another shape comes back as it is.
@@ -11,7 +16,7 @@ func (p *Printer) FXSource(src string) string {
 	if p.lang == EN {
 		return src
 	}
-	if m := ecbSource.FindStringSubmatch(src); m != nil {
+	if m := ecbSource().FindStringSubmatch(src); m != nil {
 		return p.T("fx.ecb", m[1], m[2], m[3], m[4], m[5], m[6])
 	}
 	switch src {

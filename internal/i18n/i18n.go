@@ -5,6 +5,7 @@ package i18n
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Lang is a supported language.
@@ -113,26 +114,29 @@ func (b BillingTerm) String() string { return b.Code }
 // Keys lists every message key of a language (for tests).
 func Keys(l Lang) []string {
 	var out []string
-	for k := range messages[l] {
-		out = append(out, k)
-	}
-	for _, t := range webTables {
-		for k := range t[l] {
+	for _, t := range tables {
+		for k := range t()[l] {
 			out = append(out, k)
 		}
 	}
 	return out
 }
 
-// webTables are the web UI's message tables, one per area of the UI.
-var webTables = []map[Lang]map[string]string{webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages, pricingMessages, limitMessages, webErrorMessages, webTermMessages, inputMessages, explorerMessages}
+// table is a message table (language → key → message), built on first
+// use: a command that prints few messages builds only the tables that
+// hold them, and one that prints none (--help) builds none.
+type table func() map[Lang]map[string]string
+
+// lazy makes build a table built once, on first use.
+func lazy(build func() map[Lang]map[string]string) table { return sync.OnceValue(build) }
+
+// tables are the message tables in the order lookup searches them: the
+// CLI's first, then the web UI's, one per area of the UI.
+var tables = []table{messages, webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages, pricingMessages, limitMessages, webErrorMessages, webTermMessages, inputMessages, explorerMessages}
 
 func lookup(l Lang, key string) (string, bool) {
-	if m, ok := messages[l][key]; ok {
-		return m, true
-	}
-	for _, t := range webTables {
-		if m, ok := t[l][key]; ok {
+	for _, t := range tables {
+		if m, ok := t()[l][key]; ok {
 			return m, true
 		}
 	}

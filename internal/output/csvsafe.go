@@ -4,13 +4,14 @@ import (
 	"encoding/csv"
 	"io"
 	"regexp"
+	"sync"
 )
 
 // plainNumber matches a cell that is only a number, as gpuscout writes
 // them: an optional sign, digits with optional thousands commas, optional
 // decimals and exponent, an optional per cent sign ("-12.5", "-1,234",
 // "+3%", "1e-05").
-var plainNumber = regexp.MustCompile(`^[-+]?[0-9][0-9,]*(\.[0-9]+)?([eE][-+]?[0-9]+)?%?$`)
+var plainNumber = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9][0-9,]*(\.[0-9]+)?([eE][-+]?[0-9]+)?%?$`) })
 
 // SafeCell neutralises a CSV cell against formula injection (OWASP "CSV
 // Injection"): a spreadsheet runs a cell that starts with = + - @, a tab
@@ -31,7 +32,7 @@ func SafeCell(s string) string {
 	}
 	switch s[0] {
 	case '=', '+', '-', '@', '\t', '\r':
-		if plainNumber.MatchString(s) {
+		if plainNumber().MatchString(s) {
 			return s
 		}
 		return "'" + s

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/mattn/go-runewidth"
 )
 
 // Format is an output format.
@@ -64,12 +62,12 @@ func (g *Grid) align(i int) Align {
 func WriteTable(w io.Writer, g *Grid, tty bool) error {
 	widths := make([]int, len(g.Headers))
 	for i, h := range g.Headers {
-		widths[i] = runewidth.StringWidth(h)
+		widths[i] = Width(h)
 	}
 	for _, r := range g.Rows {
 		for i, c := range r {
 			if i < len(widths) {
-				widths[i] = max(widths[i], runewidth.StringWidth(c))
+				widths[i] = max(widths[i], Width(c))
 			}
 		}
 	}
@@ -81,7 +79,7 @@ func WriteTable(w io.Writer, g *Grid, tty bool) error {
 			if i < len(cells) {
 				c = cells[i]
 			}
-			pad := widths[i] - runewidth.StringWidth(c)
+			pad := widths[i] - Width(c)
 			if i > 0 {
 				l.WriteString("  ")
 			}

@@ -8,6 +8,7 @@
 package perf
 
 import (
+	"bytes"
 	"embed"
 	"encoding/csv"
 	"errors"
@@ -60,18 +61,23 @@ func LoadEmbedded(lookup GPULookup) (points []Point, skipped []string, err error
 		return nil, nil, err
 	}
 	sort.Strings(names)
-	var all []Point
-	for _, n := range names {
-		f, err := dataFS.Open(n)
+	files := make([][]byte, len(names))
+	rows := 0
+	for i, n := range names {
+		if files[i], err = fs.ReadFile(dataFS, n); err != nil {
+			return nil, nil, err
+		}
+		rows += bytes.Count(files[i], []byte{'\n'})
+	}
+	// Sized once from the line counts: a row is a few hundred bytes and
+	// the model is fitted on every advisor run.
+	all := make([]Point, 0, rows)
+	for i, n := range names {
+		pts, skip, err := parseBenchmarks(bytes.NewReader(files[i]), strings.TrimPrefix(n, "data/"), lookup, all[len(all):len(all):cap(all)])
 		if err != nil {
 			return nil, nil, err
 		}
-		pts, skip, err := ParseBenchmarks(f, strings.TrimPrefix(n, "data/"), lookup)
-		f.Close()
-		if err != nil {
-			return nil, nil, err
-		}
-		all = append(all, pts...)
+		all = append(all, pts...) // in place: parseBenchmarks appended to all's array
 		skipped = append(skipped, skip...)
 	}
 	return all, skipped, nil
@@ -81,7 +87,13 @@ func LoadEmbedded(lookup GPULookup) (points []Point, skipped []string, err error
 // Errors name the file, line and column. Rows on accelerators that lookup
 // does not know are skipped and listed, not fatal.
 func ParseBenchmarks(r io.Reader, file string, lookup GPULookup) (out []Point, skipped []string, err error) {
+	return parseBenchmarks(r, file, lookup, nil)
+}
+
+// parseBenchmarks is ParseBenchmarks appending the points to out.
+func parseBenchmarks(r io.Reader, file string, lookup GPULookup, out []Point) (_ []Point, skipped []string, err error) {
 	cr := csv.NewReader(r)
+	cr.ReuseRecord = true // the fields are copied into the points
 	header, err := cr.Read()
 	if err != nil {
 		if errors.Is(err, io.EOF) {

@@ -60,7 +60,9 @@ type Model struct {
 	archs      []string // index → architecture key
 	llm        llmFit   // LLM serving efficiencies per stack ("" = all) and terms; read through llmFit
 	llmOnce    sync.Once
-	mfu        MFUFit // published large-model training MFU
+	// fingerprint identifies the rows the alphas were chosen on.
+	fingerprint uint64
+	mfu         MFUFit // published large-model training MFU
 	// Bands is the uncertainty of each confidence level: the 80th
 	// percentile of |log(predicted/actual)| in leave-one-out validation.
 	Bands map[Confidence]float64
@@ -158,6 +160,12 @@ func calibFabric(s Spec, nodes int) Fabric {
 // Points whose GPU has no usable specification are kept as measurements
 // but do not enter the spec fit.
 func Fit(points []Point, specs map[string]Spec) *Model {
+	return fitWith(points, specs, fittedAlpha)
+}
+
+// fitWith fits the model, taking the alphas from rec when the rows are the
+// ones rec was recorded for.
+func fitWith(points []Point, specs map[string]Spec, rec alphaFit) *Model {
 	m := &Model{specs: specs, points: points, alpha: map[Class]float64{}, beta: map[Class]float64{},
 		c: map[gkey]float64{}, classC: map[Class]float64{}, arch: map[string]float64{}, tt: map[string]ttFit{},
 		t1: map[int]float64{}, Bands: map[Confidence]float64{}}
@@ -166,6 +174,7 @@ func Fit(points []Point, specs map[string]Spec) *Model {
 	}
 	m.fitBeta()
 	gpusByClass := map[Class]map[string]bool{}
+	fp := newFingerprint()
 	for i, p := range points {
 		if p.IsTime() {
 			continue
@@ -206,12 +215,28 @@ func Fit(points []Point, specs map[string]Spec) *Model {
 			m.archs = append(m.archs, r.archKey)
 		}
 		m.rows = append(m.rows, r)
+		fp.row(&r, p.GPU)
 		if gpusByClass[b.Class] == nil {
 			gpusByClass[b.Class] = map[string]bool{}
 		}
 		gpusByClass[b.Class][p.GPU] = true
 	}
-	// Choose each class's alpha on a grid (two passes, others held).
+	m.fingerprint = fp.sum()
+	if a, ok := rec.lookup(m.fingerprint); ok {
+		// The embedded data: the grid search's result, recorded at build
+		// time (alpha_fitted.go; TestFittedAlphaIsCurrent).
+		m.alpha = a
+	} else {
+		m.searchAlpha(gpusByClass)
+	}
+	m.fitLinear()
+	m.fitTimeToTrain()
+	return m
+}
+
+// searchAlpha chooses each class's alpha on a grid (two passes, others
+// held), for the classes with results on at least three GPUs.
+func (m *Model) searchAlpha(gpusByClass map[Class]map[string]bool) {
 	for pass := 0; pass < 2; pass++ {
 		for _, cl := range classes {
 			if len(gpusByClass[cl]) < 3 {
@@ -220,7 +245,7 @@ func Fit(points []Point, specs map[string]Spec) *Model {
 			best, bestErr := m.alpha[cl], math.Inf(1)
 			for step := 0; step <= 10; step++ {
 				m.alpha[cl] = float64(step) / 10
-				m.fitLinear()
+				m.solveLinear()
 				if e := m.sse(cl); e < bestErr-1e-12 {
 					best, bestErr = m.alpha[cl], e
 				}
@@ -228,9 +253,6 @@ func Fit(points []Point, specs map[string]Spec) *Model {
 			m.alpha[cl] = best
 		}
 	}
-	m.fitLinear()
-	m.fitTimeToTrain()
-	return m
 }
 
 // rx is a prepared row's spec term.
@@ -261,6 +283,13 @@ func (m *Model) x(gpu string, p Precision, cl Class) (float64, bool) {
 // per-architecture terms by alternating means (ridge-shrunk architecture
 // terms), then the class averages used when a benchmark has no results.
 func (m *Model) fitLinear() {
+	m.solveLinear()
+	m.summarise()
+}
+
+// solveLinear fits the intercepts per (benchmark, precision) and the
+// per-architecture terms (m.cArr, m.archArr) by alternating means.
+func (m *Model) solveLinear() {
 	ng, na := len(m.groups), len(m.archs)
 	c, arch := make([]float64, ng), make([]float64, na)
 	sum, n := make([]float64, ng), make([]float64, ng)
@@ -291,6 +320,14 @@ func (m *Model) fitLinear() {
 			arch[a] = asum[a] / (an[a] + archShrink)
 		}
 	}
+	m.cArr, m.archArr = c, arch
+}
+
+// summarise keys the fitted terms and computes the class and suite
+// averages used when a benchmark has no results.
+func (m *Model) summarise() {
+	ng, na := len(m.groups), len(m.archs)
+	c, arch := m.cArr, m.archArr
 	m.c = make(map[gkey]float64, ng)
 	for i, g := range m.groups {
 		m.c[g] = c[i]
@@ -342,7 +379,6 @@ func (m *Model) fitLinear() {
 	if len(m.gapClasses) > 0 {
 		m.suiteGap /= float64(len(m.gapClasses))
 	}
-	m.cArr, m.archArr = c, arch
 }
 
 // sse is the in-sample squared log error of a class.

@@ -10,7 +10,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/perf"
 )
 
-var update = flag.Bool("update", false, "print recomputed validation bands")
+var update = flag.Bool("update", false, "print recomputed validation bands; rewrite alpha_fitted.go")
 
 func setup(t testing.TB) ([]perf.Point, map[string]perf.Spec, *perf.Model) {
 	t.Helper()

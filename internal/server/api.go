@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -810,7 +811,7 @@ func recommendInputError(err error, lang i18n.Lang) error {
 	msg := err.Error()
 	if strings.Contains(msg, "is not a job description") {
 		line := ""
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlLine().FindStringSubmatch(msg); m != nil {
 			line = m[1]
 		}
 		return badRequest("job", p.T("web.job.hint"), "%s", p.T("web.job.not_mapping", line))
@@ -818,7 +819,7 @@ func recommendInputError(err error, lang i18n.Lang) error {
 	return badRequest("job", p.T("web.job.hint"), "%v", err)
 }
 
-var yamlLine = regexp.MustCompile(`line (\d+)`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 func (s *Server) apiRecommend(w http.ResponseWriter, r *http.Request) {
 	body, err := readBody(w, r, s.cfg.MaxBody)

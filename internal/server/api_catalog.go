@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
@@ -20,7 +21,7 @@ func (s *Server) apiProviders(r *http.Request, d *Data) (any, error) {
 	return document.BuildProviders(facts, cat), nil
 }
 
-var reCountryParam = regexp.MustCompile(`^[A-Za-z]{2}$`)
+var reCountryParam = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]{2}$`) })
 
 // apiRegions serves gpuscout/regions@v1, filtered by provider, country and
 // residency (each a list).
@@ -36,7 +37,7 @@ func (s *Server) apiRegions(r *http.Request, d *Data) (any, error) {
 	}
 	countries := p.list("country")
 	for _, c := range countries {
-		if !reCountryParam.MatchString(c) {
+		if !reCountryParam().MatchString(c) {
 			return nil, badRequest("country", "use ISO 3166-1 alpha-2 codes such as US, CN or DE.", "%q is not a country code", c)
 		}
 	}

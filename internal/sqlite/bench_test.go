@@ -17,7 +17,9 @@ import (
 // instance types): from its pack, from its pack keeping one instance type
 // in five (filtered, as `offers --gpu` does), from its pack listing the
 // IDs of the offers left out (filtered-listed, as `recommend` does), from
-// the gob pack of older databases (gob) and from its offer rows (rows).
+// a snapshot whose pack is the gob format of older databases (gob: read
+// from its offer rows, as reads no longer decode that format) and from its
+// offer rows (rows).
 func BenchmarkLatestImports(b *testing.B) {
 	ctx := context.Background()
 	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)

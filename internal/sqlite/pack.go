@@ -1,11 +1,8 @@
 package sqlite
 
 import (
-	"bytes"
 	"encoding/binary"
-	"encoding/gob"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -15,8 +12,9 @@ import (
 // Pack formats. Reads decode the formats they know and read the offer
 // rows of a snapshot whose pack has another format, or is damaged.
 const (
-	// packGob (written until 2026-12) is packedOffers, gob-encoded: every
-	// read decodes every offer.
+	// packGob (written until 2026-12) was the offers in columns,
+	// gob-encoded. Reads no longer decode it: a snapshot with such a pack
+	// is read from its offer rows, which hold the same offers.
 	packGob = 1
 	// packParts is the offers grouped by instance type, each group
 	// decodable on its own (see packParts below): a read decodes only the
@@ -27,17 +25,6 @@ const (
 	// import holds an offer that is not Linux, packParts otherwise.
 	packPartsOS = 3
 )
-
-// packedOffers is a snapshot's offers in columns (format packGob):
-// strings as indexes into Strings, money as integer coefficients with
-// exponents.
-type packedOffers struct {
-	Strings                                   []string
-	Provider, Instance, Region, Billing, Curr []uint32
-	Kind, Ref, AsOf                           []uint32
-	HourlyC, UpfrontC, MonthlyC               []int64
-	HourlyE, UpfrontE, MonthlyE               []int32
-}
 
 // The packParts format, every integer a varint (encoding/binary):
 //
@@ -485,57 +472,6 @@ func unpackInstances(blob []byte, fetched time.Time) ([]*catalog.DiscoveredInsta
 	}
 	if len(r.rest()) != 0 {
 		return nil, errPack
-	}
-	return out, nil
-}
-
-// unpackGob decodes a packGob pack into every offer it holds, fetched at
-// fetched.
-func unpackGob(blob []byte, fetched time.Time) ([]*catalog.Offer, error) {
-	var p packedOffers
-	if err := gob.NewDecoder(bytes.NewReader(blob)).Decode(&p); err != nil {
-		return nil, err
-	}
-	n := len(p.Provider)
-	for _, col := range [][]uint32{p.Instance, p.Region, p.Billing, p.Curr, p.Kind, p.Ref, p.AsOf} {
-		if len(col) != n {
-			return nil, fmt.Errorf("packed offers: columns of different lengths")
-		}
-	}
-	if len(p.HourlyC) != n || len(p.HourlyE) != n || len(p.UpfrontC) != n || len(p.UpfrontE) != n || len(p.MonthlyC) != n || len(p.MonthlyE) != n {
-		return nil, fmt.Errorf("packed offers: columns of different lengths")
-	}
-	for _, col := range [][]uint32{p.Provider, p.Instance, p.Region, p.Billing, p.Curr, p.Kind, p.Ref, p.AsOf} {
-		for _, i := range col {
-			if int(i) >= len(p.Strings) {
-				return nil, fmt.Errorf("packed offers: string %d out of range", i)
-			}
-		}
-	}
-	s := p.Strings
-	dates := map[uint32]time.Time{}
-	offers := make([]catalog.Offer, n)
-	out := make([]*catalog.Offer, n)
-	for k := range offers {
-		o := &offers[k]
-		o.Provider, o.InstanceName, o.RegionCode = s[p.Provider[k]], s[p.Instance[k]], s[p.Region[k]]
-		o.Billing, o.Price.Currency = catalog.Billing(s[p.Billing[k]]), s[p.Curr[k]]
-		o.Source.Kind, o.Source.Ref = catalog.SourceKind(s[p.Kind[k]]), s[p.Ref[k]]
-		d, ok := dates[p.AsOf[k]]
-		if !ok {
-			d, _ = catalog.ParseDate(s[p.AsOf[k]])
-			dates[p.AsOf[k]] = d
-		}
-		o.Source.AsOf, o.Source.FetchedAt = d, fetched
-		o.Price.Hourly = decimal.New(p.HourlyC[k], p.HourlyE[k])
-		o.Price.Upfront, o.Price.Monthly = decimal.Zero, decimal.Zero
-		if p.UpfrontC[k] != 0 {
-			o.Price.Upfront = decimal.New(p.UpfrontC[k], p.UpfrontE[k])
-		}
-		if p.MonthlyC[k] != 0 {
-			o.Price.Monthly = decimal.New(p.MonthlyC[k], p.MonthlyE[k])
-		}
-		out[k] = o
 	}
 	return out, nil
 }

@@ -17,8 +17,19 @@ import (
 	"github.com/shopspring/decimal"
 )
 
+// packedOffers is the gob format's (packGob) offers in columns: strings
+// as indexes into Strings, money as integer coefficients with exponents.
+type packedOffers struct {
+	Strings                                   []string
+	Provider, Instance, Region, Billing, Curr []uint32
+	Kind, Ref, AsOf                           []uint32
+	HourlyC, UpfrontC, MonthlyC               []int64
+	HourlyE, UpfrontE, MonthlyE               []int32
+}
+
 // packGobForTest writes offers in the gob format (packGob) that
-// databases written before the per-instance-type packs hold.
+// databases written before the per-instance-type packs hold; reads
+// no longer decode it and fall back to the offer rows.
 func packGobForTest(t testing.TB, offers []*catalog.Offer) []byte {
 	p := &packedOffers{}
 	index := map[string]uint32{}

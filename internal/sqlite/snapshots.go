@@ -594,7 +594,7 @@ type readPart struct {
 // key is the part's instance type, provider/name.
 func (p *readPart) key() string { return p.provider + "/" + p.instance }
 
-// groupParts groups offers (read from rows, or from a gob pack) by
+// groupParts groups offers (read from rows) by
 // instance type, in order of first appearance.
 func groupParts(offers []*catalog.Offer) []readPart {
 	parts := []readPart{}
@@ -660,7 +660,7 @@ func (db *DB) latestOffers(ctx context.Context, keep OfferFilter, leftOut bool) 
 		}
 	}
 	for i, sn := range snaps {
-		if f := formats[i]; f.Valid && (f.Int64 == packParts || f.Int64 == packPartsOS || f.Int64 == packGob) {
+		if f := formats[i]; f.Valid && (f.Int64 == packParts || f.Int64 == packPartsOS) {
 			if err := db.readPack(ctx, sn, f.Int64, need); err != nil {
 				return nil, err
 			}
@@ -784,10 +784,6 @@ func (db *DB) readPack(ctx context.Context, sn *snapParts, format int64, need fu
 				pt.body = nil
 			}
 			sn.parts[i] = readPart{provider: pt.provider, instance: pt.instance, n: pt.n, packed: pt}
-		}
-	case packGob:
-		if offers, err := unpackGob(raw, sn.fetched); err == nil {
-			sn.parts = groupParts(offers)
 		}
 	}
 	return rows.Close()

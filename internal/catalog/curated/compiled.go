@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -582,10 +583,106 @@ func encodeDates(offers []*catalog.Offer) []byte {
 // OfferDates returns the as-of and read-on dates of every offer of the
 // embedded catalog (the other fields of each Source are empty), all of
 // them and by provider, read from the compiled form without decoding its
-// records: what `version` reports on. The lists by provider share the
-// list of all. ok is false when fsys is not Embedded() or the compiled
-// form cannot be read or is stale.
+// records. The lists by provider share the list of all. ok is false when
+// fsys is not Embedded() or the compiled form cannot be read or is stale.
 func OfferDates(fsys fs.FS) (all []catalog.Source, byProvider map[string][]catalog.Source, ok bool) {
+	days, runs, ok := offerDays(fsys)
+	if !ok {
+		return nil, nil, false
+	}
+	all = make([]catalog.Source, len(days))
+	for i, d := range days {
+		all[i].AsOf, all[i].ReadOn = dayTime(d.asOf), dayTime(d.readOn)
+	}
+	byProvider = make(map[string][]catalog.Source, len(runs))
+	for _, r := range runs {
+		byProvider[r.provider] = all[r.start:r.end:r.end]
+	}
+	return all, byProvider, true
+}
+
+// OfferFreshness is what catalog.MeasureSourceFreshness gives on the lists
+// of OfferDates, all of them and by provider, and the number of offers:
+// what `version` reports on. It measures the compiled form's day numbers
+// without building a Source per offer (TestOfferFreshnessIsMeasure holds
+// the two equal). ok is false as for OfferDates.
+func OfferFreshness(fsys fs.FS, now time.Time) (all catalog.Freshness, byProvider map[string]catalog.Freshness, offers int, ok bool) {
+	days, runs, ok := offerDays(fsys)
+	if !ok {
+		return all, nil, 0, false
+	}
+	ages := make([]float64, 0, len(days))
+	byProvider = make(map[string]catalog.Freshness, len(runs))
+	for _, r := range runs {
+		byProvider[r.provider] = measureDays(days[r.start:r.end], now, ages)
+	}
+	return measureDays(days, now, ages), byProvider, len(days), true
+}
+
+// measureDays is catalog.MeasureSourceFreshness on day numbers; ages is a
+// buffer for the ages (its contents are overwritten).
+func measureDays(days []offerDay, now time.Time, ages []float64) catalog.Freshness {
+	var f catalog.Freshness
+	cutoff := now.AddDate(0, -catalog.FreshMonths, 0)
+	ages = ages[:0]
+	for _, dd := range days {
+		if dd.asOf == 0 {
+			if dd.readOn != 0 { // undated
+				f.Offers++
+				f.Undated++
+			}
+			continue
+		}
+		d := dayTime(dd.asOf)
+		f.Offers++
+		if !d.Before(cutoff) {
+			f.Fresh++
+		}
+		if f.OldestAsOf.IsZero() || d.Before(f.OldestAsOf) {
+			f.OldestAsOf = d
+		}
+		if d.After(f.NewestAsOf) {
+			f.NewestAsOf = d
+		}
+		age := now.Sub(d).Hours() / 24
+		if age < 0 {
+			age = 0
+		}
+		ages = append(ages, age)
+	}
+	if n := len(ages); n > 0 {
+		slices.Sort(ages)
+		if n%2 == 1 {
+			f.MedianAgeDays = ages[n/2]
+		} else {
+			f.MedianAgeDays = (ages[n/2-1] + ages[n/2]) / 2
+		}
+	}
+	return f
+}
+
+// offerDay is an offer's as-of and read-on dates as the price-dates
+// section holds them: days since 1970-01-01 plus one, 0 for none.
+type offerDay struct{ asOf, readOn uint32 }
+
+// dayTime is the date of a day number (zero for 0).
+func dayTime(d uint32) time.Time {
+	if d == 0 {
+		return time.Time{}
+	}
+	return time.Unix(int64(d-1)*secondsPerDay, 0).UTC()
+}
+
+// providerRun is a provider's offers in the price-dates section: the
+// offers come sorted by ID, so grouped by provider.
+type providerRun struct {
+	provider   string
+	start, end int
+}
+
+// offerDays reads the price-dates section of the embedded catalog's
+// compiled form.
+func offerDays(fsys fs.FS) (days []offerDay, runs []providerRun, ok bool) {
 	if _, embedded := fsys.(embeddedFS); !embedded || !current(fsys) {
 		return nil, nil, false
 	}
@@ -603,42 +700,42 @@ func OfferDates(fsys fs.FS) (all []catalog.Source, byProvider map[string][]catal
 		c.pos += l
 	}
 	n := c.count()
-	all = make([]catalog.Source, n)
-	date := func(d uint64) time.Time {
-		if d == 0 {
-			return time.Time{}
-		}
-		return time.Unix(int64(d-1)*secondsPerDay, 0).UTC()
+	if c.err != nil || n > len(c.src)-c.pos {
+		return nil, nil, false
 	}
-	// The offers come sorted by ID, so grouped by provider: each
-	// provider's list is a run of the list of all.
-	byProvider = make(map[string][]catalog.Source, np)
-	start, last := 0, uint64(0)
-	for i := range all {
+	days = make([]offerDay, n)
+	seen := make([]bool, np)
+	runs = make([]providerRun, 0, np)
+	last := uint64(0)
+	for i := range days {
 		p := c.uvarint()
 		if p >= uint64(np) {
 			return nil, nil, false
 		}
-		if i > 0 && p != last {
-			if _, seen := byProvider[providers[last]]; seen {
+		if i == 0 || p != last {
+			if seen[p] {
 				return nil, nil, false // not grouped: not a compiled catalog
 			}
-			byProvider[providers[last]] = all[start:i:i]
-			start = i
+			seen[p] = true
+			if len(runs) > 0 {
+				runs[len(runs)-1].end = i
+			}
+			runs = append(runs, providerRun{provider: providers[p], start: i})
 		}
 		last = p
-		all[i].AsOf, all[i].ReadOn = date(c.uvarint()), date(c.uvarint())
-	}
-	if n > 0 {
-		if _, seen := byProvider[providers[last]]; seen {
+		asOf, readOn := c.uvarint(), c.uvarint()
+		if asOf > math.MaxUint32 || readOn > math.MaxUint32 {
 			return nil, nil, false
 		}
-		byProvider[providers[last]] = all[start:n:n]
+		days[i] = offerDay{uint32(asOf), uint32(readOn)}
+	}
+	if len(runs) > 0 {
+		runs[len(runs)-1].end = n
 	}
 	if c.err != nil || c.pos != end {
 		return nil, nil, false
 	}
-	return all, byProvider, true
+	return days, runs, true
 }
 
 // csvSizes lists the CSV files of fsys with their sizes, as the files

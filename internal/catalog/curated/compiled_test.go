@@ -3,6 +3,7 @@ package curated
 import (
 	"bytes"
 	"io/fs"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -322,5 +323,46 @@ func TestStaleCompiledIsNotUsed(t *testing.T) {
 	}
 	if n != len(all) {
 		t.Errorf("OfferDates by provider holds %d offers, of %d", n, len(all))
+	}
+}
+
+// OfferFreshness measures what catalog.MeasureSourceFreshness measures on
+// the dates OfferDates reads, on several days (some before the catalog's
+// dates, so that ages clamp at zero).
+func TestOfferFreshnessIsMeasure(t *testing.T) {
+	all, byProvider, ok := OfferDates(Embedded())
+	if !ok {
+		t.Fatal("OfferDates cannot read the compiled catalog")
+	}
+	for _, now := range []time.Time{time.Date(2026, 12, 4, 9, 30, 0, 0, time.UTC), time.Date(2031, 2, 28, 0, 0, 0, 0, time.UTC),
+		time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 3, 31, 23, 59, 59, 0, time.FixedZone("CST", 8*3600))} {
+		gotAll, gotBy, n, ok := OfferFreshness(Embedded(), now)
+		if !ok || n != len(all) {
+			t.Fatalf("OfferFreshness: ok %v, %d offers, want %d", ok, n, len(all))
+		}
+		if want := catalog.MeasureSourceFreshness(all, now); !reflect.DeepEqual(gotAll, want) {
+			t.Errorf("%v: all %+v, want %+v", now, gotAll, want)
+		}
+		if len(gotBy) != len(byProvider) {
+			t.Errorf("%d providers, want %d", len(gotBy), len(byProvider))
+		}
+		for p, s := range byProvider {
+			if want := catalog.MeasureSourceFreshness(s, now); !reflect.DeepEqual(gotBy[p], want) {
+				t.Errorf("%v: %s %+v, want %+v", now, p, gotBy[p], want)
+			}
+		}
+	}
+	if _, _, _, ok := OfferFreshness(os.DirFS("data"), time.Now()); ok {
+		t.Error("OfferFreshness read a file system that is not the embedded one")
+	}
+}
+
+func BenchmarkOfferFreshness(b *testing.B) {
+	now := time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, _, ok := OfferFreshness(Embedded(), now); !ok {
+			b.Fatal("not read")
+		}
 	}
 }

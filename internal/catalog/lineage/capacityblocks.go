@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // capacityBlocksRef cites the Capacity Block price table the excerpt under
@@ -45,7 +46,7 @@ type CapacityBlockRate struct {
 	AcceleratorHourly string
 }
 
-var lastUpdatedRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$`)
+var lastUpdatedRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$`) })
 
 // ParseCapacityBlocks reads a Capacity Block price table. Errors name the
 // instance type, the entry and the field at fault.
@@ -71,7 +72,7 @@ func ParseCapacityBlocks(r io.Reader) (*CapacityBlockTable, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("capacity blocks: %w", err)
 	}
-	if doc.Metadata == nil || !lastUpdatedRE.MatchString(doc.Metadata.LastUpdated) {
+	if doc.Metadata == nil || !lastUpdatedRE().MatchString(doc.Metadata.LastUpdated) {
 		return nil, fmt.Errorf("capacity blocks: metadata.last_updated: want YYYY-MM-DDThh:mm:ssZ")
 	}
 	if len(doc.InstanceTypes) == 0 {
@@ -168,7 +169,7 @@ func generateCapacityBlocksAWS(excerpt fs.FS) ([]Row, error) {
 	ref := fmt.Sprintf("%s %s@%s", capacityBlocksRepo, capacityBlocksPath, capacityBlocksCommit)
 	var rows []Row
 	for _, r := range t.Rates {
-		if !awsRegionCode.MatchString(r.RegionCode) {
+		if !awsRegionCode().MatchString(r.RegionCode) {
 			// Local Zones (us-east-1-dfw-2a) are not catalog regions.
 			continue
 		}
@@ -189,4 +190,4 @@ func generateCapacityBlocksAWS(excerpt fs.FS) ([]Row, error) {
 }
 
 // awsRegionCode matches a whole AWS region code, not a Local Zone.
-var awsRegionCode = regexp.MustCompile(`^[a-z]{2}(-gov)?-[a-z]+-\d$`)
+var awsRegionCode = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]{2}(-gov)?-[a-z]+-\d$`) })

@@ -146,7 +146,7 @@ func generateVantageAWS(excerpt fs.FS) ([]Row, error) {
 		}
 		sort.Strings(regions)
 		for _, region := range regions {
-			if !awsRegionCode.MatchString(region) {
+			if !awsRegionCode().MatchString(region) {
 				continue // Local and Wavelength Zones are not catalog regions
 			}
 			p := it.Pricing[region]

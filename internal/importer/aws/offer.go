@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -22,10 +23,10 @@ import (
 )
 
 // gpuFamily matches AWS GPU instance families (p2 … p6, g2 … g6e, gr6).
-var gpuFamily = regexp.MustCompile(`^(p\d|g\d|gr\d)[a-z0-9-]*\.`)
+var gpuFamily = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(p\d|g\d|gr\d)[a-z0-9-]*\.`) })
 
 // IsGPUType reports whether an EC2 instance type is a GPU instance.
-func IsGPUType(t string) bool { return gpuFamily.MatchString(t) }
+func IsGPUType(t string) bool { return gpuFamily().MatchString(t) }
 
 // Offers imports an EC2 bulk offer file (one region, or all), JSON or CSV
 // (detected from the first byte). It keeps GPU instances running Linux
@@ -199,7 +200,7 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 					return ctx.Err()
 				}
 				// Most products are not GPU instances: check cheaply first.
-				if !contains(raw, "GPU instance") && !gpuFamily.Match(instanceTypeOf(raw)) {
+				if !contains(raw, "GPU instance") && !gpuFamily().Match(instanceTypeOf(raw)) {
 					return nil
 				}
 				var pr product

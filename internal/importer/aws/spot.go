@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -31,7 +32,7 @@ func (*SpotHistory) Name() string { return "aws-spot-history" }
 
 // azRegion strips the zone letter (us-east-1a → us-east-1); local and
 // wavelength zones (us-east-1-bos-1a) are not regions and are skipped.
-var azRegion = regexp.MustCompile(`^([a-z]{2}(?:-gov)?-[a-z]+-\d)[a-z]$`)
+var azRegion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]{2}(?:-gov)?-[a-z]+-\d)[a-z]$`) })
 
 // maxWholeFile bounds the spot files, which are decoded whole: the Spot
 // Advisor feed is a few MiB, a spot price history a few more.
@@ -104,7 +105,7 @@ func (h *SpotHistory) Parse(ctx context.Context, r io.Reader, p importer.Progres
 	type regionKey struct{ inst, region, os string }
 	best := map[regionKey]point{}
 	for k, pt := range latest {
-		m := azRegion.FindStringSubmatch(k.az)
+		m := azRegion().FindStringSubmatch(k.az)
 		if m == nil {
 			res.Skipped.Add("not a regional availability zone", k.az)
 			continue

@@ -10,6 +10,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
@@ -152,21 +153,21 @@ func Read(r io.Reader) (recommend.Requirements, error) {
 		}
 		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n"), "yaml: ")
 		for { // nested anonymous structs: innermost first
-			short := structType.ReplaceAllString(msg, "struct")
+			short := structType().ReplaceAllString(msg, "struct")
 			if short == msg {
 				break
 			}
 			msg = short
 		}
-		msg = unmarshalMsg.ReplaceAllStringFunc(msg, func(m string) string {
-			g := unmarshalMsg.FindStringSubmatch(m)
+		msg = unmarshalMsg().ReplaceAllStringFunc(msg, func(m string) string {
+			g := unmarshalMsg().FindStringSubmatch(m)
 			return fmt.Sprintf("%s is not %s", g[1], goTypeWords(g[2]))
 		})
-		msg = unmarshalKind.ReplaceAllStringFunc(msg, func(m string) string {
-			g := unmarshalKind.FindStringSubmatch(m)
+		msg = unmarshalKind().ReplaceAllStringFunc(msg, func(m string) string {
+			g := unmarshalKind().FindStringSubmatch(m)
 			return fmt.Sprintf("%s is not %s", yamlKindWords(g[1]), goTypeWords(g[2]))
 		})
-		msg = unknownField.ReplaceAllString(msg, "unknown field $1 (not a job file field)")
+		msg = unknownField().ReplaceAllString(msg, "unknown field $1 (not a job file field)")
 		return req, errors.New(strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " "))
 	}
 	return f.Requirements()
@@ -257,18 +258,20 @@ func (f File) Requirements() (recommend.Requirements, error) {
 
 // structType is an anonymous Go struct type as the YAML decoder prints it
 // (without nested braces: Read shortens nested ones innermost first).
-var structType = regexp.MustCompile(`\*?struct \{[^{}]*\}`)
+var structType = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\*?struct \{[^{}]*\}`) })
 
 // unmarshalMsg is the YAML decoder's type error, which names Go types.
-var unmarshalMsg = regexp.MustCompile("cannot unmarshal !!\\w+ (`[^`]*`|[^ ]+) into ([][*.\\w]+)")
+var unmarshalMsg = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("cannot unmarshal !!\\w+ (`[^`]*`|[^ ]+) into ([][*.\\w]+)")
+})
 
 // unmarshalKind is the decoder's type error for a whole node (a list where
 // a mapping belongs), which names the YAML kind and the Go type.
-var unmarshalKind = regexp.MustCompile(`cannot unmarshal !!(\w+) into ([][*.\w]+)`)
+var unmarshalKind = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`cannot unmarshal !!(\w+) into ([][*.\w]+)`) })
 
 // unknownField is the decoder's error for a field the file format lacks,
 // which names the Go type.
-var unknownField = regexp.MustCompile(`field (\S+) not found in type [*.\w]+`)
+var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`field (\S+) not found in type [*.\w]+`) })
 
 // yamlKindWords names a YAML node kind as a job file's author reads it.
 func yamlKindWords(kind string) string {
