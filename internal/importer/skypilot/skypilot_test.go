@@ -366,8 +366,9 @@ func TestUnterminatedFileRefused(t *testing.T) {
 	}
 }
 
-// A vms.csv far beyond any real one is refused with a clear error instead
-// of taking memory.
+// A vms.csv far beyond any real one is refused with a clear error naming
+// the line and the field instead of taking memory: too many instance
+// types, type and region pairs, or rows of further zones.
 func TestRecordCap(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n")
@@ -375,8 +376,28 @@ func TestRecordCap(t *testing.T) {
 		fmt.Fprintf(&b, "gpu_1x_a100_%d,A100,1,30,200,1.29,us-east-1\n", n)
 	}
 	_, err := (&Importer{Cloud: "lambda", File: "vms.csv"}).Parse(context.Background(), strings.NewReader(b.String()), nil)
-	if err == nil || !strings.Contains(err.Error(), "more than 20000 GPU instance types") {
-		t.Errorf("err = %v", err)
+	if want := fmt.Sprintf("(line %d): field InstanceType: more than %d GPU instance types", MaxInstanceTypes+2, MaxInstanceTypes); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	for _, tt := range []struct {
+		lim  limits
+		rows func(n int) string
+		want string
+	}{
+		{limits{offers: 10}, func(n int) string { return fmt.Sprintf("gpu_1x_a100,A100,1,30,200,1.29,r%d,\n", n) },
+			"(line 7): field Region: more than 5 instance type and region pairs (10 offers)"},
+		{limits{zoneRows: 3}, func(n int) string { return fmt.Sprintf("gpu_1x_a100,A100,1,30,200,1.29,us-east-1,z%d\n", n) },
+			"(line 6): field AvailabilityZone: more than 3 rows of further availability zones"},
+	} {
+		var b strings.Builder
+		b.WriteString("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,AvailabilityZone\n")
+		for n := 0; n < 20; n++ {
+			b.WriteString(tt.rows(n))
+		}
+		_, err := (&Importer{Cloud: "lambda", File: "vms.csv", limits: tt.lim}).Parse(context.Background(), strings.NewReader(b.String()), nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: err = %v, want %q", tt.lim, err, tt.want)
+		}
 	}
 }
 
