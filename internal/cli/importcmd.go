@@ -150,6 +150,9 @@ your data directory.`,
 			if err != nil {
 				return err
 			}
+			if st, ok := imp.(importer.Streamer); ok {
+				return a.importStream(cmd.Context(), ds, imp.Name(), st, args[0], file, allowShrink)
+			}
 			f, err := os.Open(file)
 			if err != nil {
 				return usagef("", "%v", err)
@@ -190,21 +193,112 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 	}
 	defer db.Close()
 	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now(), sqlite.SaveOptions{AllowShrink: allowShrink, Usable: a.usable(res),
-		Waiting: func() { fmt.Fprintln(a.io.Err, a.printer.T("import.waiting_lock", db.Path())) }})
+		Waiting: a.waiting(db)})
 	if err != nil {
-		// Refused: say what was skipped, which is usually why.
-		if n := res.Skipped.Total(); n > 0 {
-			fmt.Fprintln(a.io.Err, a.printer.T("import.skipped", n))
-			for _, l := range res.Skipped.LinesWith(a.skipReason) {
-				fmt.Fprintln(a.io.Err, "  "+l)
-			}
-		}
+		a.printRefused(res)
 		return err
 	}
-	disc := a.discovery(res)
+	return a.reportImport(res, snap, db.Path(), a.discovery(res))
+}
+
+// importStream imports a file whose importer hands its offers over one at
+// a time: each is checked and written as it comes, in one transaction
+// (nothing is stored when the file, a figure or the store fails), so the
+// file's offers are never all held in memory.
+func (a *app) importStream(ctx context.Context, ds *dataset, name string, st importer.Streamer, source, file string, allowShrink bool) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return usagef("", "%v", err)
+	}
+	defer f.Close()
+	db, err := a.openDB(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	chk := a.checker(ds, file)
+	described := map[[2]string]bool{} // filled once the file is read, before the first offer
+	perInstance := map[[2]string]int{}
+	prog := a.progress(source)
+	var cur *importer.Result
+	snap, res, err := db.SaveStream(ctx, sqlite.StreamImport{Source: name, Ref: filepath.Base(file), FetchedAt: a.env.Now(),
+		Run: func(emit func(*catalog.Offer) error) (*importer.Result, string, error) {
+			h := sha256.New()
+			res, err := st.Stream(ctx, io.TeeReader(f, h), prog, importer.Sink{
+				Read: func(r *importer.Result) error {
+					cur = r
+					if err := chk.Check(r); err != nil { // its instances and bands
+						return err
+					}
+					for _, it := range r.Instances {
+						described[[2]string{it.Provider, it.Name}] = true
+					}
+					return nil
+				},
+				Offer: func(o *catalog.Offer) error {
+					reason, id, err := chk.CheckOffer(o)
+					if err != nil {
+						return err
+					}
+					if reason != "" {
+						cur.Skipped.Add(reason, id)
+						return nil
+					}
+					perInstance[[2]string{o.Provider, o.InstanceName}]++
+					return emit(o)
+				},
+			})
+			return res, hex.EncodeToString(h.Sum(nil)), err
+		}},
+		sqlite.SaveOptions{AllowShrink: allowShrink, Usable: a.usableWith(described), Waiting: a.waiting(db)})
+	if prog != nil {
+		fmt.Fprintln(a.io.Err)
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("import cancelled: nothing was stored")
+		}
+		if res != nil {
+			a.printRefused(res)
+		}
+		return importError(source, file, err)
+	}
+	var disc *catalog.DiscoveryReport
+	if len(res.Instances) > 0 {
+		if rep := a.discoverInstances(res.Instances); rep != nil {
+			counts := make(map[string]int, len(perInstance))
+			for k, n := range perInstance {
+				counts[k[0]+"/"+k[1]] = n
+			}
+			rep.CountOffers(counts)
+			disc = rep
+		}
+	}
+	return a.reportImport(res, snap, db.Path(), disc)
+}
+
+// waiting tells the user that an import waits for another one's lock.
+func (a *app) waiting(db *sqlite.DB) func() {
+	return func() { fmt.Fprintln(a.io.Err, a.printer.T("import.waiting_lock", db.Path())) }
+}
+
+// printRefused says, for an import that was refused, what was skipped,
+// which is usually why.
+func (a *app) printRefused(res *importer.Result) {
+	if n := res.Skipped.Total(); n > 0 {
+		fmt.Fprintln(a.io.Err, a.printer.T("import.skipped", n))
+		for _, l := range res.Skipped.LinesWith(a.skipReason) {
+			fmt.Fprintln(a.io.Err, "  "+l)
+		}
+	}
+}
+
+// reportImport reports a stored import, with every skipped record counted
+// by reason and what reads will make of the machines it describes.
+func (a *app) reportImport(res *importer.Result, snap sqlite.Snapshot, path string, disc *catalog.DiscoveryReport) error {
 	if a.out == output.JSON {
 		doc := map[string]any{"schema": "gpuscout/import@v1", "snapshot": snap.ID, "source": snap.Source, "scope": snap.Scope,
-			"offers": snap.Offers, "bands": snap.Bands, "skipped_total": snap.Skipped, "skipped": res.Skipped.Lines(), "checksum": snap.Checksum, "database": db.Path()}
+			"offers": snap.Offers, "bands": snap.Bands, "skipped_total": snap.Skipped, "skipped": res.Skipped.Lines(), "checksum": snap.Checksum, "database": path}
 		if disc != nil {
 			doc["discovered_instance_types"] = orEmpty(disc.Added)
 			type unresolved struct {
@@ -223,7 +317,7 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 		}
 		return output.WriteJSON(a.io.Out, doc)
 	}
-	fmt.Fprintln(a.io.Out, a.printer.T("import.done", snap.Source, snap.ID, db.Path(), snap.Offers, snap.Bands))
+	fmt.Fprintln(a.io.Out, a.printer.T("import.done", snap.Source, snap.ID, path, snap.Offers, snap.Bands))
 	if snap.Skipped > 0 {
 		fmt.Fprintln(a.io.Out, a.printer.T("import.skipped", snap.Skipped))
 	}
@@ -240,13 +334,19 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 // is in the catalog, and its instance type too or described by the import
 // itself. Nil (count everything) when the catalog cannot be loaded.
 func (a *app) usable(res *importer.Result) func(provider, instance, region string) bool {
-	ds, err := a.data()
-	if err != nil || ds.Catalog == nil {
-		return nil
-	}
 	described := map[[2]string]bool{}
 	for _, it := range res.Instances {
 		described[[2]string{it.Provider, it.Name}] = true
+	}
+	return a.usableWith(described)
+}
+
+// usableWith is usable with the instance types the import describes
+// (provider and name), read at each call.
+func (a *app) usableWith(described map[[2]string]bool) func(provider, instance, region string) bool {
+	ds, err := a.data()
+	if err != nil || ds.Catalog == nil {
+		return nil
 	}
 	return func(provider, instance, region string) bool {
 		if _, ok := ds.Catalog.Region(provider, region); !ok {
@@ -268,13 +368,27 @@ func (a *app) discovery(res *importer.Result) *catalog.DiscoveryReport {
 	if len(res.Instances) == 0 {
 		return nil
 	}
+	rep := a.discoverInstances(res.Instances)
+	if rep != nil {
+		perInstance := map[string]int{}
+		for _, o := range res.Offers {
+			perInstance[o.Provider+"/"+o.InstanceName]++
+		}
+		rep.CountOffers(perInstance)
+	}
+	return rep
+}
+
+// discoverInstances is what reads will make of the machines found, with
+// no offers counted (nil when the catalog cannot be loaded).
+func (a *app) discoverInstances(found []*catalog.DiscoveredInstance) *catalog.DiscoveryReport {
 	ds, err := a.data()
 	if err != nil {
 		return nil
 	}
 	c := ds.Catalog
 	d := catalog.Data{Providers: c.Providers(), GPUs: c.GPUs(), Instances: append([]*catalog.InstanceType(nil), c.Instances()...)}
-	rep := catalog.Discover(&d, res.Instances, res.Offers)
+	rep := catalog.Discover(&d, found, nil)
 	return &rep
 }
 

@@ -89,36 +89,11 @@ func (c Checker) Check(res *Result) error {
 	seen := make(map[string]bool, len(res.Offers))
 	kept := res.Offers[:0]
 	for _, o := range res.Offers {
-		id := o.ID()
-		p := o.Price
-		if c.ToUSD != nil && o.Provider != "" {
-			if _, ok := c.ToUSD(decimal.Zero, p.Currency); !ok {
-				return &CheckError{File: c.File, Record: id, Field: "currency", Value: p.Currency, Known: c.Currencies}
-			}
+		reason, id, err := c.CheckOffer(o)
+		if err != nil {
+			return err
 		}
-		reason := ""
-		switch {
-		case o.Provider == "":
-			reason = SkipNoProvider
-		case o.InstanceName == "":
-			reason = SkipNoInstance
-		case o.RegionCode == "":
-			reason = SkipNoRegion
-		case !validIDs(o.Provider, o.InstanceName, o.RegionCode):
-			reason, id = SkipBadIdentifier, quoteID(id)
-		case !o.Billing.Valid():
-			reason = SkipBadBilling
-		case p.Hourly.IsNegative() || p.Upfront.IsNegative() || p.Monthly.IsNegative():
-			reason = SkipNegative
-		case !p.Hourly.IsPositive() && !p.Upfront.IsPositive() && !p.Monthly.IsPositive():
-			reason = SkipNoPrice
-		case o.Billing.TermHours() == 0 && p.Upfront.IsPositive():
-			reason = SkipUpfrontNoTerm
-		case c.absurd(o):
-			reason = SkipAbsurd
-		case c.implausible(o):
-			reason = SkipImplausible
-		case seen[id]:
+		if reason == "" && seen[id] {
 			reason = SkipDuplicate
 		}
 		seen[id] = true
@@ -158,6 +133,44 @@ func (c Checker) Check(res *Result) error {
 	}
 	res.Instances = instances
 	return nil
+}
+
+// CheckOffer checks one offer as Check does, except for duplicates (an
+// import that hands its offers over one at a time finds those itself):
+// reason is the skip reason ("" when the offer is kept) and id the offer
+// ID to count it under (quoted when it is not an identifier). An offer in
+// a currency ToUSD does not know is an error.
+func (c Checker) CheckOffer(o *catalog.Offer) (reason, id string, err error) {
+	id = o.ID()
+	p := o.Price
+	if c.ToUSD != nil && o.Provider != "" {
+		if _, ok := c.ToUSD(decimal.Zero, p.Currency); !ok {
+			return "", id, &CheckError{File: c.File, Record: id, Field: "currency", Value: p.Currency, Known: c.Currencies}
+		}
+	}
+	switch {
+	case o.Provider == "":
+		reason = SkipNoProvider
+	case o.InstanceName == "":
+		reason = SkipNoInstance
+	case o.RegionCode == "":
+		reason = SkipNoRegion
+	case !validIDs(o.Provider, o.InstanceName, o.RegionCode):
+		reason, id = SkipBadIdentifier, quoteID(id)
+	case !o.Billing.Valid():
+		reason = SkipBadBilling
+	case p.Hourly.IsNegative() || p.Upfront.IsNegative() || p.Monthly.IsNegative():
+		reason = SkipNegative
+	case !p.Hourly.IsPositive() && !p.Upfront.IsPositive() && !p.Monthly.IsPositive():
+		reason = SkipNoPrice
+	case o.Billing.TermHours() == 0 && p.Upfront.IsPositive():
+		reason = SkipUpfrontNoTerm
+	case c.absurd(o):
+		reason = SkipAbsurd
+	case c.implausible(o):
+		reason = SkipImplausible
+	}
+	return reason, id, nil
 }
 
 // validIDs reports whether every identifier follows the catalog's

@@ -54,69 +54,114 @@ type packedOffers struct {
 // pack encodes offers; ok is false when a price does not fit the packed
 // form (a coefficient beyond 64 bits), and the rows are then the only copy.
 func pack(offers []*catalog.Offer) (blob []byte, ok bool, err error) {
-	var strs []string
-	index := map[string]uint64{}
-	str := func(s string) uint64 {
-		i, seen := index[s]
-		if !seen {
-			i = uint64(len(strs))
-			index[s] = i
-			strs = append(strs, s)
-		}
-		return i
-	}
 	// The last offer of each ID, grouped by instance type in order of
 	// first appearance.
 	last := make(map[string]int, len(offers))
 	for i, o := range offers {
 		last[o.ID()] = i
 	}
-	type group struct {
-		provider, instance uint64
-		n                  int
-		body               []byte
-	}
-	var groups []*group
-	byType := map[[2]string]*group{}
+	pk := newPacker()
 	for i, o := range offers {
-		if last[o.ID()] != i {
-			continue
+		if last[o.ID()] == i {
+			pk.add(o)
 		}
-		k := [2]string{o.Provider, o.InstanceName}
-		g := byType[k]
-		if g == nil {
-			g = &group{provider: str(o.Provider), instance: str(o.InstanceName)}
-			byType[k] = g
-			groups = append(groups, g)
-		}
-		b := g.body
-		for _, s := range []string{o.RegionCode, string(o.Billing), o.Price.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString()} {
-			b = binary.AppendUvarint(b, str(s))
-		}
-		for _, d := range []decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
-			co := d.Coefficient()
-			if !co.IsInt64() {
-				return nil, false, nil
-			}
-			b = binary.AppendVarint(binary.AppendVarint(b, co.Int64()), int64(d.Exponent()))
-		}
-		g.body = b
-		g.n++
 	}
-	out := binary.AppendUvarint(nil, uint64(len(strs)))
-	for _, s := range strs {
+	blob, ok = pk.bytes()
+	return blob, ok, nil
+}
+
+// packer builds a pack one offer at a time (each offer ID at most once):
+// an import's offers need not all be held to pack them.
+type packer struct {
+	strs   []string
+	index  map[string]uint64
+	groups []*packGroup
+	byType map[[2]string]*packGroup
+	// failed: a price did not fit (bytes reports !ok).
+	failed bool
+}
+
+// packGroup is one instance type's part of a pack being built.
+type packGroup struct {
+	provider, instance uint64
+	n                  int
+	body               []byte
+}
+
+func newPacker() *packer {
+	return &packer{index: map[string]uint64{}, byType: map[[2]string]*packGroup{}}
+}
+
+func (pk *packer) str(s string) uint64 {
+	i, seen := pk.index[s]
+	if !seen {
+		i = uint64(len(pk.strs))
+		pk.index[s] = i
+		pk.strs = append(pk.strs, s)
+	}
+	return i
+}
+
+// add packs an offer (it keeps no reference to o).
+func (pk *packer) add(o *catalog.Offer) {
+	if pk.failed {
+		return
+	}
+	k := [2]string{o.Provider, o.InstanceName}
+	g := pk.byType[k]
+	if g == nil {
+		g = &packGroup{provider: pk.str(o.Provider), instance: pk.str(o.InstanceName)}
+		pk.byType[k] = g
+		pk.groups = append(pk.groups, g)
+	}
+	b := g.body
+	for _, s := range [...]string{o.RegionCode, string(o.Billing), o.Price.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString()} {
+		b = binary.AppendUvarint(b, pk.str(s))
+	}
+	for _, d := range [...]decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
+		var c int64
+		if d.NumDigits() <= 18 { // no copy of the coefficient
+			c = d.CoefficientInt64()
+		} else if co := d.Coefficient(); co.IsInt64() {
+			c = co.Int64()
+		} else {
+			pk.failed = true
+			return
+		}
+		b = binary.AppendVarint(binary.AppendVarint(b, c), int64(d.Exponent()))
+	}
+	g.body = b
+	g.n++
+}
+
+// bytes is the pack of the offers added; ok is false when one of them
+// did not fit.
+func (pk *packer) bytes() (blob []byte, ok bool) {
+	if pk.failed {
+		return nil, false
+	}
+	size := 16
+	for _, s := range pk.strs {
+		size += len(s) + 2
+	}
+	for _, g := range pk.groups {
+		size += len(g.body) + 16
+	}
+	out := make([]byte, 0, size)
+	out = binary.AppendUvarint(out, uint64(len(pk.strs)))
+	for _, s := range pk.strs {
 		out = append(binary.AppendUvarint(out, uint64(len(s))), s...)
 	}
-	out = binary.AppendUvarint(out, uint64(len(groups)))
-	for _, g := range groups {
+	out = binary.AppendUvarint(out, uint64(len(pk.groups)))
+	for _, g := range pk.groups {
 		for _, v := range []uint64{g.provider, g.instance, uint64(g.n), uint64(len(g.body))} {
 			out = binary.AppendUvarint(out, v)
 		}
 	}
-	for _, g := range groups {
+	for _, g := range pk.groups {
 		out = append(out, g.body...)
 	}
-	return out, true, nil
+	return out, true
 }
 
 // errPack is a damaged pack: reads fall back to the offer rows.

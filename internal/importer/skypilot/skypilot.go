@@ -332,25 +332,23 @@ func (s *strs) id(v string) uint32 {
 	return i
 }
 
-// Stream reads a vms.csv as Parse does and hands each offer to emit, in
+// Stream reads a vms.csv as Parse does and hands its offers to sink, in
 // offer-ID order, instead of returning them (the result's Offers stay
-// empty): a file's offers need not fit in memory as catalog values. Emit
-// must not keep o after it returns (the same Offer is reused); an error
-// from emit stops the parse and is returned. The offers are handed over
-// once the whole file is read (the lowest price of an instance type and
-// region is known only then), so a malformed row anywhere refuses the
-// file before any offer is emitted.
-func (i *Importer) Stream(ctx context.Context, r io.Reader, p importer.Progress, emit func(o *catalog.Offer) error) (*importer.Result, error) {
-	return i.stream(ctx, r, p, i.File, emit)
+// empty): a file's offers need not fit in memory as catalog values. The
+// offers are handed over once the whole file is read (the lowest price of
+// an instance type and region is known only then), so a malformed row
+// anywhere refuses the file before any offer is.
+func (i *Importer) Stream(ctx context.Context, r io.Reader, p importer.Progress, sink importer.Sink) (*importer.Result, error) {
+	return i.stream(ctx, r, p, i.File, sink)
 }
 
 func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, file string) (*importer.Result, error) {
 	var offers []*catalog.Offer
-	res, err := i.stream(ctx, r, p, file, func(o *catalog.Offer) error {
+	res, err := i.stream(ctx, r, p, file, importer.Sink{Offer: func(o *catalog.Offer) error {
 		c := *o
 		offers = append(offers, &c)
 		return nil
-	})
+	}})
 	if err != nil {
 		return nil, err
 	}
@@ -358,7 +356,7 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 	return res, nil
 }
 
-func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress, file string, emit func(*catalog.Offer) error) (*importer.Result, error) {
+func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress, file string, sink importer.Sink) (*importer.Result, error) {
 	if i.Cloud == "" {
 		return nil, errors.New("skypilot: Importer.Cloud (the provider of the file) is empty")
 	}
@@ -584,6 +582,11 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 		}
 		return cmpInt(int64(rank[a.region]), int64(rank[b.region]))
 	})
+	if sink.Read != nil {
+		if err := sink.Read(res); err != nil {
+			return nil, err
+		}
+	}
 	o := &catalog.Offer{Provider: i.Cloud, Source: source}
 	emitted := 0
 	for k := range pairs {
@@ -597,7 +600,7 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 			if g.differ&(1<<b) != 0 {
 				o.Notes = fmt.Sprintf("lowest of %d availability-zone prices", g.zones[b])
 			}
-			if err := emit(o); err != nil {
+			if err := sink.Offer(o); err != nil {
 				return nil, err
 			}
 			emitted++
