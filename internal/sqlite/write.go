@@ -11,60 +11,125 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// offerColumns are the columns of an offer row, in the order offerValues
-// gives them: a column added to the offers table (by a migration) is added
-// to both, and every import writes it.
-var offerColumns = []string{"snapshot_id", "provider", "instance_type", "region", "billing", "hourly", "upfront", "monthly", "currency",
-	"source_kind", "source_ref", "as_of"}
+// offerColumn is a column of the offer rows and how an offer fills it.
+type offerColumn struct {
+	name string
+	// shared: usually the same for every offer of an import (its
+	// provider, its source). A batch whose rows agree on every shared
+	// column binds them once.
+	shared bool
+	value  func(o *catalog.Offer) any
+}
 
-// offerValues appends an offer's row values, in offerColumns order.
-func offerValues(args []any, snapshot int64, o *catalog.Offer) []any {
-	p := o.Price
-	return append(args, snapshot, o.Provider, o.InstanceName, o.RegionCode, string(o.Billing), decimalText(p.Hourly), decimalText(p.Upfront),
-		decimalText(p.Monthly), p.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString())
+// offerColumns are the columns of an offer row, in insert order: a column
+// added to the offers table (by a migration) is added here, and every
+// import writes it. snapshot_id comes first and is not listed.
+var offerColumns = []offerColumn{
+	{"provider", true, func(o *catalog.Offer) any { return o.Provider }},
+	{"instance_type", false, func(o *catalog.Offer) any { return o.InstanceName }},
+	{"region", false, func(o *catalog.Offer) any { return o.RegionCode }},
+	{"billing", false, func(o *catalog.Offer) any { return string(o.Billing) }},
+	{"hourly", false, func(o *catalog.Offer) any { return decimalText(o.Price.Hourly) }},
+	{"upfront", true, func(o *catalog.Offer) any { return decimalText(o.Price.Upfront) }},
+	{"monthly", true, func(o *catalog.Offer) any { return decimalText(o.Price.Monthly) }},
+	{"currency", true, func(o *catalog.Offer) any { return o.Price.Currency }},
+	{"source_kind", true, func(o *catalog.Offer) any { return string(o.Source.Kind) }},
+	{"source_ref", true, func(o *catalog.Offer) any { return o.Source.Ref }},
+	{"as_of", true, func(o *catalog.Offer) any { return o.Source.AsOfString() }},
 }
 
 // offerBatch is the rows one INSERT statement writes: a statement per row
 // costs more in the driver than SQLite spends storing the row.
 const offerBatch = 128
 
-// offerWriter writes an import's offer rows in batches of offerBatch, with
-// one prepared statement for full batches.
+// offerWriter writes an import's offer rows in batches of offerBatch. A
+// full batch whose rows agree on the shared columns (offerColumn.shared)
+// binds those once and only the others per row, with one prepared
+// statement; other batches bind every value.
 type offerWriter struct {
 	ctx      context.Context
 	tx       *sql.Tx
 	snapshot int64
-	verb     string // INSERT, or INSERT OR REPLACE (a later duplicate replaces the row)
-	full     *sql.Stmt
-	args     []any
-	pending  int
+	verb     string    // INSERT, or INSERT OR REPLACE (a later duplicate replaces the row)
+	short    *sql.Stmt // a full batch, shared columns bound once
+	long     *sql.Stmt // a full batch, every value bound
+	rows     [][]any   // the pending rows' values, in offerColumns order
+	free     [][]any
 	written  int
 	hook     func(rows int)
 }
 
 func newOfferWriter(ctx context.Context, tx *sql.Tx, snapshot int64, replace bool, hook func(int)) *offerWriter {
-	w := &offerWriter{ctx: ctx, tx: tx, snapshot: snapshot, verb: "INSERT", hook: hook,
-		args: make([]any, 0, offerBatch*len(offerColumns))}
+	w := &offerWriter{ctx: ctx, tx: tx, snapshot: snapshot, verb: "INSERT", hook: hook, rows: make([][]any, 0, offerBatch)}
 	if replace {
 		w.verb = "INSERT OR REPLACE"
 	}
 	return w
 }
 
-// insert is the statement that writes n rows.
-func (w *offerWriter) insert(n int) string {
-	row := "(" + strings.TrimSuffix(strings.Repeat("?, ", len(offerColumns)), ", ") + ")"
-	return w.verb + " INTO offers (" + strings.Join(offerColumns, ", ") + ") VALUES " + strings.TrimSuffix(strings.Repeat(row+", ", n), ", ")
+// columnOrder is the order of the columns in the INSERT statements: the
+// shared ones first, so that in the shared form the shared values are
+// numbered parameters (?2 ... ?k) named before any row's own parameters,
+// which are plain (numbered by SQLite from k+1 on, with no name to look
+// up when binding).
+var columnOrder = func() []int {
+	var order []int
+	for _, shared := range []bool{true, false} {
+		for k, c := range offerColumns {
+			if c.shared == shared {
+				order = append(order, k)
+			}
+		}
+	}
+	return order
+}()
+
+// insert is the statement that writes n rows, binding every value, or
+// (shared) binding the snapshot and the shared columns once as ?1 ... ?k.
+func (w *offerWriter) insert(n int, shared bool) string {
+	var b strings.Builder
+	b.WriteString(w.verb + " INTO offers (snapshot_id")
+	for _, k := range columnOrder {
+		b.WriteString(", " + offerColumns[k].name)
+	}
+	b.WriteString(") VALUES ")
+	var row strings.Builder
+	row.WriteString("(?1")
+	num := 2
+	for _, k := range columnOrder {
+		if shared && offerColumns[k].shared {
+			fmt.Fprintf(&row, ", ?%d", num)
+			num++
+		} else {
+			row.WriteString(", ?")
+		}
+	}
+	row.WriteString(")")
+	for r := 0; r < n; r++ {
+		if r > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(row.String())
+	}
+	return b.String()
 }
 
 // add writes an offer (it keeps no reference to o).
 func (w *offerWriter) add(o *catalog.Offer) error {
-	w.args = offerValues(w.args, w.snapshot, o)
-	w.pending++
-	if w.hook != nil {
-		w.hook(w.written + w.pending)
+	var row []any
+	if n := len(w.free); n > 0 {
+		row, w.free = w.free[n-1][:0], w.free[:n-1]
+	} else {
+		row = make([]any, 0, len(offerColumns))
 	}
-	if w.pending == offerBatch {
+	for _, c := range offerColumns {
+		row = append(row, c.value(o))
+	}
+	w.rows = append(w.rows, row)
+	if w.hook != nil {
+		w.hook(w.written + len(w.rows))
+	}
+	if len(w.rows) == offerBatch {
 		return w.flush()
 	}
 	return nil
@@ -72,34 +137,67 @@ func (w *offerWriter) add(o *catalog.Offer) error {
 
 // flush writes the pending rows.
 func (w *offerWriter) flush() error {
-	if w.pending == 0 {
+	n := len(w.rows)
+	if n == 0 {
 		return nil
 	}
+	shared := n == offerBatch
+	for _, row := range w.rows[1:] {
+		for k, c := range offerColumns {
+			if shared && c.shared && row[k] != w.rows[0][k] {
+				shared = false
+			}
+		}
+	}
+	args := make([]any, 0, 1+n*len(offerColumns))
+	args = append(args, w.snapshot)
+	if shared {
+		for _, k := range columnOrder {
+			if offerColumns[k].shared {
+				args = append(args, w.rows[0][k])
+			}
+		}
+	}
+	for _, row := range w.rows {
+		for _, k := range columnOrder {
+			if !shared || !offerColumns[k].shared {
+				args = append(args, row[k])
+			}
+		}
+	}
 	var err error
-	if w.pending == offerBatch {
-		if w.full == nil {
-			if w.full, err = w.tx.PrepareContext(w.ctx, w.insert(offerBatch)); err != nil {
+	switch st := &w.long; {
+	case n < offerBatch:
+		_, err = w.tx.ExecContext(w.ctx, w.insert(n, false), args...)
+	default:
+		if shared {
+			st = &w.short
+		}
+		if *st == nil {
+			if *st, err = w.tx.PrepareContext(w.ctx, w.insert(offerBatch, shared)); err != nil {
 				return fmt.Errorf("save offers: %w", err)
 			}
 		}
-		_, err = w.full.ExecContext(w.ctx, w.args...)
-	} else {
-		_, err = w.tx.ExecContext(w.ctx, w.insert(w.pending), w.args...)
+		_, err = (*st).ExecContext(w.ctx, args...)
 	}
 	if err != nil {
-		return fmt.Errorf("save offers %d to %d: %w", w.written+1, w.written+w.pending, err)
+		return fmt.Errorf("save offers %d to %d: %w", w.written+1, w.written+n, err)
 	}
-	w.written += w.pending
-	w.pending = 0
-	clear(w.args) // no strings kept alive
-	w.args = w.args[:0]
+	w.written += n
+	for _, row := range w.rows {
+		clear(row) // no strings kept alive
+		w.free = append(w.free, row)
+	}
+	w.rows = w.rows[:0]
 	return nil
 }
 
-// close releases the prepared statement.
+// close releases the prepared statements.
 func (w *offerWriter) close() {
-	if w.full != nil {
-		w.full.Close()
+	for _, st := range []*sql.Stmt{w.short, w.long} {
+		if st != nil {
+			st.Close()
+		}
 	}
 }
 

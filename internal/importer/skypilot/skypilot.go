@@ -304,14 +304,59 @@ func slowNumber(s string) (number, bool) {
 	return number{big: &d}, true
 }
 
-// pair is the state of one instance type and region: its strings'
-// indexes in the parse's string table, and per billing (0 on-demand,
-// 1 spot) the lowest price and how many zones priced it.
+// pair is the state of one instance type and region, 32 bytes: its
+// strings' indexes in the parse's string table and, per billing (0
+// on-demand, 1 spot), its lowest price (an index in the parse's table of
+// figures) and how many zones priced it.
 type pair struct {
 	inst, region, zone uint32 // zone: the first row's availability zone
 	set, differ        uint8  // bit b: billing b priced; its zones differ
 	zones              [2]uint32
-	price              [2]number
+	price              [2]uint32
+}
+
+// pairChunk is how many pairs one block of a pairTable holds.
+const pairChunk = 1 << 14
+
+// pairTable holds a parse's pairs in fixed blocks: it grows without
+// copying (and without holding an old and a new array at once).
+type pairTable struct {
+	chunks [][]pair
+	n      int
+}
+
+func (t *pairTable) add(g pair) uint32 {
+	if t.n%pairChunk == 0 {
+		t.chunks = append(t.chunks, make([]pair, 0, pairChunk))
+	}
+	c := &t.chunks[len(t.chunks)-1]
+	*c = append(*c, g)
+	t.n++
+	return uint32(t.n - 1)
+}
+
+func (t *pairTable) at(k uint32) *pair { return &t.chunks[k/pairChunk][k%pairChunk] }
+
+// figures is a parse's table of distinct prices: a file repeats a few
+// thousand prices over its rows.
+type figures struct {
+	index map[[2]int64]uint32
+	list  []number
+}
+
+func (f *figures) id(n number) uint32 {
+	if n.big != nil {
+		f.list = append(f.list, n)
+		return uint32(len(f.list) - 1)
+	}
+	k := [2]int64{n.c, int64(n.e)}
+	if i, ok := f.index[k]; ok {
+		return i
+	}
+	i := uint32(len(f.list))
+	f.index[k] = i
+	f.list = append(f.list, n)
+	return i
 }
 
 // strs interns the strings of a parse: instance types, regions and zones
@@ -377,7 +422,8 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 	lim := i.limits.or(limits{MaxInstanceTypes, MaxOffers, MaxZoneRows})
 	checkCloud := cloudCheck(i.Cloud)
 	names := &strs{index: map[string]uint32{}}
-	pairs := []pair{}
+	pairs := &pairTable{}
+	figs := &figures{index: map[[2]int64]uint32{}}
 	at := map[[2]uint32]uint32{}   // instance type and region: index in pairs
 	moreZones := map[uint64]bool{} // pair index << 32 | zone: the further zones seen
 	described := map[uint32]bool{} // instance types described
@@ -517,15 +563,14 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 		k, ok := at[key]
 		var g *pair
 		if !ok {
-			if 2*len(pairs) >= lim.offers {
+			if 2*pairs.n >= lim.offers {
 				return nil, perr(line, "Region", fmt.Errorf("more than %d instance type and region pairs (%d offers): not a SkyPilot vms.csv (the largest real one has a few thousand)", lim.offers/2, lim.offers))
 			}
-			k = uint32(len(pairs))
+			k = pairs.add(pair{inst: key[0], region: key[1], zone: names.id(zone)})
 			at[key] = k
-			pairs = append(pairs, pair{inst: key[0], region: key[1], zone: names.id(zone)})
-			g = &pairs[k]
+			g = pairs.at(k)
 		} else {
-			g = &pairs[k]
+			g = pairs.at(k)
 			z := names.id(zone)
 			zk := uint64(k)<<32 | uint64(z)
 			if z == g.zone || moreZones[zk] {
@@ -553,13 +598,13 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 			bit := uint8(1) << b
 			if g.set&bit == 0 {
 				g.set |= bit
-				g.price[b] = v
+				g.price[b] = figs.id(v)
 				continue
 			}
-			if c := v.cmp(g.price[b]); c != 0 {
+			if c := v.cmp(figs.list[g.price[b]]); c != 0 {
 				g.differ |= bit
 				if c < 0 {
-					g.price[b] = v
+					g.price[b] = figs.id(v)
 				}
 			}
 		}
@@ -569,18 +614,23 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 	// types and regions apart orders the IDs (an offer whose name holds one
 	// is skipped by the import's check).
 	rank := make([]uint32, len(names.list))
-	for _, ids := range [][]uint32{instanceIDs(pairs, len(names.list)), regionIDs(pairs, len(names.list))} {
+	for _, ids := range [][]uint32{distinct(pairs, len(names.list), false), distinct(pairs, len(names.list), true)} {
 		slices.SortFunc(ids, func(a, b uint32) int { return strings.Compare(names.list[a], names.list[b]) })
 		for r, id := range ids {
 			rank[id] = uint32(r)
 		}
 	}
-	at, moreZones, described = nil, nil, nil // no longer needed
-	slices.SortFunc(pairs, func(a, b pair) int {
-		if c := cmpInt(int64(rank[a.inst]), int64(rank[b.inst])); c != 0 {
+	at, moreZones, described, figs.index = nil, nil, nil, nil // no longer needed
+	order := make([]uint32, pairs.n)
+	for k := range order {
+		order[k] = uint32(k)
+	}
+	slices.SortFunc(order, func(a, b uint32) int {
+		x, y := pairs.at(a), pairs.at(b)
+		if c := cmpInt(int64(rank[x.inst]), int64(rank[y.inst])); c != 0 {
 			return c
 		}
-		return cmpInt(int64(rank[a.region]), int64(rank[b.region]))
+		return cmpInt(int64(rank[x.region]), int64(rank[y.region]))
 	})
 	if sink.Read != nil {
 		if err := sink.Read(res); err != nil {
@@ -589,14 +639,14 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 	}
 	o := &catalog.Offer{Provider: i.Cloud, Source: source}
 	emitted := 0
-	for k := range pairs {
-		g := &pairs[k]
+	for k, pk := range order {
+		g := pairs.at(pk)
 		for b := range billings {
 			if g.set&(1<<b) == 0 {
 				continue
 			}
 			*o = catalog.Offer{Provider: i.Cloud, InstanceName: names.list[g.inst], RegionCode: names.list[g.region], Billing: billings[b],
-				Price: catalog.Price{Hourly: g.price[b].dec(), Currency: "USD"}, Source: source}
+				Price: catalog.Price{Hourly: figs.list[g.price[b]].dec(), Currency: "USD"}, Source: source}
 			if g.differ&(1<<b) != 0 {
 				o.Notes = fmt.Sprintf("lowest of %d availability-zone prices", g.zones[b])
 			}
@@ -617,23 +667,21 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 	return res, nil
 }
 
-// instanceIDs and regionIDs list the distinct instance types and regions
-// of pairs, as string indexes (n strings in all).
-func instanceIDs(pairs []pair, n int) []uint32 {
-	return distinct(pairs, n, func(g *pair) uint32 { return g.inst })
-}
-
-func regionIDs(pairs []pair, n int) []uint32 {
-	return distinct(pairs, n, func(g *pair) uint32 { return g.region })
-}
-
-func distinct(pairs []pair, n int, of func(*pair) uint32) []uint32 {
+// distinct lists the distinct instance types (or regions) of pairs, as
+// string indexes (n strings in all).
+func distinct(pairs *pairTable, n int, regions bool) []uint32 {
 	seen := make([]bool, n)
 	var out []uint32
-	for k := range pairs {
-		if id := of(&pairs[k]); !seen[id] {
-			seen[id] = true
-			out = append(out, id)
+	for _, c := range pairs.chunks {
+		for k := range c {
+			id := c[k].inst
+			if regions {
+				id = c[k].region
+			}
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
 		}
 	}
 	return out
