@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -216,6 +217,10 @@ func (a *app) importStream(ctx context.Context, ds *dataset, name string, st imp
 		return err
 	}
 	defer db.Close()
+	// The import's garbage (each batch's bound values) is collected at
+	// half the live heap rather than all of it: what it holds stays
+	// small (identifiers, not offers), and so does its peak.
+	defer debug.SetGCPercent(debug.SetGCPercent(importGCPercent))
 	chk := a.checker(ds, file)
 	described := map[[2]string]bool{} // filled once the file is read, before the first offer
 	perInstance := map[[2]string]int{}
@@ -276,6 +281,10 @@ func (a *app) importStream(ctx context.Context, ds *dataset, name string, st imp
 	}
 	return a.reportImport(res, snap, db.Path(), disc)
 }
+
+// importGCPercent is the garbage collector's target (GOGC) during a
+// streamed import.
+const importGCPercent = 50
 
 // waiting tells the user that an import waits for another one's lock.
 func (a *app) waiting(db *sqlite.DB) func() {
