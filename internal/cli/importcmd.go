@@ -23,6 +23,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/importer"
 	"github.com/gpuscout/gpuscout/internal/importer/alibaba"
 	"github.com/gpuscout/gpuscout/internal/importer/aws"
@@ -107,15 +108,46 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 
 var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "skypilot"}
 
-// progress draws "source: 12.3 MB, 456 records" on stderr when it is a terminal.
+// progress draws "source: 12.3 MB read (45.6 MB/s), 789 records" on
+// stderr when it is a terminal (nil otherwise).
 func (a *app) progress(source string) importer.Progress {
 	f, ok := a.io.Err.(*os.File)
 	if !ok || !isTerminal(f) {
 		return nil
 	}
+	start := time.Now()
 	return func(n int64, records int) {
-		fmt.Fprintf(a.io.Err, "\r%s: %.1f MB read, %d records", source, float64(n)/(1<<20), records)
+		fmt.Fprint(a.io.Err, "\r"+progressRead(a.printer, source, n, records, time.Since(start))+"\x1b[K")
 	}
+}
+
+// storeProgress draws "source: 12.3 MB read, 456 offers stored (789
+// offers/s)" on stderr when it is a terminal, for a streamed import's
+// writing (nil otherwise); read is the bytes read.
+func (a *app) storeProgress(source string, read func() int64) func(stored int) {
+	f, ok := a.io.Err.(*os.File)
+	if !ok || !isTerminal(f) {
+		return nil
+	}
+	var start time.Time
+	return func(stored int) {
+		if start.IsZero() {
+			start = time.Now()
+		}
+		fmt.Fprint(a.io.Err, "\r"+progressStored(a.printer, source, read(), stored, time.Since(start))+"\x1b[K")
+	}
+}
+
+// progressRead is the progress line of reading: bytes read, their rate,
+// records.
+func progressRead(p *i18n.Printer, source string, n int64, records int, took time.Duration) string {
+	mb := float64(n) / (1 << 20)
+	return p.T("import.progress.read", source, mb, mb/max(took.Seconds(), 0.001), records)
+}
+
+// progressStored is the progress line of a streamed import's writing.
+func progressStored(p *i18n.Printer, source string, n int64, stored int, took time.Duration) string {
+	return p.T("import.progress.stored", source, float64(n)/(1<<20), stored, float64(stored)/max(took.Seconds(), 0.001))
 }
 
 func (a *app) catalogImportCmd() *cobra.Command {
@@ -225,13 +257,17 @@ func (a *app) importStream(ctx context.Context, ds *dataset, name string, st imp
 	described := map[[2]string]bool{} // filled once the file is read, before the first offer
 	perInstance := map[[2]string]int{}
 	prog := a.progress(source)
+	var read int64
+	emitted := 0
+	stored := a.storeProgress(source, func() int64 { return read })
 	var cur *importer.Result
 	snap, res, err := db.SaveStream(ctx, sqlite.StreamImport{Source: name, Ref: filepath.Base(file), FetchedAt: a.env.Now(),
 		Run: func(emit func(*catalog.Offer) error) (*importer.Result, string, error) {
 			h := sha256.New()
-			res, err := st.Stream(ctx, io.TeeReader(f, h), prog, importer.Sink{
+			count := &importer.CountingReader{R: f}
+			res, err := st.Stream(ctx, io.TeeReader(count, h), prog, importer.Sink{
 				Read: func(r *importer.Result) error {
-					cur = r
+					cur, read = r, count.N
 					if err := chk.Check(r); err != nil { // its instances and bands
 						return err
 					}
@@ -250,6 +286,10 @@ func (a *app) importStream(ctx context.Context, ds *dataset, name string, st imp
 						return nil
 					}
 					perInstance[[2]string{o.Provider, o.InstanceName}]++
+					if stored != nil && emitted%(1<<16) == 0 {
+						stored(emitted)
+					}
+					emitted++
 					return emit(o)
 				},
 			})

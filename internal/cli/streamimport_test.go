@@ -23,7 +23,7 @@ func vmsFile(t *testing.T, dir, name string, types int, price, tail string) stri
 		}
 	}
 	b.WriteString("gpu_1x_a100_b0,A100,1.0,30.0,200.0,0.10,us-east-1,,0.05\n") // the same type and region again
-	b.WriteString("gpu_1x_a10_cheap,A10,1.0,30.0,200.0,0.001,us-east-1,,\n")    // below 0.01 USD per GPU-hour
+	b.WriteString("gpu_1x_a10_cheap,A10,1.0,30.0,200.0,0.001,us-east-1,,\n")   // below 0.01 USD per GPU-hour
 	b.WriteString(tail)
 	path := filepath.Join(dir, name)
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
