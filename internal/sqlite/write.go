@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/shopspring/decimal"
@@ -45,7 +46,10 @@ const offerBatch = 128
 // offerWriter writes an import's offer rows in batches of offerBatch. A
 // full batch whose rows agree on the shared columns (offerColumn.shared)
 // binds those once and only the others per row, with one prepared
-// statement; other batches bind every value.
+// statement; other batches bind every value. Batches are executed by a
+// goroutine of their own (the only user of the transaction while the
+// writer is open), so that reading and checking the next offers overlaps
+// with SQLite storing the last ones.
 type offerWriter struct {
 	ctx      context.Context
 	tx       *sql.Tx
@@ -54,17 +58,46 @@ type offerWriter struct {
 	short    *sql.Stmt // a full batch, shared columns bound once
 	long     *sql.Stmt // a full batch, every value bound
 	rows     [][]any   // the pending rows' values, in offerColumns order
-	free     [][]any
-	written  int
+	added    int       // rows handed to add
 	hook     func(rows int)
+
+	batches chan [][]any  // to the writing goroutine
+	free    chan [][]any  // rows it has written, for reuse
+	done    chan struct{} // closed when it has stopped
+	failed  atomic.Bool   // it has met an error: add stops
+	// Set by the writing goroutine, read once done is closed.
+	written int
+	err     error
 }
 
 func newOfferWriter(ctx context.Context, tx *sql.Tx, snapshot int64, replace bool, hook func(int)) *offerWriter {
-	w := &offerWriter{ctx: ctx, tx: tx, snapshot: snapshot, verb: "INSERT", hook: hook, rows: make([][]any, 0, offerBatch)}
+	w := &offerWriter{ctx: ctx, tx: tx, snapshot: snapshot, verb: "INSERT", hook: hook, rows: make([][]any, 0, offerBatch),
+		batches: make(chan [][]any, 2), free: make(chan [][]any, 4), done: make(chan struct{})}
 	if replace {
 		w.verb = "INSERT OR REPLACE"
 	}
+	go w.run(w.batches)
 	return w
+}
+
+// run executes the batches until the channel is closed, stopping at the
+// first error (the batches after it are dropped).
+func (w *offerWriter) run(batches <-chan [][]any) {
+	defer close(w.done)
+	for rows := range batches {
+		if w.err == nil {
+			if w.err = w.exec(rows); w.err != nil {
+				w.failed.Store(true)
+			}
+		}
+		for _, row := range rows {
+			clear(row) // no strings kept alive
+		}
+		select {
+		case w.free <- rows[:0]:
+		default:
+		}
+	}
 }
 
 // columnOrder is the order of the columns in the INSERT statements: the
@@ -114,11 +147,22 @@ func (w *offerWriter) insert(n int, shared bool) string {
 	return b.String()
 }
 
-// add writes an offer (it keeps no reference to o).
+// add writes an offer (it keeps no reference to o). An error is the
+// writing goroutine's, from an earlier batch.
 func (w *offerWriter) add(o *catalog.Offer) error {
+	if w.failed.Load() {
+		return w.wait()
+	}
+	if cap(w.rows) == 0 {
+		select {
+		case w.rows = <-w.free:
+		default:
+			w.rows = make([][]any, 0, offerBatch)
+		}
+	}
 	var row []any
-	if n := len(w.free); n > 0 {
-		row, w.free = w.free[n-1][:0], w.free[:n-1]
+	if n := len(w.rows); n < cap(w.rows) && cap(w.rows[:n+1][n]) > 0 {
+		row = w.rows[:n+1][n][:0] // a row of a reused batch
 	} else {
 		row = make([]any, 0, len(offerColumns))
 	}
@@ -126,25 +170,53 @@ func (w *offerWriter) add(o *catalog.Offer) error {
 		row = append(row, c.value(o))
 	}
 	w.rows = append(w.rows, row)
+	w.added++
 	if w.hook != nil {
-		w.hook(w.written + len(w.rows))
+		w.hook(w.added)
 	}
 	if len(w.rows) == offerBatch {
-		return w.flush()
+		w.send()
 	}
 	return nil
 }
 
-// flush writes the pending rows.
-func (w *offerWriter) flush() error {
-	n := len(w.rows)
-	if n == 0 {
-		return nil
+// send hands the pending rows to the writing goroutine.
+func (w *offerWriter) send() {
+	if len(w.rows) == 0 {
+		return
 	}
+	select {
+	case w.batches <- w.rows:
+	case <-w.done:
+	}
+	w.rows = nil
+}
+
+// flush writes the pending rows and waits until every row is written;
+// the writer takes no more rows.
+func (w *offerWriter) flush() error {
+	w.send()
+	return w.wait()
+}
+
+// wait stops the writing goroutine (once the batches sent are written)
+// and returns its error.
+func (w *offerWriter) wait() error {
+	if w.batches != nil {
+		close(w.batches)
+		w.batches = nil
+	}
+	<-w.done
+	return w.err
+}
+
+// exec writes one batch of rows.
+func (w *offerWriter) exec(rows [][]any) error {
+	n := len(rows)
 	shared := n == offerBatch
-	for _, row := range w.rows[1:] {
+	for _, row := range rows[1:] {
 		for k, c := range offerColumns {
-			if shared && c.shared && row[k] != w.rows[0][k] {
+			if shared && c.shared && row[k] != rows[0][k] {
 				shared = false
 			}
 		}
@@ -154,11 +226,11 @@ func (w *offerWriter) flush() error {
 	if shared {
 		for _, k := range columnOrder {
 			if offerColumns[k].shared {
-				args = append(args, w.rows[0][k])
+				args = append(args, rows[0][k])
 			}
 		}
 	}
-	for _, row := range w.rows {
+	for _, row := range rows {
 		for _, k := range columnOrder {
 			if !shared || !offerColumns[k].shared {
 				args = append(args, row[k])
@@ -184,16 +256,15 @@ func (w *offerWriter) flush() error {
 		return fmt.Errorf("save offers %d to %d: %w", w.written+1, w.written+n, err)
 	}
 	w.written += n
-	for _, row := range w.rows {
-		clear(row) // no strings kept alive
-		w.free = append(w.free, row)
-	}
-	w.rows = w.rows[:0]
 	return nil
 }
 
-// close releases the prepared statements.
+// close stops the writing goroutine if it runs and releases the prepared
+// statements.
 func (w *offerWriter) close() {
+	if w.batches != nil {
+		w.wait()
+	}
 	for _, st := range []*sql.Stmt{w.short, w.long} {
 		if st != nil {
 			st.Close()
