@@ -23,6 +23,9 @@ const MaxPerGPUHourUSD = 10000
 // this is a broken or hostile file, and would become the cheapest offer.
 const MinPerGPUHourUSD = 0.01
 
+// minUSD is MinPerGPUHourUSD as a decimal.
+var minUSD = decimal.NewFromFloat(MinPerGPUHourUSD)
+
 // minPerHour is the floor in a currency the exchange-rate table cannot
 // convert: about 0.01 USD.
 var minPerHour = map[string]decimal.Decimal{
@@ -221,10 +224,14 @@ func (c Checker) gpus(o *catalog.Offer) int64 {
 // currency when it cannot be converted; no floor for a currency neither
 // knows).
 func (c Checker) implausible(o *catalog.Offer) bool {
-	eff := o.EffectiveHourly().Div(decimal.NewFromInt(c.gpus(o)))
+	eff := o.EffectiveHourly()
+	// Division rounds to 16 places: one GPU divides only a figure with more.
+	if g := c.gpus(o); g != 1 || eff.Exponent() < -16 {
+		eff = eff.Div(decimal.NewFromInt(g))
+	}
 	if c.ToUSD != nil {
 		if usd, ok := c.ToUSD(eff, o.Price.Currency); ok {
-			return usd.LessThan(decimal.NewFromFloat(MinPerGPUHourUSD))
+			return usd.LessThan(minUSD)
 		}
 	}
 	floor, ok := minPerHour[o.Price.Currency]

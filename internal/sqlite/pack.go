@@ -79,6 +79,12 @@ type packer struct {
 	byType map[[2]string]*packGroup
 	// failed: a price did not fit (bytes reports !ok).
 	failed bool
+	// The last offer's field strings and their indexes + 1 (0: none),
+	// and its as-of date.
+	last     [6]string
+	lastN    [6]uint64
+	asOfTime time.Time
+	lastAsOf string
 }
 
 // packGroup is one instance type's part of a pack being built.
@@ -115,8 +121,17 @@ func (pk *packer) add(o *catalog.Offer) {
 		pk.groups = append(pk.groups, g)
 	}
 	b := g.body
-	for _, s := range [...]string{o.RegionCode, string(o.Billing), o.Price.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString()} {
-		b = binary.AppendUvarint(b, pk.str(s))
+	asOf := pk.lastAsOf
+	if !o.Source.AsOf.Equal(pk.asOfTime) || asOf == "" {
+		asOf = o.Source.AsOfString()
+		pk.asOfTime, pk.lastAsOf = o.Source.AsOf, asOf
+	}
+	for k, s := range [...]string{o.RegionCode, string(o.Billing), o.Price.Currency, string(o.Source.Kind), o.Source.Ref, asOf} {
+		// Consecutive offers mostly repeat a field: no lookup then.
+		if s != pk.last[k] || pk.lastN[k] == 0 {
+			pk.last[k], pk.lastN[k] = s, pk.str(s)+1
+		}
+		b = binary.AppendUvarint(b, pk.lastN[k]-1)
 	}
 	for _, d := range [...]decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
 		var c int64
