@@ -469,3 +469,26 @@ func TestDuplicateRowsKeepTheFirst(t *testing.T) {
 		t.Errorf("skips do not count two duplicates (%q):\n%s", want2, lines)
 	}
 }
+
+// FuzzParseNumber: the parser's figures are what decimal.NewFromString
+// reads (the same value, accepted and refused alike), by its fast path for
+// plain decimals or its fallback.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"32.7726", "1.2340", "0", "0.0", "007", ".5", "5.", "1e3", "-1", "+2", "123456789012345678", "1234567890123456789",
+		"99999999999999999999999.5", "1e-9999", "nan", "", "1.2.3", "0x10"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, ok := parseNumber(s)
+		d, err := decimal.NewFromString(s)
+		if ok != (err == nil) {
+			t.Fatalf("%q: parsed %v, decimal %v", s, ok, err)
+		}
+		if ok && !n.dec().Equal(d) {
+			t.Fatalf("%q: %s, decimal %s", s, n.dec(), d)
+		}
+		if ok && n.big == nil && (n.dec().Exponent() != d.Exponent()) {
+			t.Fatalf("%q: exponent %d, decimal %d", s, n.dec().Exponent(), d.Exponent())
+		}
+	})
+}
