@@ -296,6 +296,9 @@ func (a *app) importStream(ctx context.Context, ds *dataset, name string, st imp
 			return res, hex.EncodeToString(h.Sum(nil)), err
 		}},
 		sqlite.SaveOptions{AllowShrink: allowShrink, Usable: a.usableWith(described), Waiting: a.waiting(db)})
+	if stored != nil && err == nil {
+		stored(emitted)
+	}
 	if prog != nil {
 		fmt.Fprintln(a.io.Err)
 	}

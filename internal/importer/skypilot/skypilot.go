@@ -635,13 +635,15 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 		}
 		return cmpInt(int64(rank[x.region]), int64(rank[y.region]))
 	})
+	if p != nil { // the whole file read
+		p(cr.N, rows)
+	}
 	if sink.Read != nil {
 		if err := sink.Read(res); err != nil {
 			return nil, err
 		}
 	}
 	o := &catalog.Offer{Provider: i.Cloud, Source: source}
-	emitted := 0
 	for k, pk := range order {
 		g := pairs.at(pk)
 		for b := range billings {
@@ -656,16 +658,12 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 			if err := sink.Offer(o); err != nil {
 				return nil, err
 			}
-			emitted++
 		}
 		if k%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("%s: %w", src, err)
 			}
 		}
-	}
-	if p != nil {
-		p(cr.N, emitted)
 	}
 	return res, nil
 }
