@@ -199,9 +199,6 @@ type StreamImport struct {
 	Ref string
 	// FetchedAt is when it was read.
 	FetchedAt time.Time
-	// Count, when set, is told each offer as it is stored, e.g. to count
-	// the offers of each instance type.
-	Count func(o *catalog.Offer)
 	// replace: a later offer with the ID of an earlier one replaces it
 	// (SaveImport of a result that was not checked for duplicates).
 	replace bool
@@ -260,9 +257,6 @@ func (db *DB) save(ctx context.Context, imp StreamImport, opt SaveOptions) (Snap
 		}
 		if opt.Usable == nil || opt.Usable(o.Provider, o.InstanceName, o.RegionCode) {
 			usable++
-		}
-		if imp.Count != nil {
-			imp.Count(o)
 		}
 		return nil
 	})
