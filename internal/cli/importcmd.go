@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/fx"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/importer"
 	"github.com/gpuscout/gpuscout/internal/importer/alibaba"
 	"github.com/gpuscout/gpuscout/internal/importer/aws"
@@ -106,15 +108,46 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 
 var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "skypilot"}
 
-// progress draws "source: 12.3 MB, 456 records" on stderr when it is a terminal.
+// progress draws "source: 12.3 MB read (45.6 MB/s), 789 records" on
+// stderr when it is a terminal (nil otherwise).
 func (a *app) progress(source string) importer.Progress {
 	f, ok := a.io.Err.(*os.File)
 	if !ok || !isTerminal(f) {
 		return nil
 	}
+	start := time.Now()
 	return func(n int64, records int) {
-		fmt.Fprintf(a.io.Err, "\r%s: %.1f MB read, %d records", source, float64(n)/(1<<20), records)
+		fmt.Fprint(a.io.Err, "\r"+progressRead(a.printer, source, n, records, time.Since(start))+"\x1b[K")
 	}
+}
+
+// storeProgress draws "source: 12.3 MB read, 456 offers stored (789
+// offers/s)" on stderr when it is a terminal, for a streamed import's
+// writing (nil otherwise); read is the bytes read.
+func (a *app) storeProgress(source string, read func() int64) func(stored int) {
+	f, ok := a.io.Err.(*os.File)
+	if !ok || !isTerminal(f) {
+		return nil
+	}
+	var start time.Time
+	return func(stored int) {
+		if start.IsZero() {
+			start = time.Now()
+		}
+		fmt.Fprint(a.io.Err, "\r"+progressStored(a.printer, source, read(), stored, time.Since(start))+"\x1b[K")
+	}
+}
+
+// progressRead is the progress line of reading: bytes read, their rate,
+// records.
+func progressRead(p *i18n.Printer, source string, n int64, records int, took time.Duration) string {
+	mb := float64(n) / (1 << 20)
+	return p.T("import.progress.read", source, mb, mb/max(took.Seconds(), 0.001), records)
+}
+
+// progressStored is the progress line of a streamed import's writing.
+func progressStored(p *i18n.Printer, source string, n int64, stored int, took time.Duration) string {
+	return p.T("import.progress.stored", source, float64(n)/(1<<20), stored, float64(stored)/max(took.Seconds(), 0.001))
 }
 
 func (a *app) catalogImportCmd() *cobra.Command {
@@ -149,6 +182,9 @@ your data directory.`,
 			imp, err := a.importer(args[0], file, cloud)
 			if err != nil {
 				return err
+			}
+			if st, ok := imp.(importer.Streamer); ok {
+				return a.importStream(cmd.Context(), ds, imp.Name(), st, args[0], file, allowShrink)
 			}
 			f, err := os.Open(file)
 			if err != nil {
@@ -190,21 +226,131 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 	}
 	defer db.Close()
 	snap, err := db.SaveImport(ctx, res, checksum, ref, a.env.Now(), sqlite.SaveOptions{AllowShrink: allowShrink, Usable: a.usable(res),
-		Waiting: func() { fmt.Fprintln(a.io.Err, a.printer.T("import.waiting_lock", db.Path())) }})
+		Waiting: a.waiting(db)})
 	if err != nil {
-		// Refused: say what was skipped, which is usually why.
-		if n := res.Skipped.Total(); n > 0 {
-			fmt.Fprintln(a.io.Err, a.printer.T("import.skipped", n))
-			for _, l := range res.Skipped.LinesWith(a.skipReason) {
-				fmt.Fprintln(a.io.Err, "  "+l)
-			}
-		}
+		a.printRefused(res)
 		return err
 	}
-	disc := a.discovery(res)
+	return a.reportImport(res, snap, db.Path(), a.discovery(res))
+}
+
+// importStream imports a file whose importer hands its offers over one at
+// a time: each is checked and written as it comes, in one transaction
+// (nothing is stored when the file, a figure or the store fails), so the
+// file's offers are never all held in memory.
+func (a *app) importStream(ctx context.Context, ds *dataset, name string, st importer.Streamer, source, file string, allowShrink bool) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return usagef("", "%v", err)
+	}
+	defer f.Close()
+	db, err := a.openDB(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	// The import's garbage (each batch's bound values) is collected at
+	// half the live heap rather than all of it: what it holds stays
+	// small (identifiers, not offers), and so does its peak.
+	defer debug.SetGCPercent(debug.SetGCPercent(importGCPercent))
+	chk := a.checker(ds, file)
+	described := map[[2]string]bool{} // filled once the file is read, before the first offer
+	perInstance := map[[2]string]int{}
+	prog := a.progress(source)
+	var read int64
+	emitted := 0
+	stored := a.storeProgress(source, func() int64 { return read })
+	var cur *importer.Result
+	snap, res, err := db.SaveStream(ctx, sqlite.StreamImport{Source: name, Ref: filepath.Base(file), FetchedAt: a.env.Now(),
+		Run: func(emit func(*catalog.Offer) error) (*importer.Result, string, error) {
+			h := sha256.New()
+			count := &importer.CountingReader{R: f}
+			res, err := st.Stream(ctx, io.TeeReader(count, h), prog, importer.Sink{
+				Read: func(r *importer.Result) error {
+					cur, read = r, count.N
+					if err := chk.Check(r); err != nil { // its instances and bands
+						return err
+					}
+					for _, it := range r.Instances {
+						described[[2]string{it.Provider, it.Name}] = true
+					}
+					return nil
+				},
+				Offer: func(o *catalog.Offer) error {
+					reason, id, err := chk.CheckOffer(o)
+					if err != nil {
+						return err
+					}
+					if reason != "" {
+						cur.Skipped.Add(reason, id)
+						return nil
+					}
+					perInstance[[2]string{o.Provider, o.InstanceName}]++
+					if stored != nil && emitted%(1<<16) == 0 {
+						stored(emitted)
+					}
+					emitted++
+					return emit(o)
+				},
+			})
+			return res, hex.EncodeToString(h.Sum(nil)), err
+		}},
+		sqlite.SaveOptions{AllowShrink: allowShrink, Usable: a.usableWith(described), Waiting: a.waiting(db)})
+	if stored != nil && err == nil {
+		stored(emitted)
+	}
+	if prog != nil {
+		fmt.Fprintln(a.io.Err)
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fmt.Errorf("import cancelled: nothing was stored")
+		}
+		if res != nil {
+			a.printRefused(res)
+		}
+		return importError(source, file, err)
+	}
+	var disc *catalog.DiscoveryReport
+	if len(res.Instances) > 0 {
+		if rep := a.discoverInstances(res.Instances); rep != nil {
+			counts := make(map[string]int, len(perInstance))
+			for k, n := range perInstance {
+				counts[k[0]+"/"+k[1]] = n
+			}
+			rep.CountOffers(counts)
+			disc = rep
+		}
+	}
+	return a.reportImport(res, snap, db.Path(), disc)
+}
+
+// importGCPercent is the garbage collector's target (GOGC) during a
+// streamed import.
+const importGCPercent = 50
+
+// waiting tells the user that an import waits for another one's lock.
+func (a *app) waiting(db *sqlite.DB) func() {
+	return func() { fmt.Fprintln(a.io.Err, a.printer.T("import.waiting_lock", db.Path())) }
+}
+
+// printRefused says, for an import that was refused, what was skipped,
+// which is usually why.
+func (a *app) printRefused(res *importer.Result) {
+	if n := res.Skipped.Total(); n > 0 {
+		fmt.Fprintln(a.io.Err, a.printer.T("import.skipped", n))
+		for _, l := range res.Skipped.LinesWith(a.skipReason) {
+			fmt.Fprintln(a.io.Err, "  "+l)
+		}
+	}
+}
+
+// reportImport reports a stored import, with every skipped record counted
+// by reason and what reads will make of the machines it describes.
+func (a *app) reportImport(res *importer.Result, snap sqlite.Snapshot, path string, disc *catalog.DiscoveryReport) error {
 	if a.out == output.JSON {
 		doc := map[string]any{"schema": "gpuscout/import@v1", "snapshot": snap.ID, "source": snap.Source, "scope": snap.Scope,
-			"offers": snap.Offers, "bands": snap.Bands, "skipped_total": snap.Skipped, "skipped": res.Skipped.Lines(), "checksum": snap.Checksum, "database": db.Path()}
+			"offers": snap.Offers, "bands": snap.Bands, "skipped_total": snap.Skipped, "skipped": res.Skipped.Lines(), "checksum": snap.Checksum, "database": path}
 		if disc != nil {
 			doc["discovered_instance_types"] = orEmpty(disc.Added)
 			type unresolved struct {
@@ -223,7 +369,7 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 		}
 		return output.WriteJSON(a.io.Out, doc)
 	}
-	fmt.Fprintln(a.io.Out, a.printer.T("import.done", snap.Source, snap.ID, db.Path(), snap.Offers, snap.Bands))
+	fmt.Fprintln(a.io.Out, a.printer.T("import.done", snap.Source, snap.ID, path, snap.Offers, snap.Bands))
 	if snap.Skipped > 0 {
 		fmt.Fprintln(a.io.Out, a.printer.T("import.skipped", snap.Skipped))
 	}
@@ -240,13 +386,19 @@ func (a *app) store(ctx context.Context, res *importer.Result, checksum, ref str
 // is in the catalog, and its instance type too or described by the import
 // itself. Nil (count everything) when the catalog cannot be loaded.
 func (a *app) usable(res *importer.Result) func(provider, instance, region string) bool {
-	ds, err := a.data()
-	if err != nil || ds.Catalog == nil {
-		return nil
-	}
 	described := map[[2]string]bool{}
 	for _, it := range res.Instances {
 		described[[2]string{it.Provider, it.Name}] = true
+	}
+	return a.usableWith(described)
+}
+
+// usableWith is usable with the instance types the import describes
+// (provider and name), read at each call.
+func (a *app) usableWith(described map[[2]string]bool) func(provider, instance, region string) bool {
+	ds, err := a.data()
+	if err != nil || ds.Catalog == nil {
+		return nil
 	}
 	return func(provider, instance, region string) bool {
 		if _, ok := ds.Catalog.Region(provider, region); !ok {
@@ -268,13 +420,27 @@ func (a *app) discovery(res *importer.Result) *catalog.DiscoveryReport {
 	if len(res.Instances) == 0 {
 		return nil
 	}
+	rep := a.discoverInstances(res.Instances)
+	if rep != nil {
+		perInstance := map[string]int{}
+		for _, o := range res.Offers {
+			perInstance[o.Provider+"/"+o.InstanceName]++
+		}
+		rep.CountOffers(perInstance)
+	}
+	return rep
+}
+
+// discoverInstances is what reads will make of the machines found, with
+// no offers counted (nil when the catalog cannot be loaded).
+func (a *app) discoverInstances(found []*catalog.DiscoveredInstance) *catalog.DiscoveryReport {
 	ds, err := a.data()
 	if err != nil {
 		return nil
 	}
 	c := ds.Catalog
 	d := catalog.Data{Providers: c.Providers(), GPUs: c.GPUs(), Instances: append([]*catalog.InstanceType(nil), c.Instances()...)}
-	rep := catalog.Discover(&d, res.Instances, res.Offers)
+	rep := catalog.Discover(&d, found, nil)
 	return &rep
 }
 

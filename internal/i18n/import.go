@@ -5,6 +5,8 @@ package i18n
 var importMessages = lazy(func() map[Lang]map[string]string {
 	return map[Lang]map[string]string{
 		EN: {
+			"import.progress.read":                          "%s: %.1f MB read (%.1f MB/s), %d records",
+			"import.progress.stored":                        "%s: %.1f MB read, %d offers stored (%.0f offers/s)",
 			"import.done":                                   "Imported %s as snapshot %d into %s: %d offers, %d interruption bands.",
 			"import.skipped":                                "Skipped %d records:",
 			"import.err.parse":                              "import %s: %s (nothing was stored; the previous snapshot is still in use)",
@@ -53,6 +55,8 @@ var importMessages = lazy(func() map[Lang]map[string]string {
 			"skip.other reasons": "other reasons",
 		},
 		ZH: {
+			"import.progress.read":                          "%s：已读取 %.1f MB（%.1f MB/s），%d 条记录",
+			"import.progress.stored":                        "%s：已读取 %.1f MB，已保存 %d 条报价（每秒 %.0f 条）",
 			"import.done":                                   "已将 %s 导入为快照 %d（%s）：%d 条报价，%d 个中断频率区间。",
 			"import.skipped":                                "跳过 %d 条记录：",
 			"import.err.parse":                              "导入 %s 失败：%s（未保存任何内容，仍使用之前的快照）",

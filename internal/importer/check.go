@@ -23,6 +23,9 @@ const MaxPerGPUHourUSD = 10000
 // this is a broken or hostile file, and would become the cheapest offer.
 const MinPerGPUHourUSD = 0.01
 
+// minUSD is MinPerGPUHourUSD as a decimal.
+var minUSD = decimal.NewFromFloat(MinPerGPUHourUSD)
+
 // minPerHour is the floor in a currency the exchange-rate table cannot
 // convert: about 0.01 USD.
 var minPerHour = map[string]decimal.Decimal{
@@ -89,36 +92,11 @@ func (c Checker) Check(res *Result) error {
 	seen := make(map[string]bool, len(res.Offers))
 	kept := res.Offers[:0]
 	for _, o := range res.Offers {
-		id := o.ID()
-		p := o.Price
-		if c.ToUSD != nil && o.Provider != "" {
-			if _, ok := c.ToUSD(decimal.Zero, p.Currency); !ok {
-				return &CheckError{File: c.File, Record: id, Field: "currency", Value: p.Currency, Known: c.Currencies}
-			}
+		reason, id, err := c.CheckOffer(o)
+		if err != nil {
+			return err
 		}
-		reason := ""
-		switch {
-		case o.Provider == "":
-			reason = SkipNoProvider
-		case o.InstanceName == "":
-			reason = SkipNoInstance
-		case o.RegionCode == "":
-			reason = SkipNoRegion
-		case !validIDs(o.Provider, o.InstanceName, o.RegionCode):
-			reason, id = SkipBadIdentifier, quoteID(id)
-		case !o.Billing.Valid():
-			reason = SkipBadBilling
-		case p.Hourly.IsNegative() || p.Upfront.IsNegative() || p.Monthly.IsNegative():
-			reason = SkipNegative
-		case !p.Hourly.IsPositive() && !p.Upfront.IsPositive() && !p.Monthly.IsPositive():
-			reason = SkipNoPrice
-		case o.Billing.TermHours() == 0 && p.Upfront.IsPositive():
-			reason = SkipUpfrontNoTerm
-		case c.absurd(o):
-			reason = SkipAbsurd
-		case c.implausible(o):
-			reason = SkipImplausible
-		case seen[id]:
+		if reason == "" && seen[id] {
 			reason = SkipDuplicate
 		}
 		seen[id] = true
@@ -158,6 +136,44 @@ func (c Checker) Check(res *Result) error {
 	}
 	res.Instances = instances
 	return nil
+}
+
+// CheckOffer checks one offer as Check does, except for duplicates (an
+// import that hands its offers over one at a time finds those itself):
+// reason is the skip reason ("" when the offer is kept) and id the offer
+// ID to count it under (quoted when it is not an identifier). An offer in
+// a currency ToUSD does not know is an error.
+func (c Checker) CheckOffer(o *catalog.Offer) (reason, id string, err error) {
+	id = o.ID()
+	p := o.Price
+	if c.ToUSD != nil && o.Provider != "" {
+		if _, ok := c.ToUSD(decimal.Zero, p.Currency); !ok {
+			return "", id, &CheckError{File: c.File, Record: id, Field: "currency", Value: p.Currency, Known: c.Currencies}
+		}
+	}
+	switch {
+	case o.Provider == "":
+		reason = SkipNoProvider
+	case o.InstanceName == "":
+		reason = SkipNoInstance
+	case o.RegionCode == "":
+		reason = SkipNoRegion
+	case !validIDs(o.Provider, o.InstanceName, o.RegionCode):
+		reason, id = SkipBadIdentifier, quoteID(id)
+	case !o.Billing.Valid():
+		reason = SkipBadBilling
+	case p.Hourly.IsNegative() || p.Upfront.IsNegative() || p.Monthly.IsNegative():
+		reason = SkipNegative
+	case !p.Hourly.IsPositive() && !p.Upfront.IsPositive() && !p.Monthly.IsPositive():
+		reason = SkipNoPrice
+	case o.Billing.TermHours() == 0 && p.Upfront.IsPositive():
+		reason = SkipUpfrontNoTerm
+	case c.absurd(o):
+		reason = SkipAbsurd
+	case c.implausible(o):
+		reason = SkipImplausible
+	}
+	return reason, id, nil
 }
 
 // validIDs reports whether every identifier follows the catalog's
@@ -208,10 +224,14 @@ func (c Checker) gpus(o *catalog.Offer) int64 {
 // currency when it cannot be converted; no floor for a currency neither
 // knows).
 func (c Checker) implausible(o *catalog.Offer) bool {
-	eff := o.EffectiveHourly().Div(decimal.NewFromInt(c.gpus(o)))
+	eff := o.EffectiveHourly()
+	// Division rounds to 16 places: one GPU divides only a figure with more.
+	if g := c.gpus(o); g != 1 || eff.Exponent() < -16 {
+		eff = eff.Div(decimal.NewFromInt(g))
+	}
 	if c.ToUSD != nil {
 		if usd, ok := c.ToUSD(eff, o.Price.Currency); ok {
-			return usd.LessThan(decimal.NewFromFloat(MinPerGPUHourUSD))
+			return usd.LessThan(minUSD)
 		}
 	}
 	floor, ok := minPerHour[o.Price.Currency]

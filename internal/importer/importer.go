@@ -190,6 +190,25 @@ type Importer interface {
 	Parse(ctx context.Context, r io.Reader, p Progress) (*Result, error)
 }
 
+// Sink receives an import handed over one offer at a time (a Streamer's).
+type Sink struct {
+	// Read, when set, is called once the input is read, before the first
+	// offer, with the result so far: the instances, bands and skipped
+	// records (no offers). An error stops the import and is returned.
+	Read func(res *Result) error
+	// Offer is called with each offer, each offer ID once. It must not
+	// keep o after it returns (the importer may reuse it); an error stops
+	// the import and is returned.
+	Offer func(o *catalog.Offer) error
+}
+
+// Streamer is an importer whose offers need not all be held in memory:
+// Stream reads as Parse does but hands the offers to a Sink instead of
+// returning them (the result's Offers stay empty).
+type Streamer interface {
+	Stream(ctx context.Context, r io.Reader, p Progress, sink Sink) (*Result, error)
+}
+
 // Fetcher fetches a live source.
 type Fetcher interface {
 	Fetch(ctx context.Context, c *http.Client, p Progress) (*Result, error)

@@ -147,3 +147,70 @@ func TestMigrationKeepsOffersAsLinux(t *testing.T) {
 		t.Fatalf("history %+v, %v", h, err)
 	}
 }
+
+// TestPackTurnsToOSFormatMidway: a pack is built as the offers come, so
+// the first Windows offer may arrive after many Linux ones in several
+// instance types; every offer packed before it is rewritten with the
+// Linux operating system, and the pack reads as the rows do.
+func TestPackTurnsToOSFormatMidway(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "m.db"))
+	at := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	src := catalog.Source{Kind: catalog.SourceOfficialAPI, Ref: "offers.json", AsOf: at, FetchedAt: at}
+	res := &importer.Result{Source: "aws"}
+	add := func(inst, region string, billing catalog.Billing, os, hourly string) {
+		res.Offers = append(res.Offers, &catalog.Offer{Provider: "aws", InstanceName: inst, RegionCode: region, Billing: billing, OS: os,
+			Price: catalog.Price{Hourly: decimal.RequireFromString(hourly), Currency: "USD"}, Source: src})
+	}
+	for i, inst := range []string{"g4dn.xlarge", "g5.xlarge", "p5.48xlarge"} {
+		for j, region := range []string{"us-east-1", "us-west-2", "eu-west-1", "ap-northeast-1"} {
+			add(inst, region, catalog.OnDemand, catalog.OSLinux, decimal.NewFromInt(int64(100*i+j+1)).Div(decimal.NewFromInt(1000)).String())
+		}
+	}
+	add("g5.xlarge", "us-east-1", catalog.OnDemand, catalog.OSWindows, "1.19")
+	add("g6.xlarge", "us-east-1", catalog.OnDemand, catalog.OSLinux, "0.805")
+	add("g6.xlarge", "us-east-1", catalog.OnDemand, catalog.OSWindows, "0.989")
+	s, err := db.SaveImport(ctx, res, "all", "offers.json", at, SaveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var format int
+	if err := db.r.QueryRowContext(ctx, `SELECT format FROM snapshot_packs WHERE snapshot_id = ?`, s.ID).Scan(&format); err != nil || format != packPartsOS {
+		t.Fatalf("pack format %d, %v; want %d", format, err, packPartsOS)
+	}
+	// The pack itself decodes (a damaged one would be read from the rows
+	// unnoticed).
+	blob, bformat, ok, err := pack(res.Offers)
+	if err != nil || !ok || bformat != packPartsOS {
+		t.Fatalf("pack: format %d, ok %v, %v", bformat, ok, err)
+	}
+	p, err := readParts(blob, at, int64(bformat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decoded []*catalog.Offer
+	for i := range p.parts {
+		os, err := p.offers(&p.parts[i], nil, newDecodeCache())
+		if err != nil {
+			t.Fatalf("part %d: %v", i, err)
+		}
+		decoded = append(decoded, os...)
+	}
+	if got, want := renderOffers(decoded), renderOffers(res.Offers); got != want {
+		t.Fatalf("decoded pack:\n%s\nwant:\n%s", got, want)
+	}
+	fromPack, _, err := db.LatestOffers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := renderOffers(fromPack), renderOffers(res.Offers); got != want {
+		t.Fatalf("from the pack:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := db.w.ExecContext(ctx, `DELETE FROM snapshot_packs`); err != nil {
+		t.Fatal(err)
+	}
+	fromRows, _, err := db.LatestOffers(ctx)
+	if err != nil || renderOffers(fromRows) != renderOffers(fromPack) {
+		t.Fatalf("rows differ from the pack (%v):\n%s", err, renderOffers(fromRows))
+	}
+}

@@ -45,79 +45,171 @@ const (
 // is not a Linux offer; ok is false when a price does not fit the packed
 // form (a coefficient beyond 64 bits), and the rows are then the only copy.
 func pack(offers []*catalog.Offer) (blob []byte, format int, ok bool, err error) {
-	format = packParts
-	for _, o := range offers {
-		if o.OS != catalog.OSLinux {
-			format = packPartsOS
-			break
-		}
-	}
-	var strs []string
-	index := map[string]uint64{}
-	str := func(s string) uint64 {
-		i, seen := index[s]
-		if !seen {
-			i = uint64(len(strs))
-			index[s] = i
-			strs = append(strs, s)
-		}
-		return i
-	}
 	// The last offer of each ID, grouped by instance type in order of
 	// first appearance.
 	last := make(map[string]int, len(offers))
 	for i, o := range offers {
 		last[o.ID()] = i
 	}
-	type group struct {
-		provider, instance uint64
-		n                  int
-		body               []byte
-	}
-	var groups []*group
-	byType := map[[2]string]*group{}
+	pk := newPacker()
 	for i, o := range offers {
-		if last[o.ID()] != i {
-			continue
+		if last[o.ID()] == i {
+			pk.add(o)
 		}
-		k := [2]string{o.Provider, o.InstanceName}
-		g := byType[k]
-		if g == nil {
-			g = &group{provider: str(o.Provider), instance: str(o.InstanceName)}
-			byType[k] = g
-			groups = append(groups, g)
-		}
-		b := g.body
-		for _, s := range []string{o.RegionCode, string(o.Billing), o.Price.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString()} {
-			b = binary.AppendUvarint(b, str(s))
-		}
-		if format == packPartsOS {
-			b = binary.AppendUvarint(b, str(o.OS))
-		}
-		for _, d := range []decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
-			co := d.Coefficient()
-			if !co.IsInt64() {
-				return nil, 0, false, nil
-			}
-			b = binary.AppendVarint(binary.AppendVarint(b, co.Int64()), int64(d.Exponent()))
-		}
-		g.body = b
-		g.n++
 	}
-	out := binary.AppendUvarint(nil, uint64(len(strs)))
-	for _, s := range strs {
+	blob, format, ok = pk.bytes()
+	return blob, format, ok, nil
+}
+
+// packer builds a pack one offer at a time (each offer ID at most once):
+// an import's offers need not all be held to pack them.
+type packer struct {
+	strs   []string
+	index  map[string]uint64
+	groups []*packGroup
+	byType map[[2]string]*packGroup
+	// failed: a price did not fit (bytes reports !ok).
+	failed bool
+	// os: the bodies carry each offer's operating system (packPartsOS),
+	// from the first offer that is not a Linux offer on.
+	os bool
+	// The last offer's field strings and their indexes + 1 (0: none),
+	// and its as-of date.
+	last     [6]string
+	lastN    [6]uint64
+	asOfTime time.Time
+	lastAsOf string
+}
+
+// packGroup is one instance type's part of a pack being built.
+type packGroup struct {
+	provider, instance uint64
+	n                  int
+	body               []byte
+}
+
+func newPacker() *packer {
+	return &packer{index: map[string]uint64{}, byType: map[[2]string]*packGroup{}}
+}
+
+func (pk *packer) str(s string) uint64 {
+	i, seen := pk.index[s]
+	if !seen {
+		i = uint64(len(pk.strs))
+		pk.index[s] = i
+		pk.strs = append(pk.strs, s)
+	}
+	return i
+}
+
+// add packs an offer (it keeps no reference to o).
+func (pk *packer) add(o *catalog.Offer) {
+	if pk.failed {
+		return
+	}
+	if o.OS != catalog.OSLinux && !pk.os {
+		pk.upgradeOS()
+	}
+	k := [2]string{o.Provider, o.InstanceName}
+	g := pk.byType[k]
+	if g == nil {
+		g = &packGroup{provider: pk.str(o.Provider), instance: pk.str(o.InstanceName)}
+		pk.byType[k] = g
+		pk.groups = append(pk.groups, g)
+	}
+	b := g.body
+	asOf := pk.lastAsOf
+	if !o.Source.AsOf.Equal(pk.asOfTime) || asOf == "" {
+		asOf = o.Source.AsOfString()
+		pk.asOfTime, pk.lastAsOf = o.Source.AsOf, asOf
+	}
+	for k, s := range [...]string{o.RegionCode, string(o.Billing), o.Price.Currency, string(o.Source.Kind), o.Source.Ref, asOf} {
+		// Consecutive offers mostly repeat a field: no lookup then.
+		if s != pk.last[k] || pk.lastN[k] == 0 {
+			pk.last[k], pk.lastN[k] = s, pk.str(s)+1
+		}
+		b = binary.AppendUvarint(b, pk.lastN[k]-1)
+	}
+	if pk.os {
+		b = binary.AppendUvarint(b, pk.str(o.OS))
+	}
+	for _, d := range [...]decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
+		var c int64
+		if d.NumDigits() <= 18 { // no copy of the coefficient
+			c = d.CoefficientInt64()
+		} else if co := d.Coefficient(); co.IsInt64() {
+			c = co.Int64()
+		} else {
+			pk.failed = true
+			return
+		}
+		b = binary.AppendVarint(binary.AppendVarint(b, c), int64(d.Exponent()))
+	}
+	g.body = b
+	g.n++
+}
+
+// upgradeOS switches the pack being built to packPartsOS: every offer
+// packed so far gets the Linux operating system after its six strings.
+// It runs at most once per pack, when its first non-Linux offer comes.
+func (pk *packer) upgradeOS() {
+	pk.os = true
+	linux := pk.str(catalog.OSLinux)
+	for _, g := range pk.groups {
+		out := make([]byte, 0, len(g.body)+g.n)
+		b := g.body
+		for range g.n {
+			start := len(b)
+			for range 6 {
+				_, w := binary.Uvarint(b)
+				b = b[w:]
+			}
+			out = append(out, g.body[len(g.body)-start:len(g.body)-len(b)]...)
+			out = binary.AppendUvarint(out, linux)
+			start = len(b)
+			for range 6 {
+				_, w := binary.Varint(b)
+				b = b[w:]
+			}
+			out = append(out, g.body[len(g.body)-start:len(g.body)-len(b)]...)
+		}
+		g.body = out
+	}
+}
+
+// bytes is the pack of the offers added and its format (packPartsOS when
+// one of them is not a Linux offer, else packParts); ok is false when one
+// of them did not fit.
+func (pk *packer) bytes() (blob []byte, format int, ok bool) {
+	if pk.failed {
+		return nil, 0, false
+	}
+	format = packParts
+	if pk.os {
+		format = packPartsOS
+	}
+	size := 16
+	for _, s := range pk.strs {
+		size += len(s) + 2
+	}
+	for _, g := range pk.groups {
+		size += len(g.body) + 16
+	}
+	out := make([]byte, 0, size)
+	out = binary.AppendUvarint(out, uint64(len(pk.strs)))
+	for _, s := range pk.strs {
 		out = append(binary.AppendUvarint(out, uint64(len(s))), s...)
 	}
-	out = binary.AppendUvarint(out, uint64(len(groups)))
-	for _, g := range groups {
+	out = binary.AppendUvarint(out, uint64(len(pk.groups)))
+	for _, g := range pk.groups {
 		for _, v := range []uint64{g.provider, g.instance, uint64(g.n), uint64(len(g.body))} {
 			out = binary.AppendUvarint(out, v)
 		}
 	}
-	for _, g := range groups {
+	for _, g := range pk.groups {
 		out = append(out, g.body...)
 	}
-	return out, format, true, nil
+	return out, format, true
 }
 
 // errPack is a damaged pack: reads fall back to the offer rows.

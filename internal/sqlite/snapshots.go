@@ -169,92 +169,195 @@ func (e *ShrinkError) Error() string {
 // (*ShrinkError) unless opt.AllowShrink. The machines the import
 // describes (res.Instances) are stored with it.
 func (db *DB) SaveImport(ctx context.Context, res *importer.Result, checksum, ref string, fetchedAt time.Time, opt SaveOptions) (Snapshot, error) {
-	s := Snapshot{Source: res.Source, Scope: ScopeOf(res), FetchedAt: fetchedAt.UTC(), Checksum: checksum, Ref: ref, Offers: len(res.Offers),
-		Bands: len(res.Bands), Skipped: res.Skipped.Total(), SkippedDetail: strings.Join(res.Skipped.Lines(), "\n")}
-	if s.Offers+s.Bands == 0 {
-		return s, &EmptyError{Source: s.Source, Skipped: s.Skipped}
+	if len(res.Offers)+len(res.Bands) == 0 {
+		return Snapshot{Source: res.Source, Scope: ScopeOf(res), FetchedAt: fetchedAt.UTC(), Checksum: checksum, Ref: ref,
+			Skipped: res.Skipped.Total()}, &EmptyError{Source: res.Source, Skipped: res.Skipped.Total()}
 	}
+	s, _, err := db.save(ctx, StreamImport{Source: res.Source, Ref: ref, FetchedAt: fetchedAt, replace: true,
+		Run: func(emit func(*catalog.Offer) error) (*importer.Result, string, error) {
+			for _, o := range res.Offers {
+				if err := emit(o); err != nil {
+					return nil, "", err
+				}
+			}
+			return res, checksum, nil
+		}}, opt)
+	return s, err
+}
+
+// StreamImport is an import stored while it is read (SaveStream).
+type StreamImport struct {
+	// Source names the importer (as importer.Result.Source).
+	Source string
+	// Run reads the import, handing each offer (each offer ID once) to
+	// emit, which stores it and keeps no reference to it; it returns the
+	// rest of the result (bands, instances, skipped records; its Offers
+	// are not read) and the checksum of what it read. An error from emit
+	// must be returned.
+	Run func(emit func(*catalog.Offer) error) (res *importer.Result, checksum string, err error)
+	// Ref names what was read (a file name, a URL).
+	Ref string
+	// FetchedAt is when it was read.
+	FetchedAt time.Time
+	// replace: a later offer with the ID of an earlier one replaces it
+	// (SaveImport of a result that was not checked for duplicates).
+	replace bool
+}
+
+// SaveStream stores an import as a new snapshot while it is read: the
+// offers Run emits are written in batches inside one transaction, so
+// they are never all held in memory, and the snapshot's packed copy is
+// built as they come. As with SaveImport, nothing is stored on any error
+// (an error of Run, a cancellation): the transaction is rolled back and
+// the previous snapshot of the scope stays current; an empty import is
+// refused (*EmptyError), and so is a much smaller one (*ShrinkError)
+// unless opt.AllowShrink, both checked once the import is read. It
+// returns the snapshot and the result Run returned.
+func (db *DB) SaveStream(ctx context.Context, imp StreamImport, opt SaveOptions) (Snapshot, *importer.Result, error) {
+	return db.save(ctx, imp, opt)
+}
+
+func (db *DB) save(ctx context.Context, imp StreamImport, opt SaveOptions) (Snapshot, *importer.Result, error) {
+	s := Snapshot{Source: imp.Source, FetchedAt: imp.FetchedAt.UTC(), Ref: imp.Ref}
 	tx, err := db.beginWrite(ctx, opt)
 	if err != nil {
-		return s, err
+		return s, nil, err
 	}
 	defer tx.Rollback() // no-op after Commit
+	// The snapshot's row first (its ID keys the offers); its counts,
+	// scope and checksum once the import is read.
+	r, err := tx.ExecContext(ctx, `INSERT INTO snapshots (source, scope, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail) VALUES (?, '', ?, '', ?, 0, 0, 0, '')`,
+		s.Source, s.FetchedAt.Format(time.RFC3339), s.Ref)
+	if err != nil {
+		return s, nil, fmt.Errorf("save snapshot: %w", err)
+	}
+	if s.ID, err = r.LastInsertId(); err != nil {
+		return s, nil, err
+	}
+	w := newOfferWriter(ctx, tx, s.ID, imp.replace, db.hook)
+	defer w.close()
+	var pk *packer
+	if !imp.replace {
+		pk = newPacker()
+	}
+	providers, regions := map[string]bool{}, map[string]bool{}
+	usable := 0
+	res, checksum, err := imp.Run(func(o *catalog.Offer) error {
+		if err := w.add(o); err != nil {
+			return err
+		}
+		if pk != nil {
+			pk.add(o)
+		}
+		if !providers[o.Provider] {
+			providers[o.Provider] = true
+		}
+		if !regions[o.RegionCode] {
+			regions[o.RegionCode] = true
+		}
+		if opt.Usable == nil || opt.Usable(o.Provider, o.InstanceName, o.RegionCode) {
+			usable++
+		}
+		return nil
+	})
+	if err != nil {
+		return s, nil, err
+	}
+	if err := w.flush(); err != nil {
+		return s, res, err
+	}
+	for _, b := range res.Bands {
+		providers[b.Provider], regions[b.Region] = true, true
+		if opt.Usable == nil || opt.Usable(b.Provider, b.InstanceName, b.Region) {
+			usable++
+		}
+	}
+	s.Scope = Scope(s.Source, keys(providers), keys(regions))
+	s.Checksum, s.Offers, s.Bands, s.Skipped = checksum, w.written, len(res.Bands), res.Skipped.Total()
+	s.SkippedDetail = strings.Join(res.Skipped.Lines(), "\n")
+	if imp.replace { // rows replaced by a later duplicate are one offer
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM offers WHERE snapshot_id = ?`, s.ID).Scan(&s.Offers); err != nil {
+			return s, res, err
+		}
+		usable = opt.usable(res)
+	}
+	if s.Offers+s.Bands == 0 {
+		return s, res, &EmptyError{Source: s.Source, Skipped: s.Skipped}
+	}
 	if !opt.AllowShrink {
-		prevID, before, err := previousSize(ctx, tx, s.Scope)
+		prevID, before, err := previousSize(ctx, tx, s.Scope, s.ID)
 		if err != nil {
-			return s, fmt.Errorf("read the previous snapshot: %w", err)
+			return s, res, fmt.Errorf("read the previous snapshot: %w", err)
 		}
 		if prevID > 0 && opt.Usable != nil {
 			if before, err = usableSize(ctx, tx, prevID, opt.Usable, before); err != nil {
-				return s, fmt.Errorf("read the previous snapshot: %w", err)
+				return s, res, fmt.Errorf("read the previous snapshot: %w", err)
 			}
 		}
-		if after := opt.usable(res); prevID > 0 && float64(after) < MinShare*float64(before) {
-			return s, &ShrinkError{Source: s.Source, Scope: s.Scope, Previous: prevID, Before: before, After: after}
+		if prevID > 0 && float64(usable) < MinShare*float64(before) {
+			return s, res, &ShrinkError{Source: s.Source, Scope: s.Scope, Previous: prevID, Before: before, After: usable}
 		}
 	}
-	r, err := tx.ExecContext(ctx, `INSERT INTO snapshots (source, scope, fetched_at, checksum, ref, offers, bands, skipped, skipped_detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		s.Source, s.Scope, s.FetchedAt.Format(time.RFC3339), s.Checksum, s.Ref, s.Offers, s.Bands, s.Skipped, s.SkippedDetail)
-	if err != nil {
-		return s, fmt.Errorf("save snapshot: %w", err)
-	}
-	if s.ID, err = r.LastInsertId(); err != nil {
-		return s, err
-	}
-	ins, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO offers (snapshot_id, provider, instance_type, region, billing, os, hourly, upfront, monthly, currency, source_kind, source_ref, as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return s, err
-	}
-	defer ins.Close()
-	for i, o := range res.Offers {
-		p := o.Price
-		if _, err := ins.ExecContext(ctx, s.ID, o.Provider, o.InstanceName, o.RegionCode, string(o.Billing), o.OS, p.Hourly.String(), p.Upfront.String(),
-			p.Monthly.String(), p.Currency, string(o.Source.Kind), o.Source.Ref, o.Source.AsOfString()); err != nil {
-			return s, fmt.Errorf("save offer %s: %w", o.ID(), err)
-		}
-		if db.hook != nil {
-			db.hook(i + 1)
-		}
+	if _, err := tx.ExecContext(ctx, `UPDATE snapshots SET scope = ?, checksum = ?, offers = ?, bands = ?, skipped = ?, skipped_detail = ? WHERE id = ?`,
+		s.Scope, s.Checksum, s.Offers, s.Bands, s.Skipped, s.SkippedDetail, s.ID); err != nil {
+		return s, res, fmt.Errorf("save snapshot: %w", err)
 	}
 	bi, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO bands (snapshot_id, provider, instance_type, region, band, low_pct, high_pct, savings_pct, source_ref, as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
-		return s, err
+		return s, res, err
 	}
 	defer bi.Close()
 	for _, b := range res.Bands {
 		if _, err := bi.ExecContext(ctx, s.ID, b.Provider, b.InstanceName, b.Region, b.Band, b.LowPct.String(), b.HighPct.String(), b.SavingsPct.String(),
 			b.Source.Ref, b.Source.AsOfString()); err != nil {
-			return s, fmt.Errorf("save band %s/%s: %w", b.InstanceName, b.Region, err)
+			return s, res, fmt.Errorf("save band %s/%s: %w", b.InstanceName, b.Region, err)
 		}
 	}
-	if blob, format, ok, err := pack(res.Offers); err != nil {
-		return s, fmt.Errorf("pack offers: %w", err)
-	} else if ok {
+	var blob []byte
+	var packed bool
+	var packFormat int
+	if pk != nil {
+		blob, packFormat, packed = pk.bytes()
+		pk = nil
+	} else if blob, packFormat, packed, err = pack(res.Offers); err != nil {
+		return s, res, fmt.Errorf("pack offers: %w", err)
+	}
+	if packed {
 		var instances []byte // NULL: read the rows
 		if b, ok := packInstances(res.Instances); ok {
 			instances = b
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers, instances) VALUES (?, ?, ?, ?)`, s.ID, format, blob, instances); err != nil {
-			return s, fmt.Errorf("save packed offers: %w", err)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO snapshot_packs (snapshot_id, format, offers, instances) VALUES (?, ?, ?, ?)`, s.ID, packFormat, blob, instances); err != nil {
+			return s, res, fmt.Errorf("save packed offers: %w", err)
 		}
 	}
+	blob = nil
 	if len(res.Instances) > 0 {
 		ii, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO instances (snapshot_id, provider, instance_type, gpu_name, gpu_count, gpu_memory_gib, vcpu, memory_gib, source_kind, source_ref, as_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 		if err != nil {
-			return s, err
+			return s, res, err
 		}
 		defer ii.Close()
 		for _, it := range res.Instances {
 			if _, err := ii.ExecContext(ctx, s.ID, it.Provider, it.Name, it.GPUName, it.GPUCount.String(), it.GPUMemoryGiB.String(), it.VCPU.String(),
 				it.MemoryGiB.String(), string(it.Source.Kind), it.Source.Ref, it.Source.AsOfString()); err != nil {
-				return s, fmt.Errorf("save instance type %s: %w", it.ID(), err)
+				return s, res, fmt.Errorf("save instance type %s: %w", it.ID(), err)
 			}
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return s, fmt.Errorf("commit import: %w", err)
+		return s, res, fmt.Errorf("commit import: %w", err)
 	}
-	return s, nil
+	return s, res, nil
+}
+
+// keys lists a set's members.
+func keys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	return out
 }
 
 // previousSize is the newest snapshot of a scope and how many offers and
@@ -289,10 +392,10 @@ func usableSize(ctx context.Context, tx *sql.Tx, id int64, usable func(provider,
 	return n, nil
 }
 
-func previousSize(ctx context.Context, tx *sql.Tx, scope string) (int64, int, error) {
+func previousSize(ctx context.Context, tx *sql.Tx, scope string, before int64) (int64, int, error) {
 	var id int64
 	var n int
-	err := tx.QueryRowContext(ctx, `SELECT id, offers + bands FROM snapshots WHERE scope = ? ORDER BY id DESC LIMIT 1`, scope).Scan(&id, &n)
+	err := tx.QueryRowContext(ctx, `SELECT id, offers + bands FROM snapshots WHERE scope = ? AND id < ? ORDER BY id DESC LIMIT 1`, scope, before).Scan(&id, &n)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, nil
 	}

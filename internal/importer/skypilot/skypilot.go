@@ -15,7 +15,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -55,6 +55,25 @@ type Importer struct {
 	// AsOf is the date of the catalog commit; zero means the FetchedAt
 	// time (the file carries no date).
 	AsOf time.Time
+	// limits replace MaxInstanceTypes, MaxOffers and MaxZoneRows where
+	// not zero (tests).
+	limits limits
+}
+
+// limits are the bounds of one parse.
+type limits struct{ types, offers, zoneRows int }
+
+func (l limits) or(d limits) limits {
+	if l.types == 0 {
+		l.types = d.types
+	}
+	if l.offers == 0 {
+		l.offers = d.offers
+	}
+	if l.zoneRows == 0 {
+		l.zoneRows = d.zoneRows
+	}
+	return l
 }
 
 // Name returns "skypilot".
@@ -105,44 +124,36 @@ func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) 
 	return i.parse(ctx, r, p, i.File)
 }
 
-// Bounds on one vms.csv: the largest real files (aws, azure) price a few
-// hundred GPU instance types in a few thousand type and region pairs; a
-// file far beyond them is not a catalog file, and would cost memory.
+// Bounds on one vms.csv. The largest real files (aws, azure) price a few
+// hundred GPU instance types in a few thousand type and region pairs from
+// tens of thousands of rows. An import streams its offers into the
+// database (Stream), so memory grows only with what identifies them
+// (measured with go test's heap figures): per type and region pair about
+// 63 bytes (its 32-byte state, 27 in the index that finds it while the
+// file is read, 4 in the order it is written in), that is about 31 MB per
+// million offers; per row of a further availability zone of a pair about
+// 36 bytes; per instance type about 500 bytes (its description). The
+// bounds let a synthetic file of 10^6 offers through (bench/genvms: 21,740
+// types, 500,000 pairs) twice over, and refuse a file far beyond any real
+// catalog before its parse holds more than about 190 MB (all three bounds
+// at once).
 const (
-	MaxInstanceTypes = 20000
-	MaxOffers        = 200000
+	MaxInstanceTypes = 100000
+	// MaxOffers bounds the offers of one file: at most one on-demand and
+	// one spot offer per instance type and region pair, so MaxOffers/2
+	// pairs.
+	MaxOffers = 2000000
+	// MaxZoneRows bounds the rows that price a pair in a further
+	// availability zone (each is remembered to find a repeated zone).
+	MaxZoneRows = 2000000
 )
 
 // columns a vms.csv must have; AvailabilityZone, SpotPrice and GpuInfo
 // are optional.
 var required = []string{"InstanceType", "AcceleratorName", "AcceleratorCount", "vCPUs", "MemoryGiB", "Price", "Region"}
 
-// group collects the rows of one instance type in one region.
-type group struct {
-	// By billing: 0 on-demand, 1 spot (billings).
-	offers [2]*catalog.Offer
-	zones  [2]int // rows priced, for the note
-	differ [2]bool
-	// firstZone is the first row's availability zone; more holds the
-	// others (nil until a second zone is seen).
-	firstZone string
-	more      map[string]bool
-}
-
-// billings are the billing models of a group's offers, by index.
+// billings are the billing models of a pair's offers, by index.
 var billings = [2]catalog.Billing{catalog.OnDemand, catalog.Spot}
-
-// seen reports whether the group already has a row for zone, and records it.
-func (g *group) seen(zone string) bool {
-	if zone == g.firstZone || g.more[zone] {
-		return true
-	}
-	if g.more == nil {
-		g.more = map[string]bool{}
-	}
-	g.more[zone] = true
-	return false
-}
 
 // cloudTypes describe how the clouds whose instance-type names tell them
 // apart name their instance types, as their vms.csv files list them: a
@@ -213,7 +224,187 @@ func cloudCheck(cloud string) func(line int, inst string) error {
 	return nil
 }
 
+// number is a figure of the file: a coefficient and a decimal exponent,
+// or (for the rare figure whose coefficient needs more than 64 bits) a
+// decimal held apart.
+type number struct {
+	c   int64
+	e   int32
+	big *decimal.Decimal
+}
+
+func (n number) dec() decimal.Decimal {
+	if n.big != nil {
+		return *n.big
+	}
+	return decimal.New(n.c, n.e)
+}
+
+func (n number) positive() bool {
+	if n.big != nil {
+		return n.big.IsPositive()
+	}
+	return n.c > 0
+}
+
+// cmp compares two figures.
+func (n number) cmp(m number) int {
+	if n.big == nil && m.big == nil && n.e == m.e {
+		return cmpInt(n.c, m.c)
+	}
+	return n.dec().Cmp(m.dec())
+}
+
+func cmpInt(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// parseNumber reads a figure: plain decimals ("32.7726") without
+// allocating, anything else as decimal.NewFromString reads it.
+func parseNumber(s string) (number, bool) {
+	var c int64
+	e, digits, dot := int32(0), 0, -1
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case ch >= '0' && ch <= '9':
+			if digits == 18 {
+				return slowNumber(s)
+			}
+			if c > 0 || ch != '0' {
+				digits++
+			}
+			c = c*10 + int64(ch-'0')
+			if dot >= 0 {
+				e--
+			}
+		case ch == '.' && dot < 0 && i > 0 && i < len(s)-1:
+			dot = i
+		default:
+			return slowNumber(s)
+		}
+	}
+	if len(s) == 0 {
+		return number{}, false
+	}
+	return number{c: c, e: e}, true
+}
+
+func slowNumber(s string) (number, bool) {
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return number{}, false
+	}
+	if co := d.Coefficient(); co.IsInt64() {
+		return number{c: co.Int64(), e: d.Exponent()}, true
+	}
+	return number{big: &d}, true
+}
+
+// pair is the state of one instance type and region, 32 bytes: its
+// strings' indexes in the parse's string table and, per billing (0
+// on-demand, 1 spot), its lowest price (an index in the parse's table of
+// figures) and how many zones priced it.
+type pair struct {
+	inst, region, zone uint32 // zone: the first row's availability zone
+	set, differ        uint8  // bit b: billing b priced; its zones differ
+	zones              [2]uint32
+	price              [2]uint32
+}
+
+// pairChunk is how many pairs one block of a pairTable holds.
+const pairChunk = 1 << 14
+
+// pairTable holds a parse's pairs in fixed blocks: it grows without
+// copying (and without holding an old and a new array at once).
+type pairTable struct {
+	chunks [][]pair
+	n      int
+}
+
+func (t *pairTable) add(g pair) uint32 {
+	if t.n%pairChunk == 0 {
+		t.chunks = append(t.chunks, make([]pair, 0, pairChunk))
+	}
+	c := &t.chunks[len(t.chunks)-1]
+	*c = append(*c, g)
+	t.n++
+	return uint32(t.n - 1)
+}
+
+func (t *pairTable) at(k uint32) *pair { return &t.chunks[k/pairChunk][k%pairChunk] }
+
+// figures is a parse's table of distinct prices: a file repeats a few
+// thousand prices over its rows.
+type figures struct {
+	index map[[2]int64]uint32
+	list  []number
+}
+
+func (f *figures) id(n number) uint32 {
+	if n.big != nil {
+		f.list = append(f.list, n)
+		return uint32(len(f.list) - 1)
+	}
+	k := [2]int64{n.c, int64(n.e)}
+	if i, ok := f.index[k]; ok {
+		return i
+	}
+	i := uint32(len(f.list))
+	f.index[k] = i
+	f.list = append(f.list, n)
+	return i
+}
+
+// strs interns the strings of a parse: instance types, regions and zones
+// repeat on many rows.
+type strs struct {
+	index map[string]uint32
+	list  []string
+}
+
+func (s *strs) id(v string) uint32 {
+	if i, ok := s.index[v]; ok {
+		return i
+	}
+	i := uint32(len(s.list))
+	v = strings.Clone(v) // not the row's line
+	s.index[v] = i
+	s.list = append(s.list, v)
+	return i
+}
+
+// Stream reads a vms.csv as Parse does and hands its offers to sink, in
+// offer-ID order, instead of returning them (the result's Offers stay
+// empty): a file's offers need not fit in memory as catalog values. The
+// offers are handed over once the whole file is read (the lowest price of
+// an instance type and region is known only then), so a malformed row
+// anywhere refuses the file before any offer is.
+func (i *Importer) Stream(ctx context.Context, r io.Reader, p importer.Progress, sink importer.Sink) (*importer.Result, error) {
+	return i.stream(ctx, r, p, i.File, sink)
+}
+
 func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, file string) (*importer.Result, error) {
+	var offers []*catalog.Offer
+	res, err := i.stream(ctx, r, p, file, importer.Sink{Offer: func(o *catalog.Offer) error {
+		c := *o
+		offers = append(offers, &c)
+		return nil
+	}})
+	if err != nil {
+		return nil, err
+	}
+	res.Offers = offers
+	return res, nil
+}
+
+func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress, file string, sink importer.Sink) (*importer.Result, error) {
 	if i.Cloud == "" {
 		return nil, errors.New("skypilot: Importer.Cloud (the provider of the file) is empty")
 	}
@@ -231,11 +422,16 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 	source := importer.Source(catalog.SourceThirdParty, ref, i.AsOf, i.now())
 	res := &importer.Result{Source: SourceName}
 
+	lim := i.limits.or(limits{MaxInstanceTypes, MaxOffers, MaxZoneRows})
 	checkCloud := cloudCheck(i.Cloud)
-	groups := map[[2]string]*group{}
-	described := map[string]bool{}
-	var order [][2]string
-	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: func() int { return len(order) }}
+	names := &strs{index: map[string]uint32{}}
+	pairs := &pairTable{}
+	figs := &figures{index: map[[2]int64]uint32{}}
+	at := map[[2]uint32]uint32{}   // instance type and region: index in pairs
+	moreZones := map[uint64]bool{} // pair index << 32 | zone: the further zones seen
+	described := map[uint32]bool{} // instance types described
+	rows := 0
+	cr := &importer.CountingReader{R: importer.SkipBOM(r), Progress: p, Records: func() int { return rows }}
 	rd := csv.NewReader(importer.RecordLimit(cr, importer.MaxCSVRecord))
 	rd.ReuseRecord = true
 	header, err := rd.Read()
@@ -258,24 +454,31 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			return nil, perr(1, name, fmt.Errorf("missing column (header: %s)", strings.Join(header, ",")))
 		}
 	}
-	get := func(rec []string, name string) string {
-		k, ok := col[name]
-		if !ok {
+	colOf := func(name string) int {
+		if k, ok := col[name]; ok {
+			return k
+		}
+		return -1
+	}
+	cInst, cAcc, cCount, cVCPU, cMem, cInfo := colOf("InstanceType"), colOf("AcceleratorName"), colOf("AcceleratorCount"), colOf("vCPUs"), colOf("MemoryGiB"), colOf("GpuInfo")
+	cPrice, cSpot, cRegion, cZone := colOf("Price"), colOf("SpotPrice"), colOf("Region"), colOf("AvailabilityZone")
+	get := func(rec []string, k int) string {
+		if k < 0 {
 			return ""
 		}
 		return strings.TrimSpace(rec[k])
 	}
-	num := func(rec []string, line int, name string) (decimal.Decimal, bool, error) {
-		s := get(rec, name)
+	num := func(rec []string, line int, k int, name string) (number, bool, error) {
+		s := get(rec, k)
 		if s == "" || strings.EqualFold(s, "nan") {
-			return decimal.Zero, false, nil
+			return number{}, false, nil
 		}
-		d, err := decimal.NewFromString(s)
-		if err != nil {
-			return decimal.Zero, false, perr(line, name, fmt.Errorf("%q is not a number", s))
+		d, ok := parseNumber(s)
+		if !ok {
+			return number{}, false, perr(line, name, fmt.Errorf("%q is not a number", s))
 		}
-		if d.IsNegative() {
-			return decimal.Zero, false, perr(line, name, fmt.Errorf("%q is negative", s))
+		if d.c < 0 || d.big != nil && d.big.IsNegative() {
+			return number{}, false, perr(line, name, fmt.Errorf("%q is negative", s))
 		}
 		return d, true, nil
 	}
@@ -296,22 +499,30 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
-		inst, acc, region := get(rec, "InstanceType"), get(rec, "AcceleratorName"), get(rec, "Region")
+		rows++
+		inst, acc, region := get(rec, cInst), get(rec, cAcc), get(rec, cRegion)
 		if inst != "" && checkCloud != nil {
 			if err := checkCloud(line, inst); err != nil {
 				return nil, perr(line, "InstanceType", err)
 			}
 		}
-		for _, name := range []string{"AcceleratorCount", "vCPUs", "MemoryGiB"} {
-			if _, _, err := num(rec, line, name); err != nil {
-				return nil, err
-			}
-		}
-		price, hasPrice, err := num(rec, line, "Price")
+		count, hasCount, err := num(rec, line, cCount, "AcceleratorCount")
 		if err != nil {
 			return nil, err
 		}
-		spot, hasSpot, err := num(rec, line, "SpotPrice")
+		vcpu, _, err := num(rec, line, cVCPU, "vCPUs")
+		if err != nil {
+			return nil, err
+		}
+		mem, _, err := num(rec, line, cMem, "MemoryGiB")
+		if err != nil {
+			return nil, err
+		}
+		price, hasPrice, err := num(rec, line, cPrice, "Price")
+		if err != nil {
+			return nil, err
+		}
+		spot, hasSpot, err := num(rec, line, cSpot, "SpotPrice")
 		if err != nil {
 			return nil, err
 		}
@@ -325,23 +536,21 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 		case region == "":
 			return nil, perr(line, "Region", errors.New("empty"))
 		}
-		count, ok, _ := num(rec, line, "AcceleratorCount")
-		if !ok || !count.IsPositive() {
+		if !hasCount || !count.positive() {
 			res.Skipped.Add("no accelerator count", inst)
 			continue
 		}
-		if !described[inst] {
-			if len(described) >= MaxInstanceTypes {
-				return nil, perr(line, "InstanceType", fmt.Errorf("more than %d GPU instance types: not a SkyPilot vms.csv (the largest real one has a few hundred)", MaxInstanceTypes))
+		instID := names.id(inst)
+		if !described[instID] {
+			if len(described) >= lim.types {
+				return nil, perr(line, "InstanceType", fmt.Errorf("more than %d GPU instance types: not a SkyPilot vms.csv (the largest real one has a few hundred)", lim.types))
 			}
-			described[inst] = true
-			vcpu, _, _ := num(rec, line, "vCPUs")
-			mem, _, _ := num(rec, line, "MemoryGiB")
-			res.Instances = append(res.Instances, &catalog.DiscoveredInstance{Provider: i.Cloud, Name: inst, GPUName: acc,
-				GPUCount: count, GPUMemoryGiB: gpuMemoryGiB(get(rec, "GpuInfo")), VCPU: vcpu, MemoryGiB: mem, Source: source})
+			described[instID] = true
+			res.Instances = append(res.Instances, &catalog.DiscoveredInstance{Provider: i.Cloud, Name: names.list[instID], GPUName: strings.Clone(acc),
+				GPUCount: count.dec(), GPUMemoryGiB: gpuMemoryGiB(get(rec, cInfo)), VCPU: vcpu.dec(), MemoryGiB: mem.dec(), Source: source})
 		}
-		var prices [2]decimal.Decimal // by billing, as group's
-		hasOnDemand, hasSpotPrice := hasPrice && price.IsPositive(), hasSpot && spot.IsPositive()
+		var prices [2]number // by billing, as pair's
+		hasOnDemand, hasSpotPrice := hasPrice && price.positive(), hasSpot && spot.positive()
 		if hasOnDemand {
 			prices[0] = price
 		}
@@ -352,26 +561,35 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 			res.Skipped.Add("no price", inst+" "+region)
 			continue
 		}
-		key := [2]string{inst, region}
-		zone := get(rec, "AvailabilityZone")
-		g := groups[key]
-		if g == nil {
-			if len(order) >= MaxOffers {
-				return nil, perr(line, "Region", fmt.Errorf("more than %d instance type and region pairs: not a SkyPilot vms.csv (the largest real one has a few thousand)", MaxOffers))
+		zone := get(rec, cZone)
+		key := [2]uint32{instID, names.id(region)}
+		k, ok := at[key]
+		var g *pair
+		if !ok {
+			if 2*pairs.n >= lim.offers {
+				return nil, perr(line, "Region", fmt.Errorf("more than %d instance type and region pairs (%d offers): not a SkyPilot vms.csv (the largest real one has a few thousand)", lim.offers/2, lim.offers))
 			}
-			g = &group{firstZone: zone}
-			groups[key] = g
-			order = append(order, key)
-		} else if g.seen(zone) {
-			// The same instance type, region and zone again: one rule for
-			// every import (docs/importing.md), the first row is kept.
-			where := region
-			if zone != "" {
-				where = zone
-			}
-			res.Skipped.Add(importer.SkipDuplicate, inst+" "+where)
-			continue
+			k = pairs.add(pair{inst: key[0], region: key[1], zone: names.id(zone)})
+			at[key] = k
+			g = pairs.at(k)
 		} else {
+			g = pairs.at(k)
+			z := names.id(zone)
+			zk := uint64(k)<<32 | uint64(z)
+			if z == g.zone || moreZones[zk] {
+				// The same instance type, region and zone again: one rule for
+				// every import (docs/importing.md), the first row is kept.
+				where := region
+				if zone != "" {
+					where = zone
+				}
+				res.Skipped.Add(importer.SkipDuplicate, inst+" "+where)
+				continue
+			}
+			if len(moreZones) >= lim.zoneRows {
+				return nil, perr(line, "AvailabilityZone", fmt.Errorf("more than %d rows of further availability zones: not a SkyPilot vms.csv (the largest real one has a few thousand)", lim.zoneRows))
+			}
+			moreZones[zk] = true
 			// Another zone of the region: the region's offer is the lowest.
 			res.Skipped.Add("zone duplicates", inst+" "+zone)
 		}
@@ -380,55 +598,94 @@ func (i *Importer) parse(ctx context.Context, r io.Reader, p importer.Progress, 
 				continue
 			}
 			g.zones[b]++
-			old := g.offers[b]
-			if old == nil {
-				g.offers[b] = &catalog.Offer{
-					Provider:     i.Cloud,
-					InstanceName: inst,
-					RegionCode:   region,
-					Billing:      billings[b],
-					Price:        catalog.Price{Hourly: v, Currency: "USD"},
-					Source:       source,
-				}
+			bit := uint8(1) << b
+			if g.set&bit == 0 {
+				g.set |= bit
+				g.price[b] = figs.id(v)
 				continue
 			}
-			if !v.Equal(old.Price.Hourly) {
-				g.differ[b] = true
-			}
-			if v.LessThan(old.Price.Hourly) {
-				old.Price.Hourly = v
+			if c := v.cmp(figs.list[g.price[b]]); c != 0 {
+				g.differ |= bit
+				if c < 0 {
+					g.price[b] = figs.id(v)
+				}
 			}
 		}
 	}
-	for _, key := range order {
-		g := groups[key]
+	// By offer ID: provider (one), instance type, region, billing. No
+	// identifier the catalog accepts holds a slash, so ordering instance
+	// types and regions apart orders the IDs (an offer whose name holds one
+	// is skipped by the import's check).
+	rank := make([]uint32, len(names.list))
+	for _, ids := range [][]uint32{distinct(pairs, len(names.list), false), distinct(pairs, len(names.list), true)} {
+		slices.SortFunc(ids, func(a, b uint32) int { return strings.Compare(names.list[a], names.list[b]) })
+		for r, id := range ids {
+			rank[id] = uint32(r)
+		}
+	}
+	at, moreZones, described, figs.index = nil, nil, nil, nil // no longer needed
+	order := make([]uint32, pairs.n)
+	for k := range order {
+		order[k] = uint32(k)
+	}
+	slices.SortFunc(order, func(a, b uint32) int {
+		x, y := pairs.at(a), pairs.at(b)
+		if c := cmpInt(int64(rank[x.inst]), int64(rank[y.inst])); c != 0 {
+			return c
+		}
+		return cmpInt(int64(rank[x.region]), int64(rank[y.region]))
+	})
+	if p != nil { // the whole file read
+		p(cr.N, rows)
+	}
+	if sink.Read != nil {
+		if err := sink.Read(res); err != nil {
+			return nil, err
+		}
+	}
+	o := &catalog.Offer{Provider: i.Cloud, Source: source}
+	for k, pk := range order {
+		g := pairs.at(pk)
 		for b := range billings {
-			o := g.offers[b]
-			if o == nil {
+			if g.set&(1<<b) == 0 {
 				continue
 			}
-			if g.differ[b] {
+			*o = catalog.Offer{Provider: i.Cloud, InstanceName: names.list[g.inst], RegionCode: names.list[g.region], Billing: billings[b],
+				Price: catalog.Price{Hourly: figs.list[g.price[b]].dec(), Currency: "USD"}, Source: source}
+			if g.differ&(1<<b) != 0 {
 				o.Notes = fmt.Sprintf("lowest of %d availability-zone prices", g.zones[b])
 			}
-			res.Offers = append(res.Offers, o)
+			if err := sink.Offer(o); err != nil {
+				return nil, err
+			}
+		}
+		if k%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("%s: %w", src, err)
+			}
 		}
 	}
-	// By ID, each computed once (not in every comparison).
-	byID := make([]struct {
-		id string
-		o  *catalog.Offer
-	}, len(res.Offers))
-	for k, o := range res.Offers {
-		byID[k].id, byID[k].o = o.ID(), o
-	}
-	sort.SliceStable(byID, func(a, b int) bool { return byID[a].id < byID[b].id })
-	for k := range byID {
-		res.Offers[k] = byID[k].o
-	}
-	if p != nil {
-		p(cr.N, len(res.Offers))
-	}
 	return res, nil
+}
+
+// distinct lists the distinct instance types (or regions) of pairs, as
+// string indexes (n strings in all).
+func distinct(pairs *pairTable, n int, regions bool) []uint32 {
+	seen := make([]bool, n)
+	var out []uint32
+	for _, c := range pairs.chunks {
+		for k := range c {
+			id := c[k].inst
+			if regions {
+				id = c[k].region
+			}
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
 
 // sizeInMiB finds the memory of one GPU in a GpuInfo column:

@@ -366,8 +366,9 @@ func TestUnterminatedFileRefused(t *testing.T) {
 	}
 }
 
-// A vms.csv far beyond any real one is refused with a clear error instead
-// of taking memory.
+// A vms.csv far beyond any real one is refused with a clear error naming
+// the line and the field instead of taking memory: too many instance
+// types, type and region pairs, or rows of further zones.
 func TestRecordCap(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region\n")
@@ -375,8 +376,28 @@ func TestRecordCap(t *testing.T) {
 		fmt.Fprintf(&b, "gpu_1x_a100_%d,A100,1,30,200,1.29,us-east-1\n", n)
 	}
 	_, err := (&Importer{Cloud: "lambda", File: "vms.csv"}).Parse(context.Background(), strings.NewReader(b.String()), nil)
-	if err == nil || !strings.Contains(err.Error(), "more than 20000 GPU instance types") {
-		t.Errorf("err = %v", err)
+	if want := fmt.Sprintf("(line %d): field InstanceType: more than %d GPU instance types", MaxInstanceTypes+2, MaxInstanceTypes); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want %q", err, want)
+	}
+	for _, tt := range []struct {
+		lim  limits
+		rows func(n int) string
+		want string
+	}{
+		{limits{offers: 10}, func(n int) string { return fmt.Sprintf("gpu_1x_a100,A100,1,30,200,1.29,r%d,\n", n) },
+			"(line 7): field Region: more than 5 instance type and region pairs (10 offers)"},
+		{limits{zoneRows: 3}, func(n int) string { return fmt.Sprintf("gpu_1x_a100,A100,1,30,200,1.29,us-east-1,z%d\n", n) },
+			"(line 6): field AvailabilityZone: more than 3 rows of further availability zones"},
+	} {
+		var b strings.Builder
+		b.WriteString("InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,AvailabilityZone\n")
+		for n := 0; n < 20; n++ {
+			b.WriteString(tt.rows(n))
+		}
+		_, err := (&Importer{Cloud: "lambda", File: "vms.csv", limits: tt.lim}).Parse(context.Background(), strings.NewReader(b.String()), nil)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%+v: err = %v, want %q", tt.lim, err, tt.want)
+		}
 	}
 }
 
@@ -447,4 +468,27 @@ func TestDuplicateRowsKeepTheFirst(t *testing.T) {
 	if lines := strings.Join(res.Skipped.Lines(), "\n"); !strings.Contains(lines, want2) {
 		t.Errorf("skips do not count two duplicates (%q):\n%s", want2, lines)
 	}
+}
+
+// FuzzParseNumber: the parser's figures are what decimal.NewFromString
+// reads (the same value, accepted and refused alike), by its fast path for
+// plain decimals or its fallback.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"32.7726", "1.2340", "0", "0.0", "007", ".5", "5.", "1e3", "-1", "+2", "123456789012345678", "1234567890123456789",
+		"99999999999999999999999.5", "1e-9999", "nan", "", "1.2.3", "0x10"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, ok := parseNumber(s)
+		d, err := decimal.NewFromString(s)
+		if ok != (err == nil) {
+			t.Fatalf("%q: parsed %v, decimal %v", s, ok, err)
+		}
+		if ok && !n.dec().Equal(d) {
+			t.Fatalf("%q: %s, decimal %s", s, n.dec(), d)
+		}
+		if ok && n.big == nil && (n.dec().Exponent() != d.Exponent()) {
+			t.Fatalf("%q: exponent %d, decimal %d", s, n.dec().Exponent(), d.Exponent())
+		}
+	})
 }
