@@ -151,7 +151,9 @@ type columnHeap struct {
 func (h *columnHeap) Len() int { return len(h.rows) }
 
 // Less reports whether row i sorts after row j.
-func (h *columnHeap) Less(i, j int) bool { return h.after(&h.rows[i], h.ords[i], &h.rows[j], h.ords[j]) }
+func (h *columnHeap) Less(i, j int) bool {
+	return h.after(&h.rows[i], h.ords[i], &h.rows[j], h.ords[j])
+}
 
 func (h *columnHeap) Swap(i, j int) {
 	h.rows[i], h.rows[j] = h.rows[j], h.rows[i]
