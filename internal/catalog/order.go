@@ -1,6 +1,11 @@
 package catalog
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+
+	"github.com/shopspring/decimal"
+)
 
 // Pricer prices single offers as QueryOffers prices its rows: in one
 // currency (or each offer's own when it is "") and unit, with the per-GPU
@@ -53,33 +58,21 @@ func (c *Catalog) PriceOrder(currency string, fx Converter, key SortKey) ([]int3
 		at      int32
 	}
 	ks := make([]keyed, len(c.offers))
-	perGPU := key == SortGPUPrice
-	exactMem := true // SortVRAM: every memory size converts to a distinct float
+	exact := true // every first value converts to a distinct float
 	for i, o := range c.offers {
-		row, err := priceRow(o, currency, fx, PerInstanceHour, perGPU)
+		v1, v2, err := sortValues(o, currency, fx, key)
 		if err != nil {
 			return nil, err
 		}
-		k := keyed{undated: o.Source.Undated(), at: int32(i)}
-		switch key {
-		case SortGPUPrice:
-			k.f1 = row.PerGPUHourly.InexactFloat64()
-		case SortVRAM:
-			mem := o.Instance.GPUMemoryGB
-			// Distinct decimals of at most 15 significant digits are
-			// distinct floats: the memory size alone then decides its key.
-			if mem.NumDigits() > 15 {
-				exactMem = false
-			}
-			k.f1, k.f2 = -mem.InexactFloat64(), row.EffectiveHourly.InexactFloat64()
-		case SortFP16PerDollar:
-			k.f1 = -row.FP16PerDollar().InexactFloat64()
-		default:
-			k.f1 = row.EffectiveHourly.InexactFloat64()
+		// Distinct decimals of at most 15 significant digits are distinct
+		// floats; where a two-value order's first value has more, equal
+		// floats could hide an order the second value would then upset.
+		if key == SortVRAM && v1.NumDigits() > 15 {
+			exact = false
 		}
-		ks[i] = k
+		ks[i] = keyed{f1: v1.InexactFloat64(), f2: v2.InexactFloat64(), undated: o.Source.Undated(), at: int32(i)}
 	}
-	if !exactMem {
+	if !exact {
 		for i := range ks {
 			ks[i].f1 = 0 // one run: every offer sorted by the exact rule
 		}
@@ -96,10 +89,15 @@ func (c *Catalog) PriceOrder(currency string, fx Converter, key SortKey) ([]int3
 		}
 		return a.at < b.at
 	})
-	order, value := rowOrder(key), valueOrder(key)
-	var run []OfferRow
-	var idx []int
-	var at []int32
+	// Runs of equal floats: their exact values decide, then undated last,
+	// then position (the float sort's own tie rule, right where every
+	// value of the run is the same).
+	type exactKey struct {
+		v1, v2  decimal.Decimal
+		undated bool
+		at      int32
+	}
+	var run []exactKey
 	for lo := 0; lo < len(ks); {
 		hi := lo + 1
 		for hi < len(ks) && ks[hi].f1 == ks[lo].f1 && ks[hi].f2 == ks[lo].f2 {
@@ -109,30 +107,32 @@ func (c *Catalog) PriceOrder(currency string, fx Converter, key SortKey) ([]int3
 			lo = hi
 			continue
 		}
-		run, at = run[:0], at[:0]
+		run = run[:0]
 		same := true
 		for _, k := range ks[lo:hi] {
-			row, err := priceRow(c.offers[k.at], currency, fx, PerInstanceHour, perGPU)
+			v1, v2, err := sortValues(c.offers[k.at], currency, fx, key)
 			if err != nil {
 				return nil, err
 			}
-			run = append(run, row)
-			at = append(at, k.at)
-			same = same && value(&run[0], &run[len(run)-1]) == 0
+			run = append(run, exactKey{v1, v2, k.undated, k.at})
+			same = same && v1.Equal(run[0].v1) && v2.Equal(run[0].v2)
 		}
-		if !same { // values that round to one float: the exact rule decides
-			idx = idx[:0]
-			for i := range run {
-				idx = append(idx, i)
-			}
-			sort.Slice(idx, func(i, j int) bool {
-				if cmp := order(&run[idx[i]], &run[idx[j]]); cmp != 0 {
-					return cmp < 0
+		if !same {
+			sort.Slice(run, func(i, j int) bool {
+				a, b := &run[i], &run[j]
+				if c := a.v1.Cmp(b.v1); c != 0 {
+					return c < 0
 				}
-				return at[idx[i]] < at[idx[j]]
+				if c := a.v2.Cmp(b.v2); c != 0 {
+					return c < 0
+				}
+				if a.undated != b.undated {
+					return b.undated
+				}
+				return a.at < b.at
 			})
-			for i, x := range idx {
-				ks[lo+i].at = at[x]
+			for i, k := range run {
+				ks[lo+i].at = k.at
 			}
 		}
 		lo = hi
@@ -142,4 +142,37 @@ func (c *Catalog) PriceOrder(currency string, fx Converter, key SortKey) ([]int3
 		out[i] = k.at
 	}
 	return out, nil
+}
+
+// sortValues are the values QueryOffers orders o's row by (valueOrder),
+// as two decimals to sort ascending: the price, or the negated memory
+// size and the price (SortVRAM), or the negated FP16 TFLOPS per currency
+// unit (SortFP16PerDollar). Only the figure the order reads is converted
+// into currency, as priceRow converts it.
+func sortValues(o *Offer, currency string, fx Converter, key SortKey) (v1, v2 decimal.Decimal, err error) {
+	conv := func(d decimal.Decimal) (decimal.Decimal, error) {
+		if d.IsZero() || currency == "" || currency == o.Price.Currency {
+			return d, nil
+		}
+		if fx == nil {
+			return d, fmt.Errorf("offer %s: no exchange rates to convert %s to %s", o.ID(), o.Price.Currency, currency)
+		}
+		return fx.Convert(d, o.Price.Currency, currency)
+	}
+	switch key {
+	case SortGPUPrice:
+		v1, err = conv(o.PerGPUHourly())
+	case SortVRAM:
+		v2, err = conv(o.EffectiveHourly())
+		v1 = o.Instance.GPUMemoryGB.Neg()
+	case SortFP16PerDollar:
+		var eff decimal.Decimal
+		eff, err = conv(o.EffectiveHourly())
+		if it := o.Instance; err == nil && it != nil && it.GPU != nil && !eff.IsZero() {
+			v1 = it.GPU.FP16TFLOPS.Mul(it.GPUCount).Div(eff).Neg()
+		}
+	default:
+		v1, err = conv(o.EffectiveHourly())
+	}
+	return v1, v2, err
 }

@@ -29,3 +29,29 @@ func BenchmarkLoadOverlay(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPriceOrderOverlay measures Catalog.PriceOrder (the server's
+// price order of a big catalog, 4 bytes per offer) over the overlay in
+// GPUSCOUT_BENCH_OVERLAY, per currency and sort key.
+func BenchmarkPriceOrderOverlay(b *testing.B) {
+	dir := os.Getenv("GPUSCOUT_BENCH_OVERLAY")
+	if dir == "" {
+		b.Skip("GPUSCOUT_BENCH_OVERLAY is not set (a directory from bench/genoverlay)")
+	}
+	ds, err := curated.Load(curated.Embedded(), os.DirFS(dir))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, cur := range []string{"USD", "CNY"} {
+		for _, key := range []catalog.SortKey{catalog.SortPrice, catalog.SortGPUPrice} {
+			b.Run(cur+"/"+string(key), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := ds.Catalog.PriceOrder(cur, ds.FX, key); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
