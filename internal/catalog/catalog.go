@@ -66,7 +66,9 @@ type Catalog struct {
 	regionByKey  map[string]*Region // provider/code
 	gpuByID      map[string]*GPU
 	instanceByID map[string]*InstanceType
-	offerByID    map[string]*Offer
+	// Offers are found by ID by binary search over offers, which are in
+	// ID order (sortAll): no map of a million IDs (and their strings) is
+	// kept for a big overlay.
 	// gpuNames maps every normalised id, family and alias to its GPUs.
 	gpuNames map[string][]*GPU
 }
@@ -87,13 +89,13 @@ func build(d Data, offerIDs []string, byID map[string]*Offer) (*Catalog, error) 
 	c := newCatalog(d)
 	v := validator{pos: d.Positions, locate: d.Locate, offerIDs: offerIDs}
 	if byID != nil && len(byID) == len(d.Offers) {
-		c.offerByID, v.offersIndexed = byID, true
+		v.offersIndexed = true // every offer's ID is distinct
 	}
 	v.index(c)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
 	}
-	c.sortAll(v.offerIDs)
+	c.sortAll(v.offerIDs, v.sorted)
 	return c, nil
 }
 
@@ -121,10 +123,8 @@ func indexValidated(d Data) *Catalog {
 		c.instanceByID[it.ID()] = it
 		it.GPU = c.gpuByID[it.GPUID]
 	}
-	ids := offerIDs(c.offers)
 	var last *InstanceType
-	for i, o := range c.offers {
-		c.offerByID[ids[i]] = o
+	for _, o := range c.offers {
 		if last == nil || last.Provider != o.Provider || last.Name != o.InstanceName {
 			last = c.instanceByID[o.Provider+"/"+o.InstanceName]
 		}
@@ -154,14 +154,13 @@ func newCatalog(d Data) *Catalog {
 		regionByKey:   make(map[string]*Region, len(d.Regions)),
 		gpuByID:       make(map[string]*GPU, len(d.GPUs)),
 		instanceByID:  make(map[string]*InstanceType, len(d.Instances)),
-		offerByID:     make(map[string]*Offer, len(d.Offers)),
 		gpuNames:      make(map[string][]*GPU),
 	}
 }
 
 // sortAll sorts the catalog's records; offerIDs are the offers' IDs, in
 // their order.
-func (c *Catalog) sortAll(offerIDs []string) {
+func (c *Catalog) sortAll(offerIDs []string, sorted []*Offer) {
 	sort.SliceStable(c.providers, func(i, j int) bool { return c.providers[i].ID < c.providers[j].ID })
 	sort.SliceStable(c.regions, func(i, j int) bool { return c.regions[i].Key() < c.regions[j].Key() })
 	sort.SliceStable(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID })
@@ -178,6 +177,10 @@ func (c *Catalog) sortAll(offerIDs []string) {
 	sort.SliceStable(its, func(i, j int) bool { return its[i].id < its[j].id })
 	for i := range its {
 		c.instances[i] = its[i].it
+	}
+	if sorted != nil && len(sorted) == len(c.offers) {
+		copy(c.offers, sorted) // sorted by the duplicate check already
+		return
 	}
 	sortOffers(c.offers, offerIDs)
 }
@@ -305,8 +308,42 @@ func (c *Catalog) Offers() []*Offer { return c.offers }
 
 // Offer returns an offer by "provider/instance_type/region/billing".
 func (c *Catalog) Offer(id string) (*Offer, bool) {
-	o, ok := c.offerByID[id]
-	return o, ok
+	i := sort.Search(len(c.offers), func(i int) bool { return compareID(c.offers[i], id) >= 0 })
+	if i < len(c.offers) && compareID(c.offers[i], id) == 0 {
+		return c.offers[i], true
+	}
+	return nil, false
+}
+
+// compareID compares o's ID with id as strings.Compare(o.ID(), id) does,
+// without building o's ID.
+func compareID(o *Offer, id string) int {
+	for k, part := range [4]string{o.Provider, o.InstanceName, o.RegionCode, string(o.Billing)} {
+		if k > 0 {
+			switch {
+			case id == "":
+				return 1
+			case id[0] != '/':
+				if '/' < id[0] {
+					return -1
+				}
+				return 1
+			}
+			id = id[1:]
+		}
+		n := min(len(part), len(id))
+		if c := strings.Compare(part[:n], id[:n]); c != 0 {
+			return c
+		}
+		if len(part) > n {
+			return 1
+		}
+		id = id[n:]
+	}
+	if id != "" {
+		return -1
+	}
+	return 0
 }
 
 // Claims returns the seed-article claims in file order.

@@ -71,9 +71,14 @@ type validator struct {
 	// a string per lookup.
 	regions  map[[2]string]*Region
 	lastInst *InstanceType
-	// offersIndexed: the catalog's offerByID already holds every offer,
-	// each ID once (see build).
+	// offersIndexed: every offer's ID is distinct, already checked (see
+	// build).
 	offersIndexed bool
+	// sorted are the offers in ID order and dup the IDs held more than
+	// once (nil when none), from the duplicate check (duplicates); seen
+	// marks the duplicated IDs met so far.
+	sorted []*Offer
+	dup    map[string]bool
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
@@ -180,6 +185,9 @@ func (v *validator) index(c *Catalog) {
 	v.regions = make(map[[2]string]*Region, len(c.regionByKey))
 	for _, r := range c.regionByKey {
 		v.regions[[2]string{r.Provider, r.Code}] = r
+	}
+	if !v.offersIndexed {
+		v.duplicates(c)
 	}
 	for i, o := range c.offers {
 		v.offer(c, o, v.offerIDs[i])
@@ -342,6 +350,23 @@ func offerIDs(offers []*Offer) []string {
 	return ids
 }
 
+// duplicates finds the offer IDs held more than once: the offers sorted
+// by ID (kept for sortAll) hold them side by side. No map of every ID is
+// built.
+func (v *validator) duplicates(c *Catalog) {
+	v.sorted = append([]*Offer(nil), c.offers...)
+	ids := append([]string(nil), v.offerIDs...)
+	sortOffers(v.sorted, ids)
+	for i := 1; i < len(ids); i++ {
+		if ids[i] == ids[i-1] {
+			if v.dup == nil {
+				v.dup = map[string]bool{}
+			}
+			v.dup[ids[i]] = false
+		}
+	}
+}
+
 // offer validates and indexes an offer whose ID is id.
 func (v *validator) offer(c *Catalog, o *Offer, id string) {
 	if c.providerByID[o.Provider] == nil {
@@ -364,14 +389,12 @@ func (v *validator) offer(c *Catalog, o *Offer, id string) {
 	if !o.Billing.Valid() {
 		v.add(o, id, "billing", "%q is not a canonical billing code", o.Billing)
 	}
-	// One map operation: a duplicate leaves the size unchanged (and the
-	// catalog is refused, so which of the two the map holds is moot).
-	if !v.offersIndexed {
-		n := len(c.offerByID)
-		c.offerByID[id] = o
-		if len(c.offerByID) == n {
+	// Every offer after the first with its ID is a duplicate.
+	if seen, ok := v.dup[id]; ok {
+		if seen {
 			v.add(o, id, "", "duplicate offer")
 		}
+		v.dup[id] = true
 	}
 	p := o.Price
 	v.nonNegative(o, id, "hourly", p.Hourly)

@@ -136,6 +136,7 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 		return m
 	}
 	var rates []fx.Rate
+	var offerBlock []catalog.Offer // offers not yet used, of the last block
 
 	for _, name := range requiredFiles {
 		if _, ok := files[name]; !ok {
@@ -195,10 +196,22 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 			}
 		case dir == "offers" && strings.HasSuffix(name, ".csv"):
 			cols, req = offerCols, []string{"provider", "instance_type", "region", "billing", "currency"}
+			// The many rows of an offer file read their columns by index,
+			// looked up on the file's first row, and take their offers from
+			// blocks of offerBlock (one allocation per block, not per row).
+			var oc *offerColumns
 			each = func(r row) {
-				v := &catalog.Offer{Provider: r.need("provider"), InstanceName: r.need("instance_type"), RegionCode: r.need("region"),
-					Billing: catalog.Billing(r.need("billing")), Notes: r.str("notes"), Source: r.source(),
-					Price: catalog.Price{Hourly: r.dec("hourly"), Upfront: r.dec("upfront"), Monthly: r.dec("monthly"), Currency: r.str("currency")}}
+				if oc == nil {
+					oc = newOfferColumns(r)
+				}
+				if len(offerBlock) == 0 {
+					offerBlock = make([]catalog.Offer, offerBlockLen)
+				}
+				v := &offerBlock[0]
+				offerBlock = offerBlock[1:]
+				*v = catalog.Offer{Provider: r.needAt(oc.provider), InstanceName: r.needAt(oc.instance), RegionCode: r.needAt(oc.region),
+					Billing: catalog.Billing(r.needAt(oc.billing)), Notes: r.text(oc.notes), Source: r.sourceAt(oc.source),
+					Price: catalog.Price{Hourly: r.decAt(oc.hourly), Upfront: r.decAt(oc.upfront), Monthly: r.decAt(oc.monthly), Currency: r.text(oc.currency)}}
 				d.Offers = append(d.Offers, v)
 				offerAt = append(offerAt, offerPos{v, int32(r.line), uint32(len(offerFiles) - 1)})
 			}
@@ -355,6 +368,21 @@ func unconvertible(d catalog.Data, t *fx.Table) []catalog.Problem {
 		check(f, f.Currency)
 	}
 	return out
+}
+
+// offerBlockLen is how many offers one allocation holds.
+const offerBlockLen = 1024
+
+// offerColumns are the columns of an offer file, looked up once per file.
+type offerColumns struct {
+	provider, instance, region, billing, hourly, upfront, monthly, currency, notes column
+	source                                                                         sourceColumns
+}
+
+func newOfferColumns(r row) *offerColumns {
+	return &offerColumns{provider: r.column("provider"), instance: r.column("instance_type"), region: r.column("region"),
+		billing: r.column("billing"), hourly: r.column("hourly"), upfront: r.column("upfront"), monthly: r.column("monthly"),
+		currency: r.column("currency"), notes: r.column("notes"), source: r.sourceColumns()}
 }
 
 // offerPos is an offer and where it was read: its line and the index of
