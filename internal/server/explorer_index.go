@@ -84,6 +84,14 @@ type pricedList struct {
 	pricer *catalog.Pricer
 }
 
+// offerAt is the offer at position i.
+func (l *pricedList) offerAt(i int) *catalog.Offer {
+	if l.rows != nil {
+		return l.rows[i].Offer
+	}
+	return l.offers[l.ords[i]]
+}
+
 // row is the priced row at position i.
 func (l *pricedList) row(i int) (catalog.OfferRow, error) {
 	if l.rows != nil {

@@ -28,13 +28,13 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 	f := x.filter(&q)
 	// The price is needed per match only for the price filters.
 	needPrice := q.MaxPrice.IsPositive() || s.MinPrice.IsPositive()
+	offerFilters := s.Interconnect != "" || s.RDMA || s.freshnessFilter()
 	var pos []int32 // positions in all that pass every filter
 	for i := range all.ords {
 		ord := all.ords[i]
 		if !f.matchesOffer(ord) {
 			continue
 		}
-		o := x.offers[ord]
 		if needPrice {
 			r, err := all.row(i)
 			if err != nil {
@@ -44,16 +44,19 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 				continue
 			}
 		}
-		it := o.Instance
-		if s.Interconnect != "" && !strings.Contains(strings.ToLower(it.GPUInterconnect), s.Interconnect) {
-			continue
-		}
-		if s.RDMA && (it.RDMA == "" || strings.EqualFold(it.RDMA, "none")) {
-			continue
-		}
-		if s.tooOld(o.Source) {
-			stale++
-			continue
+		if offerFilters { // these read the offer itself: most searches skip them
+			o := x.offers[ord]
+			it := o.Instance
+			if s.Interconnect != "" && !strings.Contains(strings.ToLower(it.GPUInterconnect), s.Interconnect) {
+				continue
+			}
+			if s.RDMA && (it.RDMA == "" || strings.EqualFold(it.RDMA, "none")) {
+				continue
+			}
+			if s.tooOld(o.Source) {
+				stale++
+				continue
+			}
 		}
 		pos = append(pos, int32(i))
 	}
@@ -119,20 +122,33 @@ func (d *Data) topByColumn(all *pricedList, pos []int32, s OfferSearch, limit, s
 	if s.Offset >= total || k == 0 {
 		return nil, total, stale, true
 	}
-	h := &columnHeap{order: columnOrder(s.Order, s.Desc), rows: make([]catalog.OfferRow, 0, k), ords: make([]int32, 0, k)}
+	// Only the price columns compare priced rows; the others compare the
+	// offers alone, and only the page's rows are priced.
+	priced := s.Order == "price" || s.Order == "per_gpu" || s.Order == "upfront"
+	h := &columnHeap{order: columnOrder(s.Order, s.Desc), rows: make([]catalog.OfferRow, 0, k), ords: make([]int32, 0, k), pos: make([]int32, 0, k)}
 	for _, i := range pos {
-		r, err := all.row(int(i))
-		if err != nil {
-			return nil, 0, 0, false
+		r := catalog.OfferRow{Offer: all.offerAt(int(i))}
+		if priced {
+			var err error
+			if r, err = all.row(int(i)); err != nil {
+				return nil, 0, 0, false
+			}
 		}
-		h.add(r, all.ords[i], k)
+		h.add(r, all.ords[i], i, k)
 	}
 	sort.Sort(h)
 	// The heap holds the first k rows; sorted ascending by the heap's
 	// "after" order, the last row of the page comes first: reverse.
 	rows := make([]catalog.OfferRow, 0, k-s.Offset)
 	for j := len(h.rows) - 1 - s.Offset; j >= 0; j-- {
-		rows = append(rows, h.rows[j])
+		r := h.rows[j]
+		if !priced {
+			var err error
+			if r, err = all.row(int(h.pos[j])); err != nil {
+				return nil, 0, 0, false
+			}
+		}
+		rows = append(rows, r)
 	}
 	return rows, total, stale, true
 }
@@ -145,7 +161,8 @@ func (d *Data) topByColumn(all *pricedList, pos []int32, s OfferSearch, limit, s
 type columnHeap struct {
 	order func(a, b *catalog.OfferRow) int
 	rows  []catalog.OfferRow
-	ords  []int32
+	ords  []int32 // each row's offer ordinal
+	pos   []int32 // each row's position in the price order it came from
 }
 
 func (h *columnHeap) Len() int { return len(h.rows) }
@@ -158,6 +175,7 @@ func (h *columnHeap) Less(i, j int) bool {
 func (h *columnHeap) Swap(i, j int) {
 	h.rows[i], h.rows[j] = h.rows[j], h.rows[i]
 	h.ords[i], h.ords[j] = h.ords[j], h.ords[i]
+	h.pos[i], h.pos[j] = h.pos[j], h.pos[i]
 }
 
 // after reports whether row a (offer ordinal oa) sorts after row b.
@@ -168,11 +186,13 @@ func (h *columnHeap) after(a *catalog.OfferRow, oa int32, b *catalog.OfferRow, o
 	return oa > ob
 }
 
-// add offers a row to a heap of at most k rows.
-func (h *columnHeap) add(r catalog.OfferRow, ord int32, k int) {
+// add offers a row (offer ordinal ord, position pos) to a heap of at
+// most k rows.
+func (h *columnHeap) add(r catalog.OfferRow, ord, pos int32, k int) {
 	if len(h.rows) < k {
 		h.rows = append(h.rows, r)
 		h.ords = append(h.ords, ord)
+		h.pos = append(h.pos, pos)
 		for c := len(h.rows) - 1; c > 0; { // up while the parent sorts before
 			p := (c - 1) / 2
 			if !h.Less(c, p) {
@@ -186,7 +206,7 @@ func (h *columnHeap) add(r catalog.OfferRow, ord int32, k int) {
 	if !h.after(&h.rows[0], h.ords[0], &r, ord) {
 		return // sorts after every row kept
 	}
-	h.rows[0], h.ords[0] = r, ord
+	h.rows[0], h.ords[0], h.pos[0] = r, ord, pos
 	for c := 0; ; { // down while a child sorts after
 		w := c
 		if l := 2*c + 1; l < len(h.rows) && h.Less(l, w) {
