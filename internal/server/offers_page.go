@@ -29,7 +29,14 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 	// The price is needed per match only for the price filters.
 	needPrice := q.MaxPrice.IsPositive() || s.MinPrice.IsPositive()
 	offerFilters := s.Interconnect != "" || s.RDMA || s.freshnessFilter()
-	var pos []int32 // positions in all that pass every filter
+	// Without a cut that needs every match (cheapest region, column
+	// order, per provider), only the page's positions are kept.
+	stream := !s.OneRegion && s.Order == "" && s.PerProvider <= 0
+	limit := s.Limit
+	if limit <= 0 || limit > maxOfferRows {
+		limit = maxOfferRows
+	}
+	var pos []int32 // positions in all that pass every filter (the page's, when streaming)
 	for i := range all.ords {
 		ord := all.ords[i]
 		if !f.matchesOffer(ord) {
@@ -58,7 +65,20 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 				continue
 			}
 		}
+		if stream {
+			if total >= s.Offset && total < s.Offset+limit {
+				pos = append(pos, int32(i))
+			}
+			total++
+			continue
+		}
 		pos = append(pos, int32(i))
+	}
+	if stream {
+		if rows, ok = pricedRows(all, pos); !ok {
+			return nil, 0, 0, false
+		}
+		return rows, total, stale, true
 	}
 	if s.OneRegion {
 		// The cheapest region of each type is chosen by price rank,
@@ -68,10 +88,6 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 			return nil, 0, 0, false
 		}
 		pos = x.cheapestAt(all, pos, ranks)
-	}
-	limit := s.Limit
-	if limit <= 0 || limit > maxOfferRows {
-		limit = maxOfferRows
 	}
 	if s.Order != "" {
 		return d.topByColumn(all, pos, s, limit, stale)
@@ -161,8 +177,9 @@ func (d *Data) topByColumn(all *pricedList, pos []int32, s OfferSearch, limit, s
 type columnHeap struct {
 	order func(a, b *catalog.OfferRow) int
 	rows  []catalog.OfferRow
-	ords  []int32 // each row's offer ordinal
-	pos   []int32 // each row's position in the price order it came from
+	ords  []int32          // each row's offer ordinal
+	pos   []int32          // each row's position in the price order it came from
+	cand  catalog.OfferRow // the row being added (a field: no allocation per row)
 }
 
 func (h *columnHeap) Len() int { return len(h.rows) }
@@ -203,7 +220,8 @@ func (h *columnHeap) add(r catalog.OfferRow, ord, pos int32, k int) {
 		}
 		return
 	}
-	if !h.after(&h.rows[0], h.ords[0], &r, ord) {
+	h.cand = r
+	if !h.after(&h.rows[0], h.ords[0], &h.cand, ord) {
 		return // sorts after every row kept
 	}
 	h.rows[0], h.ords[0], h.pos[0] = r, ord, pos
