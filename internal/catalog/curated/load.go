@@ -209,9 +209,13 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 				}
 				v := &offerBlock[0]
 				offerBlock = offerBlock[1:]
-				*v = catalog.Offer{Provider: r.needAt(oc.provider), InstanceName: r.needAt(oc.instance), RegionCode: r.needAt(oc.region),
-					Billing: catalog.Billing(r.needAt(oc.billing)), Notes: r.text(oc.notes), Source: r.sourceAt(oc.source),
-					Price: catalog.Price{Hourly: r.decAt(oc.hourly), Upfront: r.decAt(oc.upfront), Monthly: r.decAt(oc.monthly), Currency: r.text(oc.currency)}}
+				// Field by field: the block is zeroed already, and each
+				// field is written once (a literal is built, then copied).
+				v.Provider, v.InstanceName, v.RegionCode = r.needAt(oc.provider), r.needAt(oc.instance), r.needAt(oc.region)
+				v.Billing, v.Notes = catalog.Billing(r.needAt(oc.billing)), r.text(oc.notes)
+				v.Source = r.sourceAt(oc.source)
+				v.Price.Hourly, v.Price.Upfront, v.Price.Monthly = r.decAt(oc.hourly), r.decAt(oc.upfront), r.decAt(oc.monthly)
+				v.Price.Currency = r.text(oc.currency)
 				d.Offers = append(d.Offers, v)
 				offerAt = append(offerAt, offerPos{v, int32(r.line), uint32(len(offerFiles) - 1)})
 			}

@@ -36,6 +36,9 @@ type loadCache struct {
 	strs  map[string]string
 	decs  map[string]decimal.Decimal
 	dates map[string]time.Time
+	// lastDate is the last date parsed (a copy) and lastTime its value.
+	lastDate string
+	lastTime time.Time
 }
 
 // maxCached bounds the distinct values each map of a loadCache keeps.
@@ -71,14 +74,24 @@ func (c *loadCache) decimal(v string) (decimal.Decimal, error) {
 
 // date parses v as a YYYY-MM-DD date, once per distinct value.
 func (c *loadCache) date(v string) (time.Time, error) {
-	if t, ok := c.dates[v]; ok {
-		return t, nil
+	if v == c.lastDate && v != "" {
+		return c.lastTime, nil // most rows repeat the row above's date
 	}
-	t, err := catalog.ParseDate(v)
-	if err == nil && len(c.dates) < maxCached {
-		c.dates[strings.Clone(v)] = t
+	t, ok := c.dates[v]
+	if !ok {
+		var err error
+		if t, err = catalog.ParseDate(v); err != nil {
+			return t, err
+		}
+		v = strings.Clone(v)
+		if len(c.dates) < maxCached {
+			c.dates[v] = t
+		}
+	} else {
+		v = strings.Clone(v) // not a view into a file's text
 	}
-	return t, err
+	c.lastDate, c.lastTime = v, t
+	return t, nil
 }
 
 // get is the value of column col ("" when the file has no such column).
