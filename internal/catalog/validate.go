@@ -63,7 +63,9 @@ type validator struct {
 	// (computed once: sorting uses them too).
 	offerIDs []string
 	// onDemand returns the on-demand offer of an offer's instance type and
-	// region, when there is one (offerPrices sets it, spotSiblings uses it).
+	// region, when there is one, or (checkPricesSorted) a non-nil offer
+	// standing for it: offerPrices sets it, spotSiblings asks only whether
+	// it is nil.
 	onDemand func(o *Offer) *Offer
 	// regions indexes the catalog's regions by provider and code, and
 	// lastInst remembers the instance type of the previous offer (offers
@@ -79,6 +81,8 @@ type validator struct {
 	// marks the duplicated IDs met so far.
 	sorted []*Offer
 	dup    map[string]bool
+	// mapPrices makes offerPrices take its map (tests compare the paths).
+	mapPrices bool
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
@@ -426,10 +430,86 @@ func (v *validator) offerPrices(c *Catalog) {
 			break
 		}
 	}
-	if linked {
+	if linked && v.sorted != nil && v.dup == nil && !v.mapPrices && !slashedSites(c) {
+		v.checkPricesSorted(c)
+	} else if linked {
 		v.onDemand = checkPrices(v, c.offers, func(o *Offer) site { return site{o.Instance, o.Region} })
 	} else {
 		v.onDemand = checkPrices(v, c.offers, func(o *Offer) [3]string { return [3]string{o.Provider, o.InstanceName, o.RegionCode} })
+	}
+}
+
+// slashedSites reports whether an instance type or region identifier
+// holds a slash: then the offers of one instance type and region need not
+// stand together in ID order.
+func slashedSites(c *Catalog) bool {
+	for _, it := range c.instances {
+		if strings.Contains(it.Provider, "/") || strings.Contains(it.Name, "/") {
+			return true
+		}
+	}
+	for _, r := range c.regions {
+		if strings.Contains(r.Provider, "/") || strings.Contains(r.Code, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPricesSorted is checkPrices over the offers in ID order (v.sorted,
+// from the duplicate check), where each instance type and region's offers
+// stand together: one pass, no map of a million sites. It applies where
+// every offer is linked to its instance type and region, each offer ID is
+// held once (so a site has at most one on-demand offer) and no identifier
+// holds a slash. Problems are reported in the catalog's order, as
+// checkPrices reports them; v.onDemand answers spotSiblings.
+func (v *validator) checkPricesSorted(c *Catalog) {
+	var flagged map[*Offer]string // the problem of each offer priced above on demand
+	var lonely map[*Offer]bool    // spot offers without an on-demand offer
+	s := v.sorted
+	for lo := 0; lo < len(s); {
+		hi := lo + 1
+		for hi < len(s) && s[hi].Instance == s[lo].Instance && s[hi].Region == s[lo].Region {
+			hi++
+		}
+		var od *Offer
+		for _, o := range s[lo:hi] {
+			if o.Billing == OnDemand {
+				od = o
+			}
+		}
+		for _, o := range s[lo:hi] {
+			if o.Billing == Spot && od == nil {
+				if lonely == nil {
+					lonely = map[*Offer]bool{}
+				}
+				lonely[o] = true
+			}
+			if o.Billing == OnDemand || o.Billing == CapacityBlock || od == nil || od.Price.Currency != o.Price.Currency || !o.Billing.Valid() {
+				continue
+			}
+			if eff, odEff := o.EffectiveHourly(), od.EffectiveHourly(); eff.GreaterThan(odEff) {
+				if flagged == nil {
+					flagged = map[*Offer]string{}
+				}
+				flagged[o] = fmt.Sprintf("effective %s %s/h is above the on-demand %s %s/h",
+					eff.Round(4), o.Price.Currency, odEff.Round(4), od.Price.Currency)
+			}
+		}
+		lo = hi
+	}
+	if flagged != nil {
+		for _, o := range c.offers {
+			if msg, ok := flagged[o]; ok {
+				v.add(o, o.ID(), "price", "%s", msg)
+			}
+		}
+	}
+	v.onDemand = func(o *Offer) *Offer {
+		if lonely[o] {
+			return nil
+		}
+		return o // not the on-demand offer itself: spotSiblings asks only whether there is one
 	}
 }
 
