@@ -238,11 +238,16 @@ func (s OfferSearch) tooOld(src catalog.Source) bool {
 	if s.MaxAgeMonths <= 0 {
 		return false
 	}
+	return src.AsOf.Before(s.cutoff())
+}
+
+// cutoff is the oldest price date MaxAgeMonths keeps.
+func (s OfferSearch) cutoff() time.Time {
 	now := s.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	return src.AsOf.Before(now.AddDate(0, -s.MaxAgeMonths, 0))
+	return now.AddDate(0, -s.MaxAgeMonths, 0)
 }
 
 // orderKeys are the columns offers can be ordered by.

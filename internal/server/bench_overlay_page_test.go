@@ -49,9 +49,10 @@ func BenchmarkExplorerOverlay(b *testing.B) {
 	}
 	start := time.Now()
 	get("/offers?lang=en&nocache=first")
-	b.ReportMetric(float64(time.Since(start).Milliseconds()), "first-ms")
+	first := time.Since(start)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		get(fmt.Sprintf("/offers?lang=en&nocache=%d", i))
 	}
+	b.ReportMetric(float64(first.Milliseconds()), "first-ms")
 }

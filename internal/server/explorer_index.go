@@ -3,6 +3,7 @@ package server
 import (
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -38,7 +39,13 @@ type offerIndex struct {
 	// pointers to compare strings.
 	keys   []offerKeys
 	values [numKeyFields][]string
-	priced *lazyCache[pricedKey, *pricedList]
+	// asOf is each offer's price date (Unix seconds and nanoseconds) and
+	// undated whether its source shows none (by ordinal): the freshness
+	// filter reads these instead of every offer.
+	asOf      []int64
+	asOfNanos []int32
+	undated   []bool
+	priced    *lazyCache[pricedKey, *pricedList]
 	// orders are the price orders of a big catalog (not stored): offer
 	// ordinals by currency and sort key, whatever the unit.
 	orders *lazyCache[pricedKey, []int32]
@@ -69,6 +76,20 @@ const (
 	keyBilling
 	numKeyFields
 )
+
+// tooOld is OfferSearch.tooOld for offer ordinal ord, from the index.
+// cutoff is the search's oldest date kept (its cutoff method).
+func (x *offerIndex) tooOld(s *OfferSearch, cutoff time.Time, ord int32) bool {
+	if x.undated[ord] {
+		return s.HideUndated
+	}
+	if s.MaxAgeMonths <= 0 {
+		return false
+	}
+	// time.Time.Before of a date without a monotonic reading.
+	sec, c := x.asOf[ord], cutoff.Unix()
+	return sec < c || sec == c && x.asOfNanos[ord] < int32(cutoff.Nanosecond())
+}
 
 // offerKeys are one offer's status, provider, GPU, region, country,
 // residency and billing model, each as its position in offerIndex.values.
@@ -127,6 +148,7 @@ func (d *Data) index() *offerIndex {
 			orders: newLazyCache[pricedKey, []int32](maxPricedLists),
 			group:  make([]int32, len(offers)),
 			keys:   make([]offerKeys, len(offers)),
+			asOf:   make([]int64, len(offers)), asOfNanos: make([]int32, len(offers)), undated: make([]bool, len(offers)),
 			priced: newLazyCache[pricedKey, *pricedList](maxPricedLists),
 			ranks:  newLazyCache[string, []int32](maxPricedLists),
 			cells:  newLazyCache[cellsKey, []*offerCells](maxCellTables)}
@@ -147,6 +169,7 @@ func (d *Data) index() *offerIndex {
 		}
 		for i, o := range offers {
 			x.ord[o] = int32(i)
+			x.asOf[i], x.asOfNanos[i], x.undated[i] = o.Source.AsOf.Unix(), int32(o.Source.AsOf.Nanosecond()), o.Source.Undated()
 			var status, gpu, country, zone string
 			if o.Instance != nil {
 				status, gpu = o.Instance.Status, o.Instance.GPUID

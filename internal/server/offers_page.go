@@ -3,6 +3,7 @@ package server
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 )
@@ -28,7 +29,11 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 	f := x.filter(&q)
 	// The price is needed per match only for the price filters.
 	needPrice := q.MaxPrice.IsPositive() || s.MinPrice.IsPositive()
-	offerFilters := s.Interconnect != "" || s.RDMA || s.freshnessFilter()
+	specFilters, dated := s.Interconnect != "" || s.RDMA, s.freshnessFilter()
+	var cutoff time.Time
+	if s.MaxAgeMonths > 0 {
+		cutoff = s.cutoff()
+	}
 	// Without a cut that needs every match (cheapest region, column
 	// order, per provider), only the page's positions are kept.
 	stream := !s.OneRegion && s.Order == "" && s.PerProvider <= 0
@@ -51,19 +56,18 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 				continue
 			}
 		}
-		if offerFilters { // these read the offer itself: most searches skip them
-			o := x.offers[ord]
-			it := o.Instance
+		if specFilters { // these read the instance type: most searches skip them
+			it := x.offers[ord].Instance
 			if s.Interconnect != "" && !strings.Contains(strings.ToLower(it.GPUInterconnect), s.Interconnect) {
 				continue
 			}
 			if s.RDMA && (it.RDMA == "" || strings.EqualFold(it.RDMA, "none")) {
 				continue
 			}
-			if s.tooOld(o.Source) {
-				stale++
-				continue
-			}
+		}
+		if dated && x.tooOld(&s, cutoff, ord) {
+			stale++
+			continue
 		}
 		if stream {
 			if total >= s.Offset && total < s.Offset+limit {
