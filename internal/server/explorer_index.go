@@ -57,13 +57,12 @@ type offerIndex struct {
 }
 
 // storedRowsMax is the largest catalog whose priced rows (about 200 bytes
-// per offer and list, up to maxPricedLists lists) and cell tables (a few
-// hundred bytes per offer and table, up to maxCellTables) the index keeps:
-// at most about 100 MB for lists and cells together. A bigger catalog keeps
-// only its offers' positions in each price order (4 bytes per offer and
-// order) and prices and formats the rows a response carries, at most
-// maxOfferRows.
-const storedRowsMax = 20000
+// per offer and list, up to maxPricedLists lists: at most 48 MB) and cell
+// tables (about 600 bytes per offer and table, up to maxCellTables: at most
+// 72 MB) the index keeps. A bigger catalog keeps only its offers'
+// positions in each price order (4 bytes per offer and order) and prices
+// and formats the rows a response carries, at most maxOfferRows.
+const storedRowsMax = 10000
 
 // The fields of offerKeys.
 const (
