@@ -83,6 +83,11 @@ type validator struct {
 	dup    map[string]bool
 	// mapPrices makes offerPrices take its map (tests compare the paths).
 	mapPrices bool
+	// lastRef is the last source reference checked, and the checks'
+	// results (source).
+	lastRef                                        string
+	lastRefSet                                     bool
+	lastRefBlank, lastRefInternal, lastRefOpenable bool
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
@@ -103,11 +108,18 @@ func (v *validator) source(rec any, id string, s Source) {
 	if !s.Kind.Valid() {
 		v.add(rec, id, "source_kind", "%q is not one of %s", s.Kind, joinKinds())
 	}
-	if strings.TrimSpace(s.Ref) == "" {
+	// Most records repeat the previous record's reference: its checks
+	// are made once per run of it.
+	if !v.lastRefSet || s.Ref != v.lastRef {
+		v.lastRef, v.lastRefSet = s.Ref, true
+		v.lastRefBlank, v.lastRefInternal = strings.TrimSpace(s.Ref) == "", citesInternal(s.Ref)
+		v.lastRefOpenable = Openable(s.Ref)
+	}
+	if v.lastRefBlank {
 		v.add(rec, id, "source_ref", "every figure needs a source")
-	} else if citesInternal(s.Ref) {
+	} else if v.lastRefInternal {
 		v.add(rec, id, "source_ref", "%q cites gpuscout's internal research notes: cite the original public document", s.Ref)
-	} else if s.FetchedAt.IsZero() && s.Kind != SourceEstimate && s.Kind != SourceUser && !Openable(s.Ref) {
+	} else if s.FetchedAt.IsZero() && s.Kind != SourceEstimate && s.Kind != SourceUser && !v.lastRefOpenable {
 		v.add(rec, id, "source_ref", "%q is not something a reader can open: cite a URL (https://...) or a public repository file at a commit (owner/repo path@commit)", s.Ref)
 	}
 	switch {
