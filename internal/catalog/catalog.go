@@ -67,7 +67,9 @@ type Catalog struct {
 	regionByKey  map[string]*Region // provider/code
 	gpuByID      map[string]*GPU
 	instanceByID map[string]*InstanceType
-	offerByID    map[string]*Offer
+	// Offers are found by ID by binary search over offers, which are in
+	// ID order (sortAll): no map of a million IDs (and their strings) is
+	// kept for a big overlay.
 	// gpuNames maps every normalised id, family and alias to its GPUs.
 	gpuNames map[string][]*GPU
 }
@@ -88,13 +90,13 @@ func build(d Data, offerIDs []string, byID map[string]*Offer) (*Catalog, error) 
 	c := newCatalog(d)
 	v := validator{pos: d.Positions, locate: d.Locate, offerIDs: offerIDs}
 	if byID != nil && len(byID) == len(d.Offers) {
-		c.offerByID, v.offersIndexed = byID, true
+		v.offersIndexed = true // every offer's ID is distinct
 	}
 	v.index(c)
 	if len(v.problems) > 0 {
 		return nil, &ValidationError{Problems: v.problems}
 	}
-	c.sortAll(v.offerIDs, v.windowsIDs)
+	c.sortAll(v.offerIDs, v.windowsIDs, v.sorted)
 	return c, nil
 }
 
@@ -122,23 +124,22 @@ func indexValidated(d Data) *Catalog {
 		c.instanceByID[it.ID()] = it
 		it.GPU = c.gpuByID[it.GPUID]
 	}
-	ids := offerIDs(c.offers)
 	var last *InstanceType
-	for i, o := range c.offers {
-		c.offerByID[ids[i]] = o
+	for _, o := range c.offers {
 		if last == nil || last.Provider != o.Provider || last.Name != o.InstanceName {
 			last = c.instanceByID[o.Provider+"/"+o.InstanceName]
 		}
 		o.Instance = last
 		o.Region = regions[[2]string{o.Provider, o.RegionCode}]
 	}
-	c.offers, c.windows, _, _ = splitOS(c.offers, ids)
+	c.offers, c.windows, _, _ = splitOS(c.offers, nil)
 	return c
 }
 
 // splitOS puts the Windows offers of offers (whose IDs are ids) after the
 // Linux ones, in place, each part in its order, and returns both parts
-// and their IDs. With no Windows offer (the common case) nothing moves.
+// and their IDs (ids may be nil: no IDs). With no Windows offer (the
+// common case) nothing moves.
 func splitOS(offers []*Offer, ids []string) (linux, windows []*Offer, linuxIDs, windowsIDs []string) {
 	first := -1
 	for i, o := range offers {
@@ -155,13 +156,22 @@ func splitOS(offers []*Offer, ids []string) (linux, windows []*Offer, linuxIDs, 
 	n := first
 	for i := first; i < len(offers); i++ {
 		if offers[i].OS != OSLinux {
-			wo, wi = append(wo, offers[i]), append(wi, ids[i])
+			wo = append(wo, offers[i])
+			if ids != nil {
+				wi = append(wi, ids[i])
+			}
 			continue
 		}
-		offers[n], ids[n] = offers[i], ids[i]
+		offers[n] = offers[i]
+		if ids != nil {
+			ids[n] = ids[i]
+		}
 		n++
 	}
 	copy(offers[n:], wo)
+	if ids == nil {
+		return offers[:n:n], offers[n:], nil, nil
+	}
 	copy(ids[n:], wi)
 	return offers[:n:n], offers[n:], ids[:n:n], ids[n:]
 }
@@ -186,14 +196,14 @@ func newCatalog(d Data) *Catalog {
 		regionByKey:   make(map[string]*Region, len(d.Regions)),
 		gpuByID:       make(map[string]*GPU, len(d.GPUs)),
 		instanceByID:  make(map[string]*InstanceType, len(d.Instances)),
-		offerByID:     make(map[string]*Offer, len(d.Offers)),
 		gpuNames:      make(map[string][]*GPU),
 	}
 }
 
 // sortAll sorts the catalog's records; offerIDs and windowsIDs are the
-// IDs of the Linux and Windows offers, in their order.
-func (c *Catalog) sortAll(offerIDs, windowsIDs []string) {
+// IDs of the Linux and Windows offers, in their order, and sorted, when
+// not nil, every offer in ID order already.
+func (c *Catalog) sortAll(offerIDs, windowsIDs []string, sorted []*Offer) {
 	sort.SliceStable(c.providers, func(i, j int) bool { return c.providers[i].ID < c.providers[j].ID })
 	sort.SliceStable(c.regions, func(i, j int) bool { return c.regions[i].Key() < c.regions[j].Key() })
 	sort.SliceStable(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID })
@@ -211,8 +221,12 @@ func (c *Catalog) sortAll(offerIDs, windowsIDs []string) {
 	for i := range its {
 		c.instances[i] = its[i].it
 	}
-	sortOffers(c.offers, offerIDs)
 	sortOffers(c.windows, windowsIDs)
+	if sorted != nil && len(sorted) == len(c.offers) {
+		copy(c.offers, sorted) // sorted by the duplicate check already
+		return
+	}
+	sortOffers(c.offers, offerIDs)
 }
 
 // sortOffers sorts offers, whose IDs are ids, by ID. A valid catalog holds
@@ -355,15 +369,57 @@ func (c *Catalog) WindowsOffer(o *Offer) (*Offer, bool) {
 	if len(c.windows) == 0 {
 		return nil, false
 	}
-	w, ok := c.offerByID[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+string(o.Billing)+"/"+OSWindows]
-	return w, ok
+	return searchID(c.windows, o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+string(o.Billing))
 }
 
 // Offer returns an offer by its ID, "provider/instance_type/region/billing"
 // (with "/windows" for a Windows offer).
 func (c *Catalog) Offer(id string) (*Offer, bool) {
-	o, ok := c.offerByID[id]
-	return o, ok
+	if base, ok := strings.CutSuffix(id, "/"+OSWindows); ok && len(c.windows) > 0 {
+		return searchID(c.windows, base)
+	}
+	return searchID(c.offers, id)
+}
+
+// searchID finds the offer of offers (sorted by ID, all of one operating
+// system) whose ID, without its operating system, is id.
+func searchID(offers []*Offer, id string) (*Offer, bool) {
+	i := sort.Search(len(offers), func(i int) bool { return compareID(offers[i], id) >= 0 })
+	if i < len(offers) && compareID(offers[i], id) == 0 {
+		return offers[i], true
+	}
+	return nil, false
+}
+
+// compareID compares o's ID, without its operating system, with id as
+// strings.Compare does, without building o's ID.
+func compareID(o *Offer, id string) int {
+	for k, part := range [4]string{o.Provider, o.InstanceName, o.RegionCode, string(o.Billing)} {
+		if k > 0 {
+			switch {
+			case id == "":
+				return 1
+			case id[0] != '/':
+				if '/' < id[0] {
+					return -1
+				}
+				return 1
+			}
+			id = id[1:]
+		}
+		n := min(len(part), len(id))
+		if c := strings.Compare(part[:n], id[:n]); c != 0 {
+			return c
+		}
+		if len(part) > n {
+			return 1
+		}
+		id = id[n:]
+	}
+	if id != "" {
+		return -1
+	}
+	return 0
 }
 
 // Claims returns the seed-article claims in file order.

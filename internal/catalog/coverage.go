@@ -185,7 +185,7 @@ func (c *Catalog) SpotCoverage() SpotCoverage {
 		}
 		for _, t := range []*SpotCoverage{&s, p} {
 			t.Offers++
-			if c.offerByID[o.Provider+"/"+o.InstanceName+"/"+o.RegionCode+"/"+string(OnDemand)] != nil {
+			if _, ok := c.Offer(o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/" + string(OnDemand)); ok {
 				t.WithSibling++
 			}
 			if _, ok := c.InterruptionBand(o.Provider, o.InstanceName, o.RegionCode); ok {

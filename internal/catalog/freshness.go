@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"sort"
 	"time"
 )
@@ -44,37 +45,57 @@ func MeasureFreshness(asOf []time.Time, now time.Time) Freshness {
 // fresh, in Offers and Undated, and left out of the median age; a source
 // with neither date is skipped. Dates after now count as age 0.
 func MeasureSourceFreshness(src []Source, now time.Time) Freshness {
-	var f Freshness
-	cutoff := now.AddDate(0, -FreshMonths, 0)
-	ages := make([]float64, 0, len(src))
-	for _, s := range src {
-		if s.Undated() {
-			f.Offers++
-			f.Undated++
-			continue
-		}
-		d := s.AsOf
-		if d.IsZero() {
-			continue
-		}
-		f.Offers++
-		if !d.Before(cutoff) {
-			f.Fresh++
-		}
-		if f.OldestAsOf.IsZero() || d.Before(f.OldestAsOf) {
-			f.OldestAsOf = d
-		}
-		if d.After(f.NewestAsOf) {
-			f.NewestAsOf = d
-		}
-		age := now.Sub(d).Hours() / 24
-		if age < 0 {
-			age = 0
-		}
-		ages = append(ages, age)
+	a := newFreshnessTally(now, len(src))
+	for i := range src {
+		a.add(&src[i])
 	}
+	return a.result()
+}
+
+// freshnessTally measures freshness one source at a time, keeping only
+// each dated source's age (not the source).
+type freshnessTally struct {
+	f           Freshness
+	now, cutoff time.Time
+	ages        []float64
+}
+
+func newFreshnessTally(now time.Time, n int) *freshnessTally {
+	return &freshnessTally{now: now, cutoff: now.AddDate(0, -FreshMonths, 0), ages: make([]float64, 0, n)}
+}
+
+func (a *freshnessTally) add(s *Source) {
+	f := &a.f
+	if s.Undated() {
+		f.Offers++
+		f.Undated++
+		return
+	}
+	d := s.AsOf
+	if d.IsZero() {
+		return
+	}
+	f.Offers++
+	if !d.Before(a.cutoff) {
+		f.Fresh++
+	}
+	if f.OldestAsOf.IsZero() || d.Before(f.OldestAsOf) {
+		f.OldestAsOf = d
+	}
+	if d.After(f.NewestAsOf) {
+		f.NewestAsOf = d
+	}
+	age := a.now.Sub(d).Hours() / 24
+	if age < 0 {
+		age = 0
+	}
+	a.ages = append(a.ages, age)
+}
+
+func (a *freshnessTally) result() Freshness {
+	f, ages := a.f, a.ages
 	if n := len(ages); n > 0 {
-		sort.Float64s(ages)
+		slices.Sort(ages)
 		if n%2 == 1 {
 			f.MedianAgeDays = ages[n/2]
 		} else {
@@ -86,18 +107,29 @@ func MeasureSourceFreshness(src []Source, now time.Time) Freshness {
 
 // Freshness measures the age of every offer's price on the day now, for the
 // whole catalog and per provider (providers without offers are absent).
+// It keeps each price's age, not its source: 8 bytes per offer.
 func (c *Catalog) Freshness(now time.Time) (all Freshness, byProvider map[string]Freshness) {
-	sources := map[string][]Source{}
-	every := make([]Source, 0, len(c.offers))
+	every := newFreshnessTally(now, len(c.offers))
+	tallies := map[string]*freshnessTally{}
+	var last *freshnessTally
+	lastProvider := ""
 	for _, o := range c.offers {
-		sources[o.Provider] = append(sources[o.Provider], o.Source)
-		every = append(every, o.Source)
+		if last == nil || o.Provider != lastProvider { // offers come grouped by provider
+			last = tallies[o.Provider]
+			if last == nil {
+				last = newFreshnessTally(now, 0)
+				tallies[o.Provider] = last
+			}
+			lastProvider = o.Provider
+		}
+		last.add(&o.Source)
+		every.add(&o.Source)
 	}
-	byProvider = make(map[string]Freshness, len(sources))
-	for id, s := range sources {
-		byProvider[id] = MeasureSourceFreshness(s, now)
+	byProvider = make(map[string]Freshness, len(tallies))
+	for id, t := range tallies {
+		byProvider[id] = t.result()
 	}
-	return MeasureSourceFreshness(every, now), byProvider
+	return every.result(), byProvider
 }
 
 // PublicPriceFile reports whether provider publishes a price file (or an

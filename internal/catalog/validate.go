@@ -64,7 +64,9 @@ type validator struct {
 	// Windows offers once index has put them apart.
 	offerIDs, windowsIDs []string
 	// onDemand returns the on-demand offer of an offer's instance type and
-	// region, when there is one (offerPrices sets it, spotSiblings uses it).
+	// region, when there is one, or (checkPricesSorted) a non-nil offer
+	// standing for it: offerPrices sets it, spotSiblings asks only whether
+	// it is nil.
 	onDemand func(o *Offer) *Offer
 	// regions indexes the catalog's regions by provider and code, and
 	// lastInst remembers the instance type of the previous offer (offers
@@ -72,9 +74,21 @@ type validator struct {
 	// a string per lookup.
 	regions  map[[2]string]*Region
 	lastInst *InstanceType
-	// offersIndexed: the catalog's offerByID already holds every offer,
-	// each ID once (see build).
+	// offersIndexed: every offer's ID is distinct, already checked (see
+	// build).
 	offersIndexed bool
+	// sorted are the offers in ID order and dup the IDs held more than
+	// once (nil when none), from the duplicate check (duplicates); seen
+	// marks the duplicated IDs met so far.
+	sorted []*Offer
+	dup    map[string]bool
+	// mapPrices makes offerPrices take its map (tests compare the paths).
+	mapPrices bool
+	// lastRef is the last source reference checked, and the checks'
+	// results (source).
+	lastRef                                        string
+	lastRefSet                                     bool
+	lastRefBlank, lastRefInternal, lastRefOpenable bool
 }
 
 func (v *validator) add(rec any, id, field, format string, args ...any) {
@@ -95,11 +109,18 @@ func (v *validator) source(rec any, id string, s Source) {
 	if !s.Kind.Valid() {
 		v.add(rec, id, "source_kind", "%q is not one of %s", s.Kind, joinKinds())
 	}
-	if strings.TrimSpace(s.Ref) == "" {
+	// Most records repeat the previous record's reference: its checks
+	// are made once per run of it.
+	if !v.lastRefSet || s.Ref != v.lastRef {
+		v.lastRef, v.lastRefSet = s.Ref, true
+		v.lastRefBlank, v.lastRefInternal = strings.TrimSpace(s.Ref) == "", citesInternal(s.Ref)
+		v.lastRefOpenable = Openable(s.Ref)
+	}
+	if v.lastRefBlank {
 		v.add(rec, id, "source_ref", "every figure needs a source")
-	} else if citesInternal(s.Ref) {
+	} else if v.lastRefInternal {
 		v.add(rec, id, "source_ref", "%q cites gpuscout's internal research notes: cite the original public document", s.Ref)
-	} else if s.FetchedAt.IsZero() && s.Kind != SourceEstimate && s.Kind != SourceUser && !Openable(s.Ref) {
+	} else if s.FetchedAt.IsZero() && s.Kind != SourceEstimate && s.Kind != SourceUser && !v.lastRefOpenable {
 		v.add(rec, id, "source_ref", "%q is not something a reader can open: cite a URL (https://...) or a public repository file at a commit (owner/repo path@commit)", s.Ref)
 	}
 	switch {
@@ -181,6 +202,9 @@ func (v *validator) index(c *Catalog) {
 	v.regions = make(map[[2]string]*Region, len(c.regionByKey))
 	for _, r := range c.regionByKey {
 		v.regions[[2]string{r.Provider, r.Code}] = r
+	}
+	if !v.offersIndexed {
+		v.duplicates(c)
 	}
 	for i, o := range c.offers {
 		v.offer(c, o, v.offerIDs[i])
@@ -351,6 +375,23 @@ func offerIDs(offers []*Offer) []string {
 	return ids
 }
 
+// duplicates finds the offer IDs held more than once: the offers sorted
+// by ID (kept for sortAll) hold them side by side. No map of every ID is
+// built.
+func (v *validator) duplicates(c *Catalog) {
+	v.sorted = append([]*Offer(nil), c.offers...)
+	ids := append([]string(nil), v.offerIDs...)
+	sortOffers(v.sorted, ids)
+	for i := 1; i < len(ids); i++ {
+		if ids[i] == ids[i-1] {
+			if v.dup == nil {
+				v.dup = map[string]bool{}
+			}
+			v.dup[ids[i]] = false
+		}
+	}
+}
+
 // offer validates and indexes an offer whose ID is id.
 func (v *validator) offer(c *Catalog, o *Offer, id string) {
 	if c.providerByID[o.Provider] == nil {
@@ -376,14 +417,12 @@ func (v *validator) offer(c *Catalog, o *Offer, id string) {
 	if o.OS != OSLinux && o.OS != OSWindows {
 		v.add(o, id, "os", "%q is not an operating system gpuscout prices (empty for Linux, or windows)", o.OS)
 	}
-	// One map operation: a duplicate leaves the size unchanged (and the
-	// catalog is refused, so which of the two the map holds is moot).
-	if !v.offersIndexed {
-		n := len(c.offerByID)
-		c.offerByID[id] = o
-		if len(c.offerByID) == n {
+	// Every offer after the first with its ID is a duplicate.
+	if seen, ok := v.dup[id]; ok {
+		if seen {
 			v.add(o, id, "", "duplicate offer")
 		}
+		v.dup[id] = true
 	}
 	p := o.Price
 	v.nonNegative(o, id, "hourly", p.Hourly)
@@ -406,9 +445,9 @@ func (v *validator) offer(c *Catalog, o *Offer, id string) {
 // system. Capacity blocks are reserved ahead for a fixed window and are
 // not bound by it.
 func (v *validator) offerPrices(c *Catalog) {
-	v.onDemand = v.osPrices(c.offers)
+	v.onDemand = v.osPrices(c, c.offers)
 	if len(c.windows) > 0 {
-		linux, windows := v.onDemand, v.osPrices(c.windows)
+		linux, windows := v.onDemand, v.osPrices(c, c.windows)
 		v.onDemand = func(o *Offer) *Offer {
 			if o.OS == OSWindows {
 				return windows(o)
@@ -420,7 +459,7 @@ func (v *validator) offerPrices(c *Catalog) {
 
 // osPrices is offerPrices for the offers of one operating system; it
 // returns their lookup of on-demand offers.
-func (v *validator) osPrices(offers []*Offer) func(*Offer) *Offer {
+func (v *validator) osPrices(c *Catalog, offers []*Offer) func(*Offer) *Offer {
 	// Where every offer is linked to its instance type and region (valid
 	// data), those pointers key the index: smaller and faster to hash than
 	// the names, which key it otherwise.
@@ -431,10 +470,88 @@ func (v *validator) osPrices(offers []*Offer) func(*Offer) *Offer {
 			break
 		}
 	}
+	if linked && len(c.windows) == 0 && v.sorted != nil && v.dup == nil && !v.mapPrices && !slashedSites(c) {
+		// Linux alone: the ID order keeps each site's offers together.
+		return v.checkPricesSorted(c)
+	}
 	if linked {
 		return checkPrices(v, offers, func(o *Offer) site { return site{o.Instance, o.Region} })
 	}
 	return checkPrices(v, offers, func(o *Offer) [3]string { return [3]string{o.Provider, o.InstanceName, o.RegionCode} })
+}
+
+// slashedSites reports whether an instance type or region identifier
+// holds a slash: then the offers of one instance type and region need not
+// stand together in ID order.
+func slashedSites(c *Catalog) bool {
+	for _, it := range c.instances {
+		if strings.Contains(it.Provider, "/") || strings.Contains(it.Name, "/") {
+			return true
+		}
+	}
+	for _, r := range c.regions {
+		if strings.Contains(r.Provider, "/") || strings.Contains(r.Code, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkPricesSorted is checkPrices over the offers in ID order (v.sorted,
+// from the duplicate check), where each instance type and region's offers
+// stand together: one pass, no map of a million sites. It applies where
+// every offer is linked to its instance type and region, each offer ID is
+// held once (so a site has at most one on-demand offer) and no identifier
+// holds a slash. Problems are reported in the catalog's order, as
+// checkPrices reports them; the lookup it returns answers spotSiblings.
+func (v *validator) checkPricesSorted(c *Catalog) func(*Offer) *Offer {
+	var flagged map[*Offer]string // the problem of each offer priced above on demand
+	var lonely map[*Offer]bool    // spot offers without an on-demand offer
+	s := v.sorted
+	for lo := 0; lo < len(s); {
+		hi := lo + 1
+		for hi < len(s) && s[hi].Instance == s[lo].Instance && s[hi].Region == s[lo].Region {
+			hi++
+		}
+		var od *Offer
+		for _, o := range s[lo:hi] {
+			if o.Billing == OnDemand {
+				od = o
+			}
+		}
+		for _, o := range s[lo:hi] {
+			if o.Billing == Spot && od == nil {
+				if lonely == nil {
+					lonely = map[*Offer]bool{}
+				}
+				lonely[o] = true
+			}
+			if o.Billing == OnDemand || o.Billing == CapacityBlock || od == nil || od.Price.Currency != o.Price.Currency || !o.Billing.Valid() {
+				continue
+			}
+			if eff, odEff := o.EffectiveHourly(), od.EffectiveHourly(); eff.GreaterThan(odEff) {
+				if flagged == nil {
+					flagged = map[*Offer]string{}
+				}
+				flagged[o] = fmt.Sprintf("effective %s %s/h is above the on-demand %s %s/h",
+					eff.Round(4), o.Price.Currency, odEff.Round(4), od.Price.Currency)
+			}
+		}
+		lo = hi
+	}
+	if flagged != nil {
+		for _, o := range c.offers {
+			if msg, ok := flagged[o]; ok {
+				v.add(o, o.ID(), "price", "%s", msg)
+			}
+		}
+	}
+	return func(o *Offer) *Offer {
+		if lonely[o] {
+			return nil
+		}
+		return o // not the on-demand offer itself: spotSiblings asks only whether there is one
+	}
 }
 
 // site is an instance type in a region.

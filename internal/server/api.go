@@ -239,11 +239,16 @@ func (s OfferSearch) tooOld(src catalog.Source) bool {
 	if s.MaxAgeMonths <= 0 {
 		return false
 	}
+	return src.AsOf.Before(s.cutoff())
+}
+
+// cutoff is the oldest price date MaxAgeMonths keeps.
+func (s OfferSearch) cutoff() time.Time {
 	now := s.Now
 	if now.IsZero() {
 		now = time.Now()
 	}
-	return src.AsOf.Before(now.AddDate(0, -s.MaxAgeMonths, 0))
+	return now.AddDate(0, -s.MaxAgeMonths, 0)
 }
 
 // orderKeys are the columns offers can be ordered by.
@@ -372,8 +377,19 @@ func (d *Data) run(s OfferSearch) ([]catalog.OfferRow, int, error) {
 
 // runCounted is run that also counts the prices the freshness filter
 // dropped (among those every other filter keeps, before the cheapest
-// region is chosen).
+// region is chosen). It answers from the index's price orders, keeping
+// only the rows of the page (runPaged); what those cannot answer takes
+// runAll, which prices every matching row.
 func (d *Data) runCounted(s OfferSearch) (rows []catalog.OfferRow, total, stale int, err error) {
+	if rows, total, stale, ok := d.runPaged(s); ok {
+		return rows, total, stale, nil
+	}
+	return d.runAll(s)
+}
+
+// runAll is runCounted over every matching row: priced, filtered, ordered,
+// then cut to the page.
+func (d *Data) runAll(s OfferSearch) (rows []catalog.OfferRow, total, stale int, err error) {
 	if s.OneRegion && s.Order == "" && s.Interconnect == "" && !s.RDMA && !s.MinPrice.IsPositive() && !s.freshnessFilter() {
 		// The explorer's default: each type and billing model once, in
 		// its cheapest region, chosen before any row is copied.
@@ -473,8 +489,21 @@ func (s *Server) apiOffers(r *http.Request, d *Data) (any, error) {
 
 // sortRows orders rows by a column, ties by offer ID.
 func sortRows(rows []catalog.OfferRow, key string, desc bool) {
+	order := columnOrder(key, desc)
+	sort.Slice(rows, func(i, j int) bool {
+		if c := order(&rows[i], &rows[j]); c != 0 {
+			return c < 0
+		}
+		return rows[i].Offer.ID() < rows[j].Offer.ID()
+	})
+}
+
+// columnOrder compares two rows by a column (desc reverses it), with
+// unknown specs last either way; 0 when they tie (sortRows then orders
+// them by offer ID).
+func columnOrder(key string, desc bool) func(a, b *catalog.OfferRow) int {
 	cmpDec := func(a, b decimal.Decimal) int { return a.Cmp(b) }
-	less := func(a, b catalog.OfferRow) int {
+	less := func(a, b *catalog.OfferRow) int {
 		ia, ib := a.Offer.Instance, b.Offer.Instance
 		switch key {
 		case "provider":
@@ -514,7 +543,7 @@ func sortRows(rows []catalog.OfferRow, key string, desc bool) {
 	}
 	// Unknown specs (stored as zero) are blanks: last either way, as the
 	// explorer's script puts its empty cells.
-	blank := func(r catalog.OfferRow) bool {
+	blank := func(r *catalog.OfferRow) bool {
 		it := r.Offer.Instance
 		switch key {
 		case "gpus":
@@ -533,21 +562,21 @@ func sortRows(rows []catalog.OfferRow, key string, desc bool) {
 	// Ties go by offer ID (ascending either way), so the same rows come in
 	// the same order whatever order they came in: on every reload, in every
 	// tab, and in the explorer's script, which sorts the same way.
-	sort.Slice(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
+	return func(a, b *catalog.OfferRow) int {
 		if ba, bb := blank(a), blank(b); ba != bb {
-			return bb
+			if bb {
+				return -1
+			}
+			return 1
 		} else if !ba {
 			c := less(a, b)
 			if desc {
 				c = -c
 			}
-			if c != 0 {
-				return c < 0
-			}
+			return c
 		}
-		return a.Offer.ID() < b.Offer.ID()
-	})
+		return 0
+	}
 }
 
 // offerRow prices one offer by ID in cur.

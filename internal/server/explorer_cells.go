@@ -137,11 +137,10 @@ func specCells(it *catalog.InstanceType) (gpus, vram, vcpu, ram, network string)
 
 // rowCells returns the display cells of rows for search s in p's language
 // and currency: from the load's cell table when the rows are priced as the
-// table is, else formatted here.
+// table is (a stored catalog, see storedRowsMax), else formatted here.
 func (d *Data) rowCells(p *i18n.Printer, s OfferSearch, currency string, rows []catalog.OfferRow) []*offerCells {
 	out := make([]*offerCells, len(rows))
-	if currency == s.Query.Currency {
-		x := d.index()
+	if x := d.index(); currency == s.Query.Currency && x.stored {
 		k := cellsKey{lang: p.Lang(), currency: currency, per: pricedKey{per: s.Query.Per}.normalised().per, scale: s.Scale.String()}
 		table, err := x.cells.get(k, func() ([]*offerCells, error) {
 			all, err := d.pricedList(pricedKey{currency: currency, per: k.per})

@@ -3,6 +3,7 @@ package server
 import (
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -11,14 +12,21 @@ import (
 )
 
 // offerIndex is what the offers explorer and the offers API derive from a
-// data load once instead of on every request: every offer priced and
-// sorted per currency, unit and sort key (the catalog's own QueryOffers
-// over the whole catalog), and every offer's display cells per language,
-// currency and unit. It lives on Data, so a reload starts a fresh one;
-// both caches are bounded.
+// data load once instead of on every request: every offer's position in
+// each price order (per currency and sort key), and for a catalog of at
+// most storedRowsMax offers every offer priced per currency, unit and sort
+// key and its display cells per language, currency and unit. It lives on
+// Data, so a reload starts a fresh one; its caches are bounded in entries
+// and, through storedRowsMax, in bytes: a big catalog (a 10^6-offer
+// --catalog overlay) keeps 4 bytes per offer and order, and prices and
+// formats only the rows a response carries.
 type offerIndex struct {
-	// ord numbers the offers (their position in Catalog.Offers()).
-	ord map[*catalog.Offer]int32
+	// offers are the catalog's offers; ord numbers them (their position).
+	offers []*catalog.Offer
+	ord    map[*catalog.Offer]int32
+	// stored is whether priced rows and cell tables are kept (a catalog of
+	// at most storedRowsMax offers).
+	stored bool
 	// statuses are every instance status the catalog holds: the base
 	// lists take every offer, the filters then apply the query's.
 	statuses []string
@@ -31,13 +39,30 @@ type offerIndex struct {
 	// pointers to compare strings.
 	keys   []offerKeys
 	values [numKeyFields][]string
-	priced *lazyCache[pricedKey, *pricedList]
+	// asOf is each offer's price date (Unix seconds and nanoseconds) and
+	// undated whether its source shows none (by ordinal): the freshness
+	// filter reads these instead of every offer.
+	asOf      []int64
+	asOfNanos []int32
+	undated   []bool
+	priced    *lazyCache[pricedKey, *pricedList]
+	// orders are the price orders of a big catalog (not stored): offer
+	// ordinals by currency and sort key, whatever the unit.
+	orders *lazyCache[pricedKey, []int32]
 	// ranks orders the offers (by ordinal) by effective hourly price in a
 	// currency: each offer's place in the catalog's price order, so equal
 	// prices are ranked as that order breaks their tie.
 	ranks *lazyCache[string, []int32]
 	cells *lazyCache[cellsKey, []*offerCells]
 }
+
+// storedRowsMax is the largest catalog whose priced rows (about 200 bytes
+// per offer and list, up to maxPricedLists lists: at most 48 MB) and cell
+// tables (about 600 bytes per offer and table, up to maxCellTables: at most
+// 72 MB) the index keeps. A bigger catalog keeps only its offers'
+// positions in each price order (4 bytes per offer and order) and prices
+// and formats the rows a response carries, at most maxOfferRows.
+const storedRowsMax = 10000
 
 // The fields of offerKeys.
 const (
@@ -51,15 +76,48 @@ const (
 	numKeyFields
 )
 
+// tooOld is OfferSearch.tooOld for offer ordinal ord, from the index.
+// cutoff is the search's oldest date kept (its cutoff method).
+func (x *offerIndex) tooOld(s *OfferSearch, cutoff time.Time, ord int32) bool {
+	if x.undated[ord] {
+		return s.HideUndated
+	}
+	if s.MaxAgeMonths <= 0 {
+		return false
+	}
+	// time.Time.Before of a date without a monotonic reading.
+	sec, c := x.asOf[ord], cutoff.Unix()
+	return sec < c || sec == c && x.asOfNanos[ord] < int32(cutoff.Nanosecond())
+}
+
 // offerKeys are one offer's status, provider, GPU, region, country,
 // residency and billing model, each as its position in offerIndex.values.
 type offerKeys [numKeyFields]int32
 
-// pricedList is every offer of the catalog priced and sorted (rows), with
-// each row's ordinal (ords).
+// pricedList is every offer of the catalog in one price order: each
+// row's ordinal (ords) and, for a stored catalog, the rows priced (rows);
+// for a big catalog rows is nil and row prices them one at a time.
 type pricedList struct {
-	rows []catalog.OfferRow
-	ords []int32
+	rows   []catalog.OfferRow
+	ords   []int32
+	offers []*catalog.Offer
+	pricer *catalog.Pricer
+}
+
+// offerAt is the offer at position i.
+func (l *pricedList) offerAt(i int) *catalog.Offer {
+	if l.rows != nil {
+		return l.rows[i].Offer
+	}
+	return l.offers[l.ords[i]]
+}
+
+// row is the priced row at position i.
+func (l *pricedList) row(i int) (catalog.OfferRow, error) {
+	if l.rows != nil {
+		return l.rows[i], nil
+	}
+	return l.pricer.Row(l.offers[l.ords[i]])
 }
 
 // pricedKey names one base list: every offer priced in a currency and unit,
@@ -81,9 +139,15 @@ const (
 func (d *Data) index() *offerIndex {
 	d.indexOnce.Do(func() {
 		offers := d.Catalog.Offers()
-		x := &offerIndex{ord: make(map[*catalog.Offer]int32, len(offers)),
+		bound := d.storedRows
+		if bound == 0 {
+			bound = storedRowsMax
+		}
+		x := &offerIndex{offers: offers, stored: len(offers) <= bound, ord: make(map[*catalog.Offer]int32, len(offers)),
+			orders: newLazyCache[pricedKey, []int32](maxPricedLists),
 			group:  make([]int32, len(offers)),
 			keys:   make([]offerKeys, len(offers)),
+			asOf:   make([]int64, len(offers)), asOfNanos: make([]int32, len(offers)), undated: make([]bool, len(offers)),
 			priced: newLazyCache[pricedKey, *pricedList](maxPricedLists),
 			ranks:  newLazyCache[string, []int32](maxPricedLists),
 			cells:  newLazyCache[cellsKey, []*offerCells](maxCellTables)}
@@ -104,6 +168,7 @@ func (d *Data) index() *offerIndex {
 		}
 		for i, o := range offers {
 			x.ord[o] = int32(i)
+			x.asOf[i], x.asOfNanos[i], x.undated[i] = o.Source.AsOf.Unix(), int32(o.Source.AsOf.Nanosecond()), o.Source.Undated()
 			var status, gpu, country, zone string
 			if o.Instance != nil {
 				status, gpu = o.Instance.Status, o.Instance.GPUID
@@ -136,7 +201,8 @@ func (d *Data) index() *offerIndex {
 
 // warmExplorer builds what the default explorer pages read (English in
 // USD, Chinese in CNY, per instance-hour): their base list, price ranks and
-// cell tables, about 50 ms of CPU a first request would otherwise wait for.
+// (for a stored catalog) cell tables, about 50 ms of CPU a first request
+// would otherwise wait for. A big catalog warms its two price orders only.
 func (d *Data) warmExplorer() {
 	if d.Catalog == nil || d.FX == nil {
 		return
@@ -148,6 +214,10 @@ func (d *Data) warmExplorer() {
 		lang     i18n.Lang
 		currency string
 	}{{i18n.EN, "USD"}, {i18n.ZH, "CNY"}} {
+		if !d.index().stored {
+			_, _ = d.priceRanks(w.currency)
+			continue
+		}
 		s := OfferSearch{Query: catalog.OfferQuery{Currency: w.currency, FX: d.FX}, Scale: decimal.NewFromInt(1), Unit: "instance-hour"}
 		if rows, err := d.queryOffers(s.Query); err == nil {
 			d.cheapestRegion(w.currency, rows)
@@ -168,10 +238,20 @@ func (k pricedKey) normalised() pricedKey {
 }
 
 // pricedList is every offer of the catalog priced in k's currency and unit,
-// in k's order: QueryOffers without filters, once per load and key.
+// in k's order: QueryOffers without filters, once per load and key; for a
+// big catalog, the offers' order alone, once per currency and sort key.
 func (d *Data) pricedList(k pricedKey) (*pricedList, error) {
 	x := d.index()
 	k = k.normalised()
+	if !x.stored {
+		ords, err := x.orders.get(pricedKey{currency: k.currency, sort: k.sort}, func() ([]int32, error) {
+			return d.Catalog.PriceOrder(k.currency, d.FX, k.sort)
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &pricedList{ords: ords, offers: x.offers, pricer: d.Catalog.Pricer(k.currency, d.FX, k.per)}, nil
+	}
 	return x.priced.get(k, func() (*pricedList, error) {
 		rows, err := d.Catalog.QueryOffers(catalog.OfferQuery{Currency: k.currency, FX: d.FX, Per: k.per, Sort: k.sort, Statuses: x.statuses})
 		if err != nil {
@@ -202,31 +282,33 @@ func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 		return d.Catalog.QueryOffers(q)
 	}
 	f := d.index().filter(&q)
-	var kept []int32 // positions first: the rows are copied once, into a slice of their size
-	for i := range all.rows {
-		if f.matches(&all.rows[i], all.ords[i]) {
-			kept = append(kept, int32(i))
-			if q.Limit > 0 && len(kept) == q.Limit {
-				break
-			}
+	var out []catalog.OfferRow
+	for i := range all.ords {
+		ok, err := f.matchesAt(all, i)
+		if err != nil {
+			return d.Catalog.QueryOffers(q)
+		}
+		if !ok {
+			continue
+		}
+		r, err := all.row(i)
+		if err != nil {
+			return d.Catalog.QueryOffers(q)
+		}
+		out = append(out, r)
+		if q.Limit > 0 && len(out) == q.Limit {
+			break
 		}
 	}
-	if len(kept) == 0 {
-		return nil, nil // as the catalog answers
-	}
-	out := make([]catalog.OfferRow, len(kept))
-	for i, j := range kept {
-		out[i] = all.rows[j]
-	}
-	return out, nil
+	return out, nil // nil when none match, as the catalog answers
 }
 
 // queryCheapest answers cheapestRegion(q.Currency, queryOffers(q)) without
-// copying every matching row: the choice per instance type and billing
+// pricing every matching row: the choice per instance type and billing
 // model is made on positions in the priced list, and only the rows kept
-// are copied. ok is false where queryOffers would not answer from the
-// index (another FX, a limit, a list that could not be priced); the
-// caller then takes the general path.
+// are priced or copied. ok is false where queryOffers would not answer
+// from the index (another FX, a limit, a list that could not be priced);
+// the caller then takes the general path.
 func (d *Data) queryCheapest(q catalog.OfferQuery) (rows []catalog.OfferRow, ok bool) {
 	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 || q.OS != catalog.OSLinux {
 		return nil, false
@@ -241,31 +323,47 @@ func (d *Data) queryCheapest(q catalog.OfferQuery) (rows []catalog.OfferRow, ok 
 	}
 	x := d.index()
 	f := x.filter(&q)
-	best := make([]int32, x.groups) // position in all.rows + 1; 0: none yet
-	kept := 0
-	for i := range all.rows {
-		if !f.matches(&all.rows[i], all.ords[i]) {
-			continue
+	var pos []int32
+	for i := range all.ords {
+		m, err := f.matchesAt(all, i)
+		if err != nil {
+			return nil, false
 		}
-		j := all.ords[i]
-		g := x.group[j]
-		if b := best[g]; b == 0 {
-			best[g] = int32(i) + 1
-			kept++
-		} else if ranks[j] < ranks[all.ords[b-1]] {
-			best[g] = int32(i) + 1
+		if m {
+			pos = append(pos, int32(i))
 		}
 	}
-	if kept == 0 {
+	pos = x.cheapestAt(all, pos, ranks)
+	if len(pos) == 0 {
 		return nil, true
 	}
-	rows = make([]catalog.OfferRow, 0, kept)
-	for i := range all.rows {
-		if best[x.group[all.ords[i]]] == int32(i)+1 {
-			rows = append(rows, all.rows[i])
+	rows = make([]catalog.OfferRow, len(pos))
+	for k, i := range pos {
+		if rows[k], err = all.row(int(i)); err != nil {
+			return nil, false
 		}
 	}
 	return rows, true
+}
+
+// cheapestAt keeps, of positions pos in all, the cheapest of each instance
+// type and billing model by ranks (as cheapestRegion), in pos's order.
+func (x *offerIndex) cheapestAt(all *pricedList, pos []int32, ranks []int32) []int32 {
+	best := make([]int32, x.groups) // position in all + 1; 0: none yet
+	for _, i := range pos {
+		j := all.ords[i]
+		g := x.group[j]
+		if b := best[g]; b == 0 || ranks[j] < ranks[all.ords[b-1]] {
+			best[g] = i + 1
+		}
+	}
+	kept := pos[:0:0]
+	for _, i := range pos {
+		if best[x.group[all.ords[i]]] == i+1 {
+			kept = append(kept, i)
+		}
+	}
+	return kept
 }
 
 // queryFilter is QueryOffers' filter for one priced row (the equivalence
@@ -273,19 +371,20 @@ func (d *Data) queryCheapest(q catalog.OfferQuery) (rows []catalog.OfferRow, ok 
 // region, country, residency, billing) are decided once per distinct value
 // of the catalog, then read per offer by number.
 type queryFilter struct {
-	q    *catalog.OfferQuery
-	keys []offerKeys
+	q      *catalog.OfferQuery
+	keys   []offerKeys
+	offers []*catalog.Offer
 	// allowed[f][n] is whether value n of field f passes; nil when the
 	// query does not filter on f. active lists the fields filtered on.
 	allowed [numKeyFields][]bool
 	active  []int
-	// more is set when a filter needs the offer itself (instance, GPU
-	// counts and memory, price).
+	// more is set when a filter needs the offer's instance type (its ID,
+	// GPU count or memory).
 	more bool
 }
 
 func (x *offerIndex) filter(q *catalog.OfferQuery) *queryFilter {
-	f := &queryFilter{q: q, keys: x.keys}
+	f := &queryFilter{q: q, keys: x.keys, offers: x.offers}
 	statuses := q.Statuses
 	if len(statuses) == 0 {
 		statuses = []string{catalog.StatusCurrent, catalog.StatusPrevious}
@@ -306,12 +405,34 @@ func (x *offerIndex) filter(q *catalog.OfferQuery) *queryFilter {
 		f.allowed[k] = ok
 		f.active = append(f.active, k)
 	}
-	f.more = q.InstanceID != "" || q.MinGPUs.IsPositive() || q.MinVRAMGB.IsPositive() || q.MaxPrice.IsPositive()
+	f.more = q.InstanceID != "" || q.MinGPUs.IsPositive() || q.MinVRAMGB.IsPositive()
 	return f
 }
 
 // matches reports whether row r (offer ordinal ord) passes the query.
 func (f *queryFilter) matches(r *catalog.OfferRow, ord int32) bool {
+	return f.matchesOffer(ord) && (!f.q.MaxPrice.IsPositive() || !r.Price.GreaterThan(f.q.MaxPrice))
+}
+
+// matchesAt reports whether the row at position i of all passes the
+// query, pricing it only where the price filter needs it.
+func (f *queryFilter) matchesAt(all *pricedList, i int) (bool, error) {
+	if !f.matchesOffer(all.ords[i]) {
+		return false, nil
+	}
+	if !f.q.MaxPrice.IsPositive() {
+		return true, nil
+	}
+	r, err := all.row(i)
+	if err != nil {
+		return false, err
+	}
+	return !r.Price.GreaterThan(f.q.MaxPrice), nil
+}
+
+// matchesOffer reports whether offer ordinal ord passes every filter but
+// the price.
+func (f *queryFilter) matchesOffer(ord int32) bool {
 	keys := &f.keys[ord]
 	for _, k := range f.active {
 		if !f.allowed[k][keys[k]] {
@@ -322,11 +443,10 @@ func (f *queryFilter) matches(r *catalog.OfferRow, ord int32) bool {
 		return true
 	}
 	q := f.q
-	switch it := r.Offer.Instance; {
+	switch it := f.offers[ord].Instance; {
 	case q.InstanceID != "" && it.ID() != q.InstanceID,
 		q.MinGPUs.IsPositive() && it.GPUCount.LessThan(q.MinGPUs),
-		q.MinVRAMGB.IsPositive() && it.VRAMPerGPUGB().LessThan(q.MinVRAMGB),
-		q.MaxPrice.IsPositive() && r.Price.GreaterThan(q.MaxPrice):
+		q.MinVRAMGB.IsPositive() && it.VRAMPerGPUGB().LessThan(q.MinVRAMGB):
 		return false
 	}
 	return true
@@ -363,7 +483,7 @@ func (d *Data) priceRanks(currency string) ([]int32, error) {
 			return nil, err
 		}
 		ranks := make([]int32, len(x.ord))
-		for i := range all.rows {
+		for i := range all.ords {
 			ranks[all.ords[i]] = int32(i)
 		}
 		return ranks, nil

@@ -127,7 +127,29 @@ func randomQueries(d *Data, n int) []catalog.OfferQuery {
 // catalog.CheapestRegion keeps, also after the server's column orders
 // (where it keeps the rows the price order chose, in the column order).
 func TestIndexAnswersAsCatalog(t *testing.T) {
-	d := embeddedData(t)
+	bothModes(t, testIndexAnswersAsCatalog)
+}
+
+// bothModes runs a test on the embedded catalog as the index holds it
+// (priced rows stored) and as it holds a big catalog (positions only,
+// rows priced per answer; see storedRowsMax).
+func bothModes(t *testing.T, test func(*testing.T, *Data)) {
+	for _, mode := range []struct {
+		name   string
+		stored int
+	}{{"stored", 0}, {"big", -1}} {
+		t.Run(mode.name, func(t *testing.T) {
+			d := embeddedData(t)
+			d.storedRows = mode.stored
+			if got := d.index().stored; got != (mode.stored == 0) {
+				t.Fatalf("index stored %v", got)
+			}
+			test(t, d)
+		})
+	}
+}
+
+func testIndexAnswersAsCatalog(t *testing.T, d *Data) {
 	nonEmpty := 0
 	for i, q := range randomQueries(d, 300) {
 		what := fmt.Sprintf("query %d %+v", i, q)
@@ -176,13 +198,14 @@ func TestIndexAnswersAsCatalog(t *testing.T) {
 // TestIndexFallsBack sends what the index cannot answer to the catalog: a
 // currency without a rate is the catalog's error, as before.
 func TestIndexFallsBack(t *testing.T) {
-	d := embeddedData(t)
-	q := catalog.OfferQuery{Currency: "XXX", FX: d.FX}
-	_, want := d.Catalog.QueryOffers(q)
-	_, got := d.queryOffers(q)
-	if want == nil || got == nil || got.Error() != want.Error() {
-		t.Fatalf("error %v, catalog gives %v", got, want)
-	}
+	bothModes(t, func(t *testing.T, d *Data) {
+		q := catalog.OfferQuery{Currency: "XXX", FX: d.FX}
+		_, want := d.Catalog.QueryOffers(q)
+		_, got := d.queryOffers(q)
+		if want == nil || got == nil || got.Error() != want.Error() {
+			t.Fatalf("error %v, catalog gives %v", got, want)
+		}
+	})
 }
 
 // TestCellTableMatchesRows: the cells a page takes from the load's table

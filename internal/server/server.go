@@ -47,6 +47,10 @@ type Data struct {
 	// at the first request.
 	indexOnce sync.Once
 	offerIdx  *offerIndex
+	// storedRows bounds the catalogs whose priced rows the index keeps
+	// (see storedRowsMax): 0 is the default, a negative value keeps none
+	// (tests take the big-catalog path on a small catalog with it).
+	storedRows int
 }
 
 // footerFigures are the catalog figures every page shows.

@@ -136,6 +136,7 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 		return m
 	}
 	var rates []fx.Rate
+	var offerBlock []catalog.Offer // offers not yet used, of the last block
 
 	for _, name := range requiredFiles {
 		if _, ok := files[name]; !ok {
@@ -195,11 +196,27 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 			}
 		case dir == "offers" && strings.HasSuffix(name, ".csv"):
 			cols, req = offerCols, []string{"provider", "instance_type", "region", "billing", "currency"}
+			// The many rows of an offer file read their columns by index,
+			// looked up on the file's first row, and take their offers from
+			// blocks of offerBlock (one allocation per block, not per row).
+			var oc *offerColumns
 			each = func(r row) {
-				v := &catalog.Offer{Provider: r.need("provider"), InstanceName: r.need("instance_type"), RegionCode: r.need("region"),
-					Billing: catalog.Billing(r.need("billing")), Notes: r.str("notes"), Source: r.source(),
-					Price: catalog.Price{Hourly: r.dec("hourly"), Upfront: r.dec("upfront"), Monthly: r.dec("monthly"), Currency: r.str("currency")},
-					OS:    r.os("os")}
+				if oc == nil {
+					oc = newOfferColumns(r)
+				}
+				if len(offerBlock) == 0 {
+					offerBlock = make([]catalog.Offer, offerBlockLen)
+				}
+				v := &offerBlock[0]
+				offerBlock = offerBlock[1:]
+				// Field by field: the block is zeroed already, and each
+				// field is written once (a literal is built, then copied).
+				v.Provider, v.InstanceName, v.RegionCode = r.needAt(oc.provider), r.needAt(oc.instance), r.needAt(oc.region)
+				v.Billing, v.Notes = catalog.Billing(r.needAt(oc.billing)), r.text(oc.notes)
+				v.Source = r.sourceAt(oc.source)
+				v.Price.Hourly, v.Price.Upfront, v.Price.Monthly = r.decAt(oc.hourly), r.decAt(oc.upfront), r.decAt(oc.monthly)
+				v.Price.Currency = r.text(oc.currency)
+				v.OS = r.osAt(oc.os)
 				d.Offers = append(d.Offers, v)
 				offerAt = append(offerAt, offerPos{v, int32(r.line), uint32(len(offerFiles) - 1)})
 			}
@@ -356,6 +373,21 @@ func unconvertible(d catalog.Data, t *fx.Table) []catalog.Problem {
 		check(f, f.Currency)
 	}
 	return out
+}
+
+// offerBlockLen is how many offers one allocation holds.
+const offerBlockLen = 1024
+
+// offerColumns are the columns of an offer file, looked up once per file.
+type offerColumns struct {
+	provider, instance, region, billing, hourly, upfront, monthly, currency, notes, os column
+	source                                                                             sourceColumns
+}
+
+func newOfferColumns(r row) *offerColumns {
+	return &offerColumns{provider: r.column("provider"), instance: r.column("instance_type"), region: r.column("region"),
+		billing: r.column("billing"), hourly: r.column("hourly"), upfront: r.column("upfront"), monthly: r.column("monthly"),
+		currency: r.column("currency"), notes: r.column("notes"), os: r.column("os"), source: r.sourceColumns()}
 }
 
 // offerPos is an offer and where it was read: its line and the index of

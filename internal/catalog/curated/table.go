@@ -23,6 +23,9 @@ type row struct {
 	col  map[string]int // column name to index in rec, shared by the file's rows
 	p    *problems
 	c    *loadCache
+	// copy[i] is set where rec[i] is a view into the file's text that a
+	// value kept past the load must copy (not interned, not checked out).
+	copy []bool
 }
 
 // loadCache holds one copy of the values a load repeats: identifiers and
@@ -30,15 +33,19 @@ type row struct {
 // value serves every record that states it). Each map is bounded; past
 // its bound, values are still copied or parsed, only not kept.
 type loadCache struct {
-	strs map[string]string
-	decs map[string]decimal.Decimal
+	strs  map[string]string
+	decs  map[string]decimal.Decimal
+	dates map[string]time.Time
+	// lastDate is the last date parsed (a copy) and lastTime its value.
+	lastDate string
+	lastTime time.Time
 }
 
 // maxCached bounds the distinct values each map of a loadCache keeps.
 const maxCached = 1 << 18
 
 func newLoadCache() *loadCache {
-	return &loadCache{strs: map[string]string{}, decs: map[string]decimal.Decimal{}}
+	return &loadCache{strs: map[string]string{}, decs: map[string]decimal.Decimal{}, dates: map[string]time.Time{}}
 }
 
 // intern returns one copy of v (never a slice of its row's text).
@@ -65,12 +72,116 @@ func (c *loadCache) decimal(v string) (decimal.Decimal, error) {
 	return d, err
 }
 
+// date parses v as a YYYY-MM-DD date, once per distinct value.
+func (c *loadCache) date(v string) (time.Time, error) {
+	if v == c.lastDate && v != "" {
+		return c.lastTime, nil // most rows repeat the row above's date
+	}
+	t, ok := c.dates[v]
+	if !ok {
+		var err error
+		if t, err = catalog.ParseDate(v); err != nil {
+			return t, err
+		}
+		v = strings.Clone(v)
+		if len(c.dates) < maxCached {
+			c.dates[v] = t
+		}
+	} else {
+		v = strings.Clone(v) // not a view into a file's text
+	}
+	c.lastDate, c.lastTime = v, t
+	return t, nil
+}
+
 // get is the value of column col ("" when the file has no such column).
 func (r row) get(col string) string {
 	if i, ok := r.col[col]; ok {
 		return r.rec[i]
 	}
 	return ""
+}
+
+// column is a column's name and its index in a file's rows (-1 when the
+// file has none): looked up once per file, read by index in every row.
+type column struct {
+	name string
+	i    int
+}
+
+// column looks up a column of r's file.
+func (r row) column(name string) column {
+	if i, ok := r.col[name]; ok {
+		return column{name, i}
+	}
+	return column{name, -1}
+}
+
+// at is the value of column c ("" when the file has none).
+func (r row) at(c column) string {
+	if c.i < 0 {
+		return ""
+	}
+	return r.rec[c.i]
+}
+
+// text is the value of column c, to keep (str by index).
+func (r row) text(c column) string {
+	if c.i < 0 {
+		return ""
+	}
+	if v := r.rec[c.i]; v != "" && r.copy != nil && r.copy[c.i] {
+		return strings.Clone(v)
+	}
+	return r.rec[c.i]
+}
+
+// needAt is need by index: a required string field.
+func (r row) needAt(c column) string {
+	v := r.text(c)
+	if v == "" {
+		r.p.add(r.file, r.line, c.name, "required")
+	}
+	return v
+}
+
+// decAt is dec by index: an optional decimal; empty is zero.
+func (r row) decAt(c column) decimal.Decimal {
+	v := r.at(c)
+	if v == "" {
+		return decimal.Zero
+	}
+	d, err := r.c.decimal(v)
+	if err != nil {
+		r.p.add(r.file, r.line, c.name, "%q is not a number", v)
+		return decimal.Zero
+	}
+	return d
+}
+
+// dateAt is date by index: an optional YYYY-MM-DD date.
+func (r row) dateAt(c column) time.Time {
+	v := r.at(c)
+	if v == "" {
+		return time.Time{}
+	}
+	t, err := r.c.date(v)
+	if err != nil {
+		r.p.add(r.file, r.line, c.name, "%v", err)
+	}
+	return t
+}
+
+// sourceColumns are the provenance columns of a file, looked up once.
+type sourceColumns struct{ kind, ref, asOf, readOn column }
+
+func (r row) sourceColumns() sourceColumns {
+	return sourceColumns{r.column("source_kind"), r.column("source_ref"), r.column("as_of"), r.column("read_on")}
+}
+
+// sourceAt is source by index.
+func (r row) sourceAt(c sourceColumns) catalog.Source {
+	return catalog.Source{Kind: catalog.SourceKind(r.text(c.kind)), Ref: r.text(c.ref), AsOf: r.dateAt(c.asOf), ReadOn: r.dateAt(c.readOn)}
 }
 
 // problems collects every parse problem across files.
@@ -173,9 +284,16 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 		p.add(file, 0, "", "file is %d bytes; at most %d MiB", st.Size(), maxFileBytes>>20)
 		return nil
 	}
-	r := csv.NewReader(io.LimitReader(f, maxFileBytes+1))
-	r.Comment = '#'
-	r.ReuseRecord = true // each record's values are copied or interned before the next
+	// The whole file is read (at most maxFileBytes): a file with no
+	// double quote is then split without a string per record.
+	var b strings.Builder
+	if st, err := f.Stat(); err == nil && st.Size() > 0 {
+		b.Grow(int(st.Size()) + 1)
+	}
+	if _, err := io.Copy(&b, io.LimitReader(f, maxFileBytes+1)); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	r := newRecords(b.String())
 	header, err := r.Read()
 	if errors.Is(err, io.EOF) {
 		p.add(file, 1, "", "empty file: want a header row")
@@ -186,6 +304,9 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 		return nil
 	}
 	header = append([]string(nil), header...) // the reader reuses its record
+	for i, h := range header {
+		header[i] = strings.Clone(h) // not a view into the file's text
+	}
 	header[0] = strings.TrimPrefix(header[0], "\ufeff")
 	allowedSet := map[string]bool{}
 	for _, a := range allowed {
@@ -196,11 +317,18 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 	interned := make([]bool, len(header))
 	col := make(map[string]int, len(header))
 	last := make([]string, len(header)) // the previous row's interned values
+	var views []bool                    // columns whose values are views into the text
+	if r.Views() {
+		views = make([]bool, len(header))
+	}
 	for i, h := range header {
 		h = strings.TrimSpace(h)
 		header[i] = h
 		isID[i] = idColumns[h]
 		interned[i] = internColumns[h]
+		if views != nil {
+			views[i] = !isID[i] && !interned[i]
+		}
 		if _, dup := col[h]; !dup {
 			col[h] = i
 		}
@@ -230,7 +358,7 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 			}
 			break
 		}
-		line, _ := r.FieldPos(0)
+		line := r.Line()
 		for i, h := range header {
 			v := strings.TrimSpace(rec[i])
 			if msg := checkValue(h, isID[i], v); msg != "" {
@@ -247,7 +375,7 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 			}
 			rec[i] = v
 		}
-		each(row{file: file, line: line, rec: rec, col: col, p: p, c: c})
+		each(row{file: file, line: line, rec: rec, col: col, p: p, c: c, copy: views})
 	}
 	return nil
 }
@@ -281,24 +409,24 @@ func csvMsg(err error) string {
 
 func (r row) pos() catalog.Position { return catalog.Position{File: r.file, Line: r.line} }
 
-func (r row) str(col string) string { return r.get(col) }
+func (r row) str(col string) string { return r.text(r.column(col)) }
 
 // need returns a required string field.
 func (r row) need(col string) string {
-	v := r.get(col)
+	v := r.str(col)
 	if v == "" {
 		r.p.add(r.file, r.line, col, "required")
 	}
 	return v
 }
 
-// os parses an offer's optional operating system: empty or linux is
+// osAt parses an offer's optional operating system: empty or linux is
 // Linux, windows is Windows (licence included).
-func (r row) os(col string) string {
-	v := r.get(col)
+func (r row) osAt(c column) string {
+	v := r.at(c)
 	os, ok := catalog.ParseOS(v)
 	if !ok {
-		r.p.add(r.file, r.line, col, "%q is not an operating system gpuscout prices: leave it empty (Linux) or write linux or windows", v)
+		r.p.add(r.file, r.line, c.name, "%q is not an operating system gpuscout prices: leave it empty (Linux) or write linux or windows", v)
 	}
 	return os
 }
@@ -356,7 +484,7 @@ func (r row) date(col string) time.Time {
 	if v == "" {
 		return time.Time{}
 	}
-	t, err := catalog.ParseDate(v)
+	t, err := r.c.date(v)
 	if err != nil {
 		r.p.add(r.file, r.line, col, "%v", err)
 	}

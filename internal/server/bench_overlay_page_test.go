@@ -1,0 +1,58 @@
+package server_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/gpuscout/gpuscout/internal/catalog/curated"
+	"github.com/gpuscout/gpuscout/internal/perf"
+	"github.com/gpuscout/gpuscout/internal/pricing"
+	"github.com/gpuscout/gpuscout/internal/server"
+	"github.com/gpuscout/gpuscout/internal/spot"
+)
+
+// BenchmarkExplorerOverlay renders the offers explorer, uncached, on the
+// big overlay in GPUSCOUT_BENCH_OVERLAY (bench/genoverlay): the first
+// page of a load (which makes what a load computes once) is reported as
+// first-ms, then every page after it.
+func BenchmarkExplorerOverlay(b *testing.B) {
+	dir := os.Getenv("GPUSCOUT_BENCH_OVERLAY")
+	if dir == "" {
+		b.Skip("GPUSCOUT_BENCH_OVERLAY is not set (a directory from bench/genoverlay)")
+	}
+	load := func(context.Context) (*server.Data, error) {
+		ds, err := curated.Load(curated.Embedded(), os.DirFS(dir))
+		if err != nil {
+			return nil, err
+		}
+		m, _, err := perf.New(ds.Catalog)
+		if err != nil {
+			return nil, err
+		}
+		return &server.Data{Catalog: ds.Catalog, FX: ds.FX, Perf: m,
+			Pricing: &pricing.Engine{Prices: ds.Catalog, FX: ds.FX, Spot: spot.CostHook{Facts: ds.Catalog}}}, nil
+	}
+	srv, err := server.New(context.Background(), server.Config{Load: load, Now: func() time.Time { return now }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	get := func(u string) {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest("GET", u, nil))
+		if rec.Code != 200 {
+			b.Fatalf("%s: status %d", u, rec.Code)
+		}
+	}
+	start := time.Now()
+	get("/offers?lang=en&nocache=first")
+	first := time.Since(start)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		get(fmt.Sprintf("/offers?lang=en&nocache=%d", i))
+	}
+	b.ReportMetric(float64(first.Milliseconds()), "first-ms")
+}
