@@ -45,36 +45,49 @@ func MeasureFreshness(asOf []time.Time, now time.Time) Freshness {
 // fresh, in Offers and Undated, and left out of the median age; a source
 // with neither date is skipped. Dates after now count as age 0.
 func MeasureSourceFreshness(src []Source, now time.Time) Freshness {
-	a := newFreshnessTally(now, len(src))
+	a := NewFreshnessTally(now, make([]float64, 0, len(src)))
 	for i := range src {
-		a.add(&src[i])
+		a.Add(&src[i])
 	}
-	return a.result()
+	return a.Result()
 }
 
-// freshnessTally measures freshness one source at a time, keeping only
-// each dated source's age (not the source).
-type freshnessTally struct {
+// FreshnessTally measures freshness one price at a time, keeping only
+// each dated price's age (not its source): what MeasureSourceFreshness
+// and Catalog.Freshness compute, for callers holding dates in another form.
+type FreshnessTally struct {
 	f           Freshness
 	now, cutoff time.Time
 	ages        []float64
 }
 
-func newFreshnessTally(now time.Time, n int) *freshnessTally {
-	return &freshnessTally{now: now, cutoff: now.AddDate(0, -FreshMonths, 0), ages: make([]float64, 0, n)}
+// NewFreshnessTally starts a tally on the day now; ages is a buffer for the
+// ages (its contents are overwritten; nil is fine).
+func NewFreshnessTally(now time.Time, ages []float64) *FreshnessTally {
+	return &FreshnessTally{now: now, cutoff: now.AddDate(0, -FreshMonths, 0), ages: ages[:0]}
 }
 
-func (a *freshnessTally) add(s *Source) {
-	f := &a.f
+// Add counts a price with source s: undated (Source.Undated) as
+// AddUndated, dated as AddDate; a source with neither date is skipped.
+func (a *FreshnessTally) Add(s *Source) {
 	if s.Undated() {
-		f.Offers++
-		f.Undated++
+		a.AddUndated()
 		return
 	}
-	d := s.AsOf
-	if d.IsZero() {
-		return
+	if !s.AsOf.IsZero() {
+		a.AddDate(s.AsOf)
 	}
+}
+
+// AddUndated counts a price whose source shows no date: not fresh, no age.
+func (a *FreshnessTally) AddUndated() {
+	a.f.Offers++
+	a.f.Undated++
+}
+
+// AddDate counts a price dated d; a date after the day counts as age 0.
+func (a *FreshnessTally) AddDate(d time.Time) {
+	f := &a.f
 	f.Offers++
 	if !d.Before(a.cutoff) {
 		f.Fresh++
@@ -92,7 +105,8 @@ func (a *freshnessTally) add(s *Source) {
 	a.ages = append(a.ages, age)
 }
 
-func (a *freshnessTally) result() Freshness {
+// Result is the freshness of the prices counted.
+func (a *FreshnessTally) Result() Freshness {
 	f, ages := a.f, a.ages
 	if n := len(ages); n > 0 {
 		slices.Sort(ages)
@@ -109,27 +123,27 @@ func (a *freshnessTally) result() Freshness {
 // whole catalog and per provider (providers without offers are absent).
 // It keeps each price's age, not its source: 8 bytes per offer.
 func (c *Catalog) Freshness(now time.Time) (all Freshness, byProvider map[string]Freshness) {
-	every := newFreshnessTally(now, len(c.offers))
-	tallies := map[string]*freshnessTally{}
-	var last *freshnessTally
+	every := NewFreshnessTally(now, make([]float64, 0, len(c.offers)))
+	tallies := map[string]*FreshnessTally{}
+	var last *FreshnessTally
 	lastProvider := ""
 	for _, o := range c.offers {
 		if last == nil || o.Provider != lastProvider { // offers come grouped by provider
 			last = tallies[o.Provider]
 			if last == nil {
-				last = newFreshnessTally(now, 0)
+				last = NewFreshnessTally(now, nil)
 				tallies[o.Provider] = last
 			}
 			lastProvider = o.Provider
 		}
-		last.add(&o.Source)
-		every.add(&o.Source)
+		last.Add(&o.Source)
+		every.Add(&o.Source)
 	}
 	byProvider = make(map[string]Freshness, len(tallies))
 	for id, t := range tallies {
-		byProvider[id] = t.result()
+		byProvider[id] = t.Result()
 	}
-	return every.result(), byProvider
+	return every.Result(), byProvider
 }
 
 // PublicPriceFile reports whether provider publishes a price file (or an

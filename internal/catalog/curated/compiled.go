@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -622,43 +621,16 @@ func OfferFreshness(fsys fs.FS, now time.Time) (all catalog.Freshness, byProvide
 // measureDays is catalog.MeasureSourceFreshness on day numbers; ages is a
 // buffer for the ages (its contents are overwritten).
 func measureDays(days []offerDay, now time.Time, ages []float64) catalog.Freshness {
-	var f catalog.Freshness
-	cutoff := now.AddDate(0, -catalog.FreshMonths, 0)
-	ages = ages[:0]
+	t := catalog.NewFreshnessTally(now, ages)
 	for _, dd := range days {
-		if dd.asOf == 0 {
-			if dd.readOn != 0 { // undated
-				f.Offers++
-				f.Undated++
-			}
-			continue
-		}
-		d := dayTime(dd.asOf)
-		f.Offers++
-		if !d.Before(cutoff) {
-			f.Fresh++
-		}
-		if f.OldestAsOf.IsZero() || d.Before(f.OldestAsOf) {
-			f.OldestAsOf = d
-		}
-		if d.After(f.NewestAsOf) {
-			f.NewestAsOf = d
-		}
-		age := now.Sub(d).Hours() / 24
-		if age < 0 {
-			age = 0
-		}
-		ages = append(ages, age)
-	}
-	if n := len(ages); n > 0 {
-		slices.Sort(ages)
-		if n%2 == 1 {
-			f.MedianAgeDays = ages[n/2]
-		} else {
-			f.MedianAgeDays = (ages[n/2-1] + ages[n/2]) / 2
+		switch {
+		case dd.asOf != 0:
+			t.AddDate(dayTime(dd.asOf))
+		case dd.readOn != 0: // undated
+			t.AddUndated()
 		}
 	}
-	return f
+	return t.Result()
 }
 
 // offerDay is an offer's as-of and read-on dates as the price-dates
