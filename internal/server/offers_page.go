@@ -15,10 +15,12 @@ import (
 // in a bounded heap instead of sorting every match. The total and the
 // stale count are exact. ok is false where it cannot answer (another
 // converter, a price order that could not be made, a column order with a
-// per-provider cut); runAll answers those.
+// per-provider cut, Windows offers); runAll answers those.
 func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale int, ok bool) {
 	q := s.Query
-	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 || (s.Order != "" && s.PerProvider > 0) {
+	// The index holds the Linux offers: another operating system's are
+	// the catalog's to answer (runAll).
+	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 || (s.Order != "" && s.PerProvider > 0) || q.OS != catalog.OSLinux {
 		return nil, 0, 0, false
 	}
 	all, err := d.pricedList(pricedKey{q.Currency, q.Per, q.Sort})
