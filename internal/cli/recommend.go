@@ -386,7 +386,11 @@ func (a *app) writeRecommend(doc document.Recommendation) error {
 			risk = p.T("rec.notes", len(pl.Risks))
 		}
 		name := fmt.Sprintf("%s %d× %s (%s× %s)", pl.Provider, pl.Count, pl.InstanceType, pl.GPUCount, pl.GPU)
-		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, a.billingLabel(pl.Billing), pl.GPUCount, planTime(a.printer, pl), numMoney(pl.Cost.Total), risk)
+		total := numMoney(pl.Cost.Total)
+		if pl.PriceLowerBound && a.out == output.Table { // a Windows job at the Linux rate: at least this
+			total = "≥ " + total
+		}
+		g.Add(fmt.Sprint(pl.Rank), name, pl.Region, a.billingLabel(pl.Billing), pl.GPUCount, planTime(a.printer, pl), total, risk)
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err

@@ -61,8 +61,9 @@ func TestWindowsRatesEndToEnd(t *testing.T) {
 			"--priority", "cost", "--db", db, "--lang", lang, "-o", "json")
 		var rec struct {
 			Plans []struct {
-				Offer, OS string
-				Reasons   []string
+				Offer, OS       string
+				Reasons         []string
+				PriceLowerBound bool `json:"price_lower_bound"`
 			}
 		}
 		if code != 0 || json.Unmarshal([]byte(out), &rec) != nil || len(rec.Plans) == 0 {
@@ -71,6 +72,31 @@ func TestWindowsRatesEndToEnd(t *testing.T) {
 		if rec.Plans[0].Offer != "aws/g4dn.xlarge/us-east-1/on-demand/windows" || rec.Plans[0].OS != "windows" || !strings.Contains(strings.Join(rec.Plans[0].Reasons, "\n"), want) {
 			t.Errorf("%s: top plan %s:\n%s", lang, rec.Plans[0].Offer, strings.Join(rec.Plans[0].Reasons, "\n"))
 		}
+		// A plan at a Windows rate is a price; one at the Linux rate is a
+		// lower bound, and says so in JSON.
+		for _, pl := range rec.Plans {
+			if pl.PriceLowerBound != (pl.OS != "windows") {
+				t.Errorf("%s: %s (os %s): price_lower_bound %v", lang, pl.Offer, pl.OS, pl.PriceLowerBound)
+			}
+		}
+	}
+	// In the table, a lower bound's total reads "≥ …"; a Windows rate's does not.
+	out, errOut, code = exec(t, true, nil, "recommend", "--os", "windows", "--gpu", "T4", "--max-gpus", "1", "--provider", "aws", "--gpu-hours", "200",
+		"--priority", "cost", "--db", db)
+	if code != 0 {
+		t.Fatalf("table: exit %d\n%s%s", code, out, errOut)
+	}
+	var first, bound bool
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "1 ") && !strings.Contains(line, "≥") {
+			first = true
+		}
+		if strings.Contains(line, "g4dn") && strings.Contains(line, "≥ ") {
+			bound = true
+		}
+	}
+	if !first || !bound {
+		t.Errorf("table: first plan a price %v, some plan a lower bound %v:\n%s", first, bound, out)
 	}
 	if out, errOut, code := exec(t, true, nil, "catalog", "history", "--offer", "aws/g4dn.xlarge/us-east-1/on-demand/windows", "--db", db); code != 0 || !strings.Contains(out, "0.71") {
 		t.Errorf("history of the Windows rate: exit %d\n%s%s", code, out, errOut)

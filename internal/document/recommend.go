@@ -39,16 +39,19 @@ type RecPlan struct {
 	Billing  string `json:"billing"`
 	// OS is the operating system the plan's price is for: linux, or
 	// windows (a Windows rate, the licence included).
-	OS           string      `json:"os"`
-	Region       string      `json:"region"`
-	Time         *RecTime    `json:"time,omitempty"`
-	Cost         RecCost     `json:"cost"`
-	Confidence   string      `json:"confidence,omitempty"`
-	DeadlineMiss json.Number `json:"deadline_miss_probability"`
-	Score        json.Number `json:"score"`
-	Pareto       bool        `json:"pareto"`
-	Reasons      []string    `json:"reasons"`
-	Risks        []string    `json:"risks"`
+	OS string `json:"os"`
+	// PriceLowerBound: a Windows job priced at the Linux rate (no Windows
+	// rate in the catalog), so the cost is a lower bound.
+	PriceLowerBound bool        `json:"price_lower_bound,omitempty"`
+	Region          string      `json:"region"`
+	Time            *RecTime    `json:"time,omitempty"`
+	Cost            RecCost     `json:"cost"`
+	Confidence      string      `json:"confidence,omitempty"`
+	DeadlineMiss    json.Number `json:"deadline_miss_probability"`
+	Score           json.Number `json:"score"`
+	Pareto          bool        `json:"pareto"`
+	Reasons         []string    `json:"reasons"`
+	Risks           []string    `json:"risks"`
 	// Sizing is the rule that chose the count; BilledHours the hours
 	// billed per instance.
 	Sizing      string                `json:"sizing,omitempty"`
@@ -103,7 +106,7 @@ type Recommendation struct {
 func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 	o := p.Offer
 	rp := RecPlan{Rank: p.Rank, Offer: o.ID(), Provider: o.Provider, InstanceType: o.InstanceName, Count: p.Instances, GPUs: p.GPUs, GPUCount: p.GPUCount(),
-		GPU: o.Instance.GPUID, Billing: string(o.Billing), OS: o.OSName(), Region: o.RegionCode, Confidence: string(p.Confidence),
+		GPU: o.Instance.GPUID, Billing: string(o.Billing), OS: o.OSName(), PriceLowerBound: p.LowerBound, Region: o.RegionCode, Confidence: string(p.Confidence),
 		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
 		Cost:   RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
 		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Fabric: o.Instance.RDMA,

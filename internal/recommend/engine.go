@@ -38,7 +38,10 @@ type Plan struct {
 	Hours, HoursLow, HoursHigh float64 // wall time of a job (0 for a service)
 	Cost                       float64 // expected, in Currency: the job, or the service over the horizon
 	// PerGPUHour is the offer's effective rate per GPU-hour, in Currency.
-	PerGPUHour   float64
+	PerGPUHour float64
+	// LowerBound: a Windows job priced at the offer's Linux rate (the
+	// catalog has no Windows rate for it), so Cost is a lower bound.
+	LowerBound   bool
 	Currency     string
 	Confidence   perf.Confidence
 	DeadlineMiss float64

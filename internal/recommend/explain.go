@@ -559,6 +559,7 @@ func (x *run) windowsNotes(pl *Plan, top bool, cands []*cand) {
 		}
 		return
 	}
+	pl.LowerBound = true
 	add("rec.windows_licence", WindowsLicence[o.Provider])
 	if len(priced) > 0 {
 		add("rec.windows_after", len(priced))
