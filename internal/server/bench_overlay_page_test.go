@@ -9,10 +9,7 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
-	"github.com/gpuscout/gpuscout/internal/perf"
-	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/server"
-	"github.com/gpuscout/gpuscout/internal/spot"
 )
 
 // BenchmarkExplorerOverlay renders the offers explorer, uncached, on the
@@ -24,18 +21,7 @@ func BenchmarkExplorerOverlay(b *testing.B) {
 	if dir == "" {
 		b.Skip("GPUSCOUT_BENCH_OVERLAY is not set (a directory from bench/genoverlay)")
 	}
-	load := func(context.Context) (*server.Data, error) {
-		ds, err := curated.Load(curated.Embedded(), os.DirFS(dir))
-		if err != nil {
-			return nil, err
-		}
-		m, _, err := perf.New(ds.Catalog)
-		if err != nil {
-			return nil, err
-		}
-		return &server.Data{Catalog: ds.Catalog, FX: ds.FX, Perf: m,
-			Pricing: &pricing.Engine{Prices: ds.Catalog, FX: ds.FX, Spot: spot.CostHook{Facts: ds.Catalog}}}, nil
-	}
+	load := loadCatalog(curated.Embedded(), os.DirFS(dir))
 	srv, err := server.New(context.Background(), server.Config{Load: load, Now: func() time.Time { return now }})
 	if err != nil {
 		b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"html"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -36,17 +37,25 @@ var now = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 
 // loadEmbedded loads the real embedded catalog, as gpuscout serve does
 // without a database.
-func loadEmbedded(context.Context) (*server.Data, error) {
-	ds, err := curated.LoadEmbedded()
-	if err != nil {
-		return nil, err
+func loadEmbedded(ctx context.Context) (*server.Data, error) {
+	return loadCatalog(curated.Embedded(), nil)(ctx)
+}
+
+// loadCatalog is a server's Load of the catalog in base with overlay
+// (nil: none) over it, as gpuscout serve --catalog builds it.
+func loadCatalog(base, overlay fs.FS) func(context.Context) (*server.Data, error) {
+	return func(context.Context) (*server.Data, error) {
+		ds, err := curated.Load(base, overlay)
+		if err != nil {
+			return nil, err
+		}
+		m, _, err := perf.New(ds.Catalog)
+		if err != nil {
+			return nil, err
+		}
+		return &server.Data{Catalog: ds.Catalog, FX: ds.FX, Perf: m,
+			Pricing: &pricing.Engine{Prices: ds.Catalog, FX: ds.FX, Spot: spot.CostHook{Facts: ds.Catalog}}}, nil
 	}
-	m, _, err := perf.New(ds.Catalog)
-	if err != nil {
-		return nil, err
-	}
-	return &server.Data{Catalog: ds.Catalog, FX: ds.FX, Perf: m,
-		Pricing: &pricing.Engine{Prices: ds.Catalog, FX: ds.FX, Spot: spot.CostHook{Facts: ds.Catalog}}}, nil
 }
 
 var (

@@ -11,11 +11,7 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/catalogtest"
-	"github.com/gpuscout/gpuscout/internal/catalog/curated"
-	"github.com/gpuscout/gpuscout/internal/perf"
-	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/server"
-	"github.com/gpuscout/gpuscout/internal/spot"
 )
 
 // TestUndatedOfferInAPIAndPages serves the CLI's test catalog with one
@@ -28,18 +24,7 @@ func TestUndatedOfferInAPIAndPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	load := func(context.Context) (*server.Data, error) {
-		ds, err := curated.Load(cat, nil)
-		if err != nil {
-			return nil, err
-		}
-		m, _, err := perf.New(ds.Catalog)
-		if err != nil {
-			return nil, err
-		}
-		return &server.Data{Catalog: ds.Catalog, FX: ds.FX, Perf: m,
-			Pricing: &pricing.Engine{Prices: ds.Catalog, FX: ds.FX, Spot: spot.CostHook{Facts: ds.Catalog}}}, nil
-	}
+	load := loadCatalog(cat, nil)
 	srv, err := server.New(context.Background(), server.Config{Load: load, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)

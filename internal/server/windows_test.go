@@ -11,10 +11,7 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
-	"github.com/gpuscout/gpuscout/internal/perf"
-	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/server"
-	"github.com/gpuscout/gpuscout/internal/spot"
 )
 
 // TestOffersAPIWindows: os=windows lists the Windows rates (a user's
@@ -23,18 +20,7 @@ import (
 func TestOffersAPIWindows(t *testing.T) {
 	overlay := fstest.MapFS{"offers/windows.csv": &fstest.MapFile{Data: []byte("provider,instance_type,region,billing,hourly,upfront,monthly,currency,source_kind,source_ref,as_of,os\n" +
 		"aws,g4dn.xlarge,us-east-1,on-demand,0.71,,,USD,user,test data: an illustrative Windows rate,2026-11-01,windows\n")}}
-	load := func(context.Context) (*server.Data, error) {
-		ds, err := curated.Load(curated.Embedded(), overlay)
-		if err != nil {
-			return nil, err
-		}
-		m, _, err := perf.New(ds.Catalog)
-		if err != nil {
-			return nil, err
-		}
-		return &server.Data{Catalog: ds.Catalog, FX: ds.FX, Perf: m,
-			Pricing: &pricing.Engine{Prices: ds.Catalog, FX: ds.FX, Spot: spot.CostHook{Facts: ds.Catalog}}}, nil
-	}
+	load := loadCatalog(curated.Embedded(), overlay)
 	srv, err := server.New(context.Background(), server.Config{Load: load, Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
