@@ -248,16 +248,26 @@ func (w *offerWriter) exec(rows [][]any) error {
 		}
 		if *st == nil {
 			if *st, err = w.tx.PrepareContext(w.ctx, w.insert(offerBatch, shared)); err != nil {
-				return fmt.Errorf("save offers: %w", err)
+				return fmt.Errorf("save offers: %w", w.cause(err))
 			}
 		}
 		_, err = (*st).ExecContext(w.ctx, args...)
 	}
 	if err != nil {
-		return fmt.Errorf("save offers %d to %d: %w", w.written+1, w.written+n, err)
+		return fmt.Errorf("save offers %d to %d: %w", w.written+1, w.written+n, w.cause(err))
 	}
 	w.written += n
 	return nil
+}
+
+// cause is the reason a statement failed: the import's cancellation when
+// it was cancelled (database/sql then closes the transaction and its
+// statements, and says only that), else err.
+func (w *offerWriter) cause(err error) error {
+	if cerr := w.ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 // close stops the writing goroutine if it runs and releases the prepared
