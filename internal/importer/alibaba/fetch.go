@@ -36,58 +36,24 @@ const maxSpotPages = 20
 
 // APIError is an error answer of the ECS API. It carries the API's code
 // and message, never the credentials.
-type APIError struct {
-	Action     string
-	Region     string
-	HTTPStatus int
-	Code       string
-	Message    string
-	RequestID  string
-}
+type APIError = importer.APIError
 
-func (e *APIError) Error() string {
-	return importer.APIErrorText("alibaba", e.Action, e.Region, e.Code, e.Message, e.HTTPStatus, e.RequestID)
-}
-
-// Fatal reports whether the error concerns the credentials or the
-// account's permissions, so that no other request can succeed either.
-func (e *APIError) Fatal() bool {
-	if e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden {
-		return true
-	}
-	for _, p := range []string{"InvalidAccessKeyId", "InvalidAccessKeySecret", "SignatureDoesNotMatch",
-		"IncompleteSignature", "Forbidden", "InvalidSecurityToken", "MissingSecurityToken", "InvalidTimeStamp",
-		"SignatureNonceUsed", "NoPermission", "Unauthorized"} {
-		if strings.HasPrefix(e.Code, p) {
-			return true
+// apiCodes are the ECS API's error codes that refuse the credentials or
+// permissions, and those that ask to try again.
+var apiCodes = &importer.APICodes{Source: "alibaba",
+	Fatal: func(code string) bool {
+		for _, p := range []string{"InvalidAccessKeyId", "InvalidAccessKeySecret", "SignatureDoesNotMatch",
+			"IncompleteSignature", "Forbidden", "InvalidSecurityToken", "MissingSecurityToken", "InvalidTimeStamp",
+			"SignatureNonceUsed", "NoPermission", "Unauthorized"} {
+			if strings.HasPrefix(code, p) {
+				return true
+			}
 		}
-	}
-	return false
-}
-
-// Declined reports whether the API answered with its own error code for
-// the item asked about (say, a type not sold in the region): an expected
-// skip, unlike a server error, throttling that outlasted the retries, or
-// an answer that is not the API's.
-func (e *APIError) Declined() bool {
-	return !e.Fatal() && !e.retryable() && e.Code != "" && !strings.HasPrefix(e.Code, "HTTP")
-}
-
-// ErrorCode is the API's error code.
-func (e *APIError) ErrorCode() string { return e.Code }
-
-// record counts a failed call in the tally (importer.Tally.Record).
-func record(t *importer.Tally, skipped *importer.Skips, err error, example string) error {
-	var ae *APIError
-	if !errors.As(err, &ae) {
-		return err
-	}
-	return t.Record(skipped, err, example, ae)
-}
-
-func (e *APIError) retryable() bool {
-	return strings.HasPrefix(e.Code, "Throttling") || e.Code == "ServiceUnavailable" ||
-		strings.HasPrefix(e.Code, "InternalError") || e.HTTPStatus == http.StatusTooManyRequests || e.HTTPStatus >= 500
+		return false
+	},
+	Retry: func(code string) bool {
+		return strings.HasPrefix(code, "Throttling") || code == "ServiceUnavailable" || strings.HasPrefix(code, "InternalError")
+	},
 }
 
 // LoadEnv fills the AccessKey pair from getenv (os.Getenv) where unset.
@@ -176,7 +142,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 				}
 				body, fetched, err := i.call(ctx, c, region, params)
 				if err != nil {
-					if err := record(t, &b.skipped, err, region+" "+it); err != nil {
+					if err := importer.RecordAPIError(t, &b.skipped, err, region+" "+it); err != nil {
 						return nil, err
 					}
 					continue
@@ -227,7 +193,7 @@ func (i *Importer) fetchSpot(ctx context.Context, c *http.Client, region, it str
 		}
 		body, fetched, err := i.call(ctx, c, region, params)
 		if err != nil {
-			return record(t, &b.skipped, err, region+" "+it)
+			return importer.RecordAPIError(t, &b.skipped, err, region+" "+it)
 		}
 		t.Answered()
 		e := entry{Action: ActionDescribeSpotPriceHistory, Region: region, InstanceType: it,
@@ -270,16 +236,9 @@ func (i *Importer) call(ctx context.Context, c *http.Client, region string, para
 	}
 	endpoint = strings.ReplaceAll(endpoint, "{region}", region)
 	action := params["Action"]
-	return importer.Retry(ctx, attempts, wait, final, func() ([]byte, time.Time, error) {
+	return importer.Retry(ctx, attempts, wait, importer.FinalAPIError, func() ([]byte, time.Time, error) {
 		return i.once(ctx, c, endpoint, action, region, params)
 	})
-}
-
-// final reports whether an error is not worth another attempt: an API
-// answer that is not throttling or a server fault.
-func final(err error) bool {
-	var ae *APIError
-	return errors.As(err, &ae) && !ae.retryable()
 }
 
 func (i *Importer) once(ctx context.Context, c *http.Client, endpoint, action, region string, params map[string]string) ([]byte, time.Time, error) {
@@ -334,7 +293,7 @@ func (i *Importer) once(ctx context.Context, c *http.Client, endpoint, action, r
 	}
 	jsonErr := json.Unmarshal(body, &head)
 	if resp.StatusCode >= 400 || head.Code != "" {
-		ae := &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Code,
+		ae := &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Code,
 			Message: redact(head.Message), RequestID: redact(head.RequestID)}
 		if ae.Code == "" {
 			ae.Code = "HTTP" + strconv.Itoa(resp.StatusCode)

@@ -33,52 +33,19 @@ const maxBody = 16 << 20
 
 // APIError is an error answer of the BCC API ({"code", "message",
 // "requestId"}). It never carries the credentials.
-type APIError struct {
-	Action     string
-	Region     string
-	HTTPStatus int
-	Code       string
-	Message    string
-	RequestID  string
-}
+type APIError = importer.APIError
 
-func (e *APIError) Error() string {
-	return importer.APIErrorText("baidu", e.Action, e.Region, e.Code, e.Message, e.HTTPStatus, e.RequestID)
-}
-
-// Fatal reports whether the credentials or permissions were refused
-// (HTTP 401/403 or BCE's AccessDenied, InvalidAccessKeyId,
-// SignatureDoesNotMatch, RequestExpired, InvalidHTTPAuthHeader).
-func (e *APIError) Fatal() bool {
-	if e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden {
-		return true
-	}
-	switch e.Code {
-	case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "RequestExpired", "InvalidHTTPAuthHeader":
-		return true
-	}
-	return false
-}
-
-func (e *APIError) retryable() bool {
-	return e.HTTPStatus == http.StatusTooManyRequests || e.HTTPStatus >= 500 || e.Code == "InternalError"
-}
-
-// Declined reports whether the API answered with its own code for the
-// item (a spec not sold in a zone): an expected skip.
-func (e *APIError) Declined() bool {
-	return !e.Fatal() && !e.retryable() && e.Code != "" && !strings.HasPrefix(e.Code, "HTTP")
-}
-
-// ErrorCode is the API's error code.
-func (e *APIError) ErrorCode() string { return e.Code }
-
-func record(t *importer.Tally, skipped *importer.Skips, err error, example string) error {
-	var ae *APIError
-	if !errors.As(err, &ae) {
-		return err
-	}
-	return t.Record(skipped, err, example, ae)
+// apiCodes are BCE's error codes that refuse the credentials or
+// permissions, and the one that asks to try again.
+var apiCodes = &importer.APICodes{Source: "baidu",
+	Fatal: func(code string) bool {
+		switch code {
+		case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "RequestExpired", "InvalidHTTPAuthHeader":
+			return true
+		}
+		return false
+	},
+	Retry: func(code string) bool { return code == "InternalError" },
 }
 
 func (i *Importer) wants(b catalog.Billing) bool {
@@ -176,7 +143,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 	for _, region := range i.Regions {
 		flavors, err := i.gpuFlavors(ctx, c, region)
 		if err != nil {
-			if err := record(t, &b.skipped, err, region); err != nil {
+			if err := importer.RecordAPIError(t, &b.skipped, err, region); err != nil {
 				return nil, err
 			}
 			continue
@@ -203,7 +170,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 				}
 				out, fetched, err := i.call(ctx, c, ActionPrice, region, http.MethodPost, pathPrice, nil, body)
 				if err != nil {
-					if err := record(t, &b.skipped, err, region+" "+f.zone+" "+f.Spec); err != nil {
+					if err := importer.RecordAPIError(t, &b.skipped, err, region+" "+f.zone+" "+f.Spec); err != nil {
 						return nil, err
 					}
 					continue
@@ -250,7 +217,7 @@ func (i *Importer) gpuFlavors(ctx context.Context, c *http.Client, region string
 		} `json:"zoneResources"`
 	}
 	if err := json.Unmarshal(body, &resp); err != nil {
-		return nil, &APIError{Action: "ListFlavorSpec", Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + err.Error()}
+		return nil, &APIError{Codes: apiCodes, Action: "ListFlavorSpec", Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + err.Error()}
 	}
 	var out []zoneFlavor
 	for _, z := range resp.ZoneResources {
@@ -282,16 +249,9 @@ func (i *Importer) call(ctx context.Context, c *http.Client, action, region, met
 	if wait <= 0 {
 		wait = time.Second
 	}
-	return importer.Retry(ctx, attempts, wait, final, func() ([]byte, time.Time, error) {
+	return importer.Retry(ctx, attempts, wait, importer.FinalAPIError, func() ([]byte, time.Time, error) {
 		return i.once(ctx, c, action, region, method, path, q, body)
 	})
-}
-
-// final reports whether an error is not worth another attempt: an API
-// answer that is not throttling or a server fault.
-func final(err error) bool {
-	var ae *APIError
-	return errors.As(err, &ae) && !ae.retryable()
 }
 
 func (i *Importer) once(ctx context.Context, c *http.Client, action, region, method, path string, q url.Values, body []byte) ([]byte, time.Time, error) {
@@ -342,7 +302,7 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 	}
 	jsonErr := json.Unmarshal(out, &head)
 	if resp.StatusCode >= 400 || head.Code != "" {
-		ae := &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Code,
+		ae := &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Code,
 			Message: i.redactString(head.Message), RequestID: head.RequestID}
 		if ae.RequestID == "" {
 			ae.RequestID = resp.Header.Get("x-bce-request-id")
@@ -354,7 +314,7 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 		return nil, now, ae
 	}
 	if jsonErr != nil {
-		return nil, now, &APIError{Action: action, Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + jsonErr.Error()}
+		return nil, now, &APIError{Codes: apiCodes, Action: action, Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + jsonErr.Error()}
 	}
 	return out, now, nil
 }

@@ -45,56 +45,21 @@ const maxBody = 16 << 20
 
 // APIError is an error answer of a Huawei Cloud API. It carries the API's
 // code and message, never the credentials.
-type APIError struct {
-	Action     string
-	Region     string
-	HTTPStatus int
-	Code       string
-	Message    string
-	RequestID  string
-}
+type APIError = importer.APIError
 
-func (e *APIError) Error() string {
-	return importer.APIErrorText("huawei", e.Action, e.Region, e.Code, e.Message, e.HTTPStatus, e.RequestID)
-}
-
-// Fatal reports whether the credentials or permissions were refused
-// (HTTP 401 or 403, the API gateway's APIG.0301 "Incorrect IAM
-// authentication information", BSS's CBC.0151 "access denied"), so that
-// no other request can succeed either.
-func (e *APIError) Fatal() bool {
-	if e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden {
-		return true
-	}
-	switch e.Code {
-	case "APIG.0301", "APIGW.0301", "APIG.0302", "APIGW.0302", "CBC.0151":
-		return true
-	}
-	return false
-}
-
-func (e *APIError) retryable() bool {
-	return e.HTTPStatus == http.StatusTooManyRequests || e.HTTPStatus >= 500 ||
-		e.Code == "APIG.0308" || e.Code == "APIGW.0308"
-}
-
-// Declined reports whether the API answered with its own error code for
-// the item asked about (a flavor BSS cannot price in a region): an
-// expected skip.
-func (e *APIError) Declined() bool {
-	return !e.Fatal() && !e.retryable() && e.Code != "" && !strings.HasPrefix(e.Code, "HTTP")
-}
-
-// ErrorCode is the API's error code.
-func (e *APIError) ErrorCode() string { return e.Code }
-
-// record counts a failed call in the tally (importer.Tally.Record).
-func record(t *importer.Tally, skipped *importer.Skips, err error, example string) error {
-	var ae *APIError
-	if !errors.As(err, &ae) {
-		return err
-	}
-	return t.Record(skipped, err, example, ae)
+// apiCodes are the Huawei Cloud error codes that refuse the credentials or
+// permissions (the API gateway's APIG.0301/0302 "Incorrect IAM
+// authentication information", BSS's CBC.0151 "access denied"), and the
+// gateway's throttling code.
+var apiCodes = &importer.APICodes{Source: "huawei",
+	Fatal: func(code string) bool {
+		switch code {
+		case "APIG.0301", "APIGW.0301", "APIG.0302", "APIGW.0302", "CBC.0151":
+			return true
+		}
+		return false
+	},
+	Retry: func(code string) bool { return code == "APIG.0308" || code == "APIGW.0308" },
 }
 
 func (i *Importer) wants(b catalog.Billing) bool {
@@ -181,7 +146,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 	for _, region := range i.Regions {
 		pid, err := i.projectID(ctx, c, region)
 		if err != nil {
-			if err := record(t, &b.skipped, err, region); err != nil {
+			if err := importer.RecordAPIError(t, &b.skipped, err, region); err != nil {
 				return nil, err
 			}
 			continue
@@ -193,7 +158,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 		}
 		flavors, err := i.gpuFlavors(ctx, c, region, pid)
 		if err != nil {
-			if err := record(t, &b.skipped, err, region); err != nil {
+			if err := importer.RecordAPIError(t, &b.skipped, err, region); err != nil {
 				return nil, err
 			}
 			continue
@@ -221,7 +186,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 				e.Region, e.Flavor = region, f.ID
 				body, fetched, err := i.rate(ctx, c, pid, e)
 				if err != nil {
-					if err := record(t, &b.skipped, err, region+" "+f.ID); err != nil {
+					if err := importer.RecordAPIError(t, &b.skipped, err, region+" "+f.ID); err != nil {
 						return nil, err
 					}
 					continue
@@ -351,7 +316,7 @@ func (i *Importer) rate(ctx context.Context, c *http.Client, project string, e e
 
 // notAPI is an answer that is not the API's JSON.
 func notAPI(action, region string, err error) error {
-	return &APIError{Action: action, Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + err.Error()}
+	return &APIError{Codes: apiCodes, Action: action, Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + err.Error()}
 }
 
 // call sends one signed request with retries and returns the body of a
@@ -365,16 +330,9 @@ func (i *Importer) call(ctx context.Context, c *http.Client, action, region, met
 	if wait <= 0 {
 		wait = 2 * time.Second
 	}
-	return importer.Retry(ctx, attempts, wait, final, func() ([]byte, time.Time, error) {
+	return importer.Retry(ctx, attempts, wait, importer.FinalAPIError, func() ([]byte, time.Time, error) {
 		return i.once(ctx, c, action, region, method, base, path, q, body)
 	})
-}
-
-// final reports whether an error is not worth another attempt: an API
-// answer that is not throttling or a server fault.
-func final(err error) bool {
-	var ae *APIError
-	return errors.As(err, &ae) && !ae.retryable()
 }
 
 func (i *Importer) once(ctx context.Context, c *http.Client, action, region, method, base, path string, q url.Values, body []byte) ([]byte, time.Time, error) {
@@ -422,7 +380,7 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 	jsonErr := json.Unmarshal(out, &ef)
 	code, msg := ef.codeMessage()
 	if resp.StatusCode >= 400 || code != "" {
-		ae := &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: code,
+		ae := &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: code,
 			Message: i.redactString(msg), RequestID: resp.Header.Get("X-Request-Id")}
 		if ae.Code == "" || ae.Code == "error" {
 			ae.Code = "HTTP" + strconv.Itoa(resp.StatusCode)

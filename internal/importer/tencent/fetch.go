@@ -32,58 +32,28 @@ const filterValues = 5
 
 // APIError is an error answer of the CVM API (Response.Error). It
 // carries the API's code and message, never the credentials.
-type APIError struct {
-	Action     string
-	Region     string
-	HTTPStatus int
-	Code       string
-	Message    string
-	RequestID  string
-}
+type APIError = importer.APIError
 
-func (e *APIError) Error() string {
-	msg := fmt.Sprintf("tencent %s %s: %s", e.Action, e.Region, e.Code)
-	if e.Message != "" {
-		msg += ": " + e.Message
-	}
-	if e.RequestID != "" {
-		msg += " (request " + e.RequestID + ")"
-	}
-	return msg
-}
-
-// Fatal reports whether the error concerns the credentials or the
-// account's permissions, so that no other request can succeed either.
-func (e *APIError) Fatal() bool {
-	if e.HTTPStatus == http.StatusUnauthorized || e.HTTPStatus == http.StatusForbidden {
-		return true
-	}
-	return strings.HasPrefix(e.Code, "AuthFailure") || strings.HasPrefix(e.Code, "UnauthorizedOperation")
-}
-
-// Declined reports whether the API answered with its own error code for
-// the item asked about (say, a type not sold in the region): an expected
-// skip, unlike a server error, throttling that outlasted the retries, or
-// an answer that is not the API's.
-func (e *APIError) Declined() bool {
-	return !e.Fatal() && !e.retryable() && e.Code != "" && !strings.HasPrefix(e.Code, "HTTP")
-}
-
-// ErrorCode is the API's error code.
-func (e *APIError) ErrorCode() string { return e.Code }
-
-// record counts a failed call in the tally (importer.Tally.Record).
-func record(t *importer.Tally, skipped *importer.Skips, err error, example string) error {
-	var ae *APIError
-	if !errors.As(err, &ae) {
-		return err
-	}
-	return t.Record(skipped, err, example, ae)
-}
-
-func (e *APIError) retryable() bool {
-	return strings.HasPrefix(e.Code, "RequestLimitExceeded") || strings.HasPrefix(e.Code, "InternalError") ||
-		e.HTTPStatus == http.StatusTooManyRequests || e.HTTPStatus >= 500
+// apiCodes are the CVM API's error codes that refuse the credentials or
+// permissions (AuthFailure.*, UnauthorizedOperation.*), and those that ask
+// to try again.
+var apiCodes = &importer.APICodes{Source: "tencent",
+	Fatal: func(code string) bool {
+		return strings.HasPrefix(code, "AuthFailure") || strings.HasPrefix(code, "UnauthorizedOperation")
+	},
+	Retry: func(code string) bool {
+		return strings.HasPrefix(code, "RequestLimitExceeded") || strings.HasPrefix(code, "InternalError")
+	},
+	Text: func(e *APIError) string {
+		msg := fmt.Sprintf("tencent %s %s: %s", e.Action, e.Region, e.Code)
+		if e.Message != "" {
+			msg += ": " + e.Message
+		}
+		if e.RequestID != "" {
+			msg += " (request " + e.RequestID + ")"
+		}
+		return msg
+	},
 }
 
 // LoadEnv fills SecretID and SecretKey from getenv (os.Getenv) where
@@ -174,7 +144,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 				}
 				body, fetched, err := i.call(ctx, c, ActionDescribeZoneInstanceConfigInfos, region, map[string]any{"Filters": filters})
 				if err != nil {
-					if err := record(t, &b.skipped, err, region); err != nil {
+					if err := importer.RecordAPIError(t, &b.skipped, err, region); err != nil {
 						return nil, err
 					}
 					continue
@@ -240,7 +210,7 @@ func (i *Importer) fetchSubscriptions(ctx context.Context, c *http.Client, regio
 			}
 			body, fetched, err := i.call(ctx, c, ActionInquiryPriceRunInstances, region, req)
 			if err != nil {
-				if err := record(t, &b.skipped, err, region+" "+it); err != nil {
+				if err := importer.RecordAPIError(t, &b.skipped, err, region+" "+it); err != nil {
 					return err
 				}
 				continue
@@ -271,16 +241,9 @@ func (i *Importer) call(ctx context.Context, c *http.Client, action, region stri
 	if wait <= 0 {
 		wait = 500 * time.Millisecond
 	}
-	return importer.Retry(ctx, attempts, wait, final, func() ([]byte, time.Time, error) {
+	return importer.Retry(ctx, attempts, wait, importer.FinalAPIError, func() ([]byte, time.Time, error) {
 		return i.once(ctx, c, action, region, payload)
 	})
-}
-
-// final reports whether an error is not worth another attempt: an API
-// answer that is not throttling or a server fault.
-func final(err error) bool {
-	var ae *APIError
-	return errors.As(err, &ae) && !ae.retryable()
 }
 
 func (i *Importer) once(ctx context.Context, c *http.Client, action, region string, payload []byte) ([]byte, time.Time, error) {
@@ -332,11 +295,11 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region stri
 	}
 	jsonErr := json.Unmarshal(body, &head)
 	if jsonErr == nil && head.Response != nil && head.Response.Error != nil {
-		return nil, now, &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Response.Error.Code,
+		return nil, now, &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Response.Error.Code,
 			Message: redact(head.Response.Error.Message), RequestID: redact(head.Response.RequestID)}
 	}
 	if resp.StatusCode >= 400 {
-		return nil, now, &APIError{Action: action, Region: region, HTTPStatus: resp.StatusCode,
+		return nil, now, &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode,
 			Code: "HTTP" + strconv.Itoa(resp.StatusCode), Message: snippet([]byte(redact(string(body))))}
 	}
 	if jsonErr != nil || head.Response == nil {
