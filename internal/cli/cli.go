@@ -98,8 +98,9 @@ type app struct {
 	rates   *fx.Table
 	ds      *dataset
 	// onlyGPUs, set by a command before it loads data, names the GPU
-	// models it asks about: imported offers of other GPUs are not loaded
-	// (nil loads every imported offer).
+	// models it asks about: offers of other GPUs, curated or imported, are
+	// not loaded (nil loads every offer). The dataset's left then says
+	// that some may be missing.
 	onlyGPUs []string
 	// prefilter, set by a command before it loads data, chooses from the
 	// catalog without imported offers the instance types whose imported
@@ -436,17 +437,29 @@ func (a *app) data() (*dataset, error) {
 		}
 		over = os.DirFS(a.catalog)
 	}
-	load := curated.LoadData
-	if a.fromCSV {
-		load = curated.LoadCSV
+	var d catalog.Data
+	var rates *fx.Table
+	var left curated.LeftOut
+	var err error
+	switch {
+	case a.fromCSV:
+		d, rates, err = curated.LoadCSV(a.env.Catalog, over)
+	case len(a.onlyGPUs) > 0:
+		// Only the offers of the instance types with the GPU models asked
+		// for are decoded: InstancesForGPUs matches every model LookupGPU
+		// can resolve a name to, and more.
+		d, rates, left, err = curated.LoadDataNarrow(a.env.Catalog, over, func(d *catalog.Data) func(provider, instance string) bool {
+			return instanceSet(catalog.InstancesForGPUs(d, a.onlyGPUs))
+		})
+	default:
+		d, rates, err = curated.LoadData(a.env.Catalog, over)
 	}
-	d, rates, err := load(a.env.Catalog, over)
 	if err != nil {
 		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
 	}
 	// The curated offers, indexed by ID only where a command asks (the
 	// slice's elements stay these offers: imports are overlaid on a copy).
-	ds := &dataset{FX: rates, baseFX: rates, curated: d.Offers}
+	ds := &dataset{FX: rates, baseFX: rates, curated: d.Offers, left: left}
 	var overrides []fx.Rate
 	for _, s := range a.fxFlags {
 		r, err := fx.ParseOverride(s)
@@ -605,7 +618,31 @@ func (a *app) rejectedWarning(ds *dataset) {
 const staleAfterDays = 180
 
 // staleWarning tells the user, on stderr, when even the newest price is old.
-func (a *app) staleWarning(ds *dataset) { a.staleWarningAt(ds.Catalog.NewestAsOf()) }
+func (a *app) staleWarning(ds *dataset) {
+	newest := ds.Catalog.NewestAsOf()
+	if ds.left.NewestAsOf.After(newest) {
+		newest = ds.left.NewestAsOf // an offer the command did not load
+	}
+	a.staleWarningAt(newest)
+}
+
+// instanceSet is the test of membership in keys ("provider/instance"),
+// nil when keys is nil. Offers come grouped by instance type, so it
+// remembers its last answer.
+func instanceSet(keys map[string]bool) func(provider, instance string) bool {
+	if keys == nil {
+		return nil
+	}
+	var lastProvider, lastInstance string
+	last, any := false, false
+	return func(provider, instance string) bool {
+		if !any || provider != lastProvider || instance != lastInstance {
+			lastProvider, lastInstance, any = provider, instance, true
+			last = keys[provider+"/"+instance]
+		}
+		return last
+	}
+}
 
 // staleWarningAt is staleWarning given the newest price's date.
 func (a *app) staleWarningAt(newest time.Time) {

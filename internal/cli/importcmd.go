@@ -749,6 +749,9 @@ type dataset struct {
 	// Discovery says which instance types the imports added and which GPU
 	// names they could not resolve; nil without a database.
 	Discovery *catalog.DiscoveryReport
+	// left says whether curated offers were left out because the command
+	// asked about some GPU models only (app.onlyGPUs).
+	left curated.LeftOut
 }
 
 func (d *dataset) curatedOffer(id string) (*catalog.Offer, bool) {

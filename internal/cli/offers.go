@@ -128,6 +128,11 @@ func (a *app) buildOfferQuery(c *catalog.Catalog, o *offersOptions) (catalog.Off
 
 func (a *app) runOffers(o *offersOptions) error {
 	a.onlyGPUs = splitFlags(o.gpus)
+	return a.showOffers(o)
+}
+
+// showOffers answers the offers command from the data loaded for it.
+func (a *app) showOffers(o *offersOptions) error {
 	ds, err := a.data()
 	if err != nil {
 		return err
@@ -146,6 +151,12 @@ func (a *app) runOffers(o *offersOptions) error {
 	rows, total, err := c.QueryOffersTop(q, top)
 	if err != nil {
 		return err
+	}
+	if len(rows) == 0 && ds.left.Any {
+		// What is said when nothing matches (which providers have no
+		// public price at all) needs every offer: load them.
+		a.ds, a.onlyGPUs = nil, nil
+		return a.showOffers(o)
 	}
 	if o.oneRegion {
 		rows = catalog.CheapestRegion(rows)

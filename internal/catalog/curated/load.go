@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/fx"
@@ -92,15 +93,41 @@ func Load(base, overlay fs.FS) (*Dataset, error) {
 // (catalog.Data.MarkValidated); its CSV files are parsed only where
 // something is overlaid on them.
 func LoadData(base, overlay fs.FS) (catalog.Data, *fx.Table, error) {
+	d, t, _, err := LoadDataNarrow(base, overlay, nil)
+	return d, t, err
+}
+
+// Narrow, given the records that come before the offers (providers,
+// regions, GPU models and instance types), returns which instance types'
+// offers a command needs, or nil for all of them.
+type Narrow func(d *catalog.Data) func(provider, instance string) bool
+
+// LeftOut describes the offers LoadDataNarrow left out.
+type LeftOut struct {
+	// Any reports whether any offer may have been left out: the catalog
+	// then holds only the offers the command asked for, and figures over
+	// every offer (counts, coverage) must not be taken from it.
+	Any bool
+	// NewestAsOf is the newest as-of date of the offers left out (zero
+	// when none), for a warning about the age of the newest price.
+	NewestAsOf time.Time
+}
+
+// LoadDataNarrow is LoadData for a command that shows only the offers of
+// some instance types (`offers --gpu A100`): from the compiled form it
+// decodes only the offers narrow keeps, which spares the memory of the
+// others, and says in LeftOut what it left out. Parsing CSV files keeps
+// every offer (LeftOut.Any is false).
+func LoadDataNarrow(base, overlay fs.FS, narrow Narrow) (catalog.Data, *fx.Table, LeftOut, error) {
 	if _, ok := base.(embeddedFS); ok && overlay == nil && current(base) {
 		// A damaged compiled form (which TestCompiledIsCurrent refuses)
 		// costs time, never correctness: the CSV files are parsed instead.
-		if d, t, err := decodeCompiled(compiled); err == nil {
-			return d, t, nil
+		if d, t, left, err := decodeCompiledNarrow(compiled, narrow); err == nil {
+			return d, t, left, nil
 		}
 	}
 	d, _, t, err := loadCSV(base, overlay)
-	return d, t, err
+	return d, t, LeftOut{}, err
 }
 
 // LoadCSV is LoadData from the CSV files always, the embedded catalog's
