@@ -1,7 +1,10 @@
 package catalog
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"math/bits"
 	"sort"
 	"strings"
 
@@ -147,7 +150,8 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 	}
 	// perGPU: every row needs its per-GPU price (to sort or filter by
 	// it); else only the rows returned get it.
-	perGPU := per == PerGPUHour || q.Sort == SortGPUPrice
+	// Every row is returned when n <= 0: each gets it in the one pass.
+	perGPU := per == PerGPUHour || q.Sort == SortGPUPrice || n <= 0
 	var rows []OfferRow
 	var top *topN // the first n rows so far, when n > 0
 	if n > 0 {
@@ -296,18 +300,73 @@ func undatedLast(a, b *OfferRow) int {
 func valueOrder(key SortKey) func(a, b *OfferRow) int {
 	switch key {
 	case SortGPUPrice:
-		return func(a, b *OfferRow) int { return a.PerGPUHourly.Cmp(b.PerGPUHourly) }
+		return func(a, b *OfferRow) int { return cmpDec(a.PerGPUHourly, b.PerGPUHourly) }
 	case SortVRAM:
 		return func(a, b *OfferRow) int {
-			if c := b.Offer.Instance.GPUMemoryGB.Cmp(a.Offer.Instance.GPUMemoryGB); c != 0 {
+			if c := cmpDec(b.Offer.Instance.GPUMemoryGB, a.Offer.Instance.GPUMemoryGB); c != 0 {
 				return c
 			}
-			return a.EffectiveHourly.Cmp(b.EffectiveHourly)
+			return cmpDec(a.EffectiveHourly, b.EffectiveHourly)
 		}
 	case SortFP16PerDollar:
 		return func(a, b *OfferRow) int { return b.FP16PerDollar().Cmp(a.FP16PerDollar()) }
 	}
-	return func(a, b *OfferRow) int { return a.EffectiveHourly.Cmp(b.EffectiveHourly) }
+	return func(a, b *OfferRow) int { return cmpDec(a.EffectiveHourly, b.EffectiveHourly) }
+}
+
+// pow10 holds 10^0 to 10^18.
+var pow10 = func() (p [19]uint64) {
+	p[0] = 1
+	for i := 1; i < len(p); i++ {
+		p[i] = p[i-1] * 10
+	}
+	return p
+}()
+
+// cmpDec is a.Cmp(b) without the allocation Cmp makes to align two
+// exponents, which a sort, comparing each price many times, would make at
+// every comparison: coefficients of at most 18 digits (every price and
+// size of a catalog) compare as integers once the one with the larger
+// exponent is scaled to the other's, when that fits 63 bits; anything
+// else goes to Cmp.
+func cmpDec(a, b decimal.Decimal) int {
+	if a.NumDigits() > 18 || b.NumDigits() > 18 {
+		return a.Cmp(b)
+	}
+	va, ea := a.CoefficientInt64(), a.Exponent()
+	vb, eb := b.CoefficientInt64(), b.Exponent()
+	switch {
+	case ea == eb:
+		return cmp.Compare(va, vb)
+	case ea > eb:
+		if x, ok := scale(va, ea-eb); ok {
+			return cmp.Compare(x, vb)
+		}
+	default:
+		if x, ok := scale(vb, eb-ea); ok {
+			return cmp.Compare(va, x)
+		}
+	}
+	return a.Cmp(b)
+}
+
+// scale is v·10^d (d > 0) when it fits an int64.
+func scale(v int64, d int32) (int64, bool) {
+	if d >= int32(len(pow10)) {
+		return 0, false
+	}
+	u := uint64(v)
+	if v < 0 {
+		u = uint64(-v)
+	}
+	hi, lo := bits.Mul64(u, pow10[d])
+	if hi != 0 || lo > math.MaxInt64 {
+		return 0, false
+	}
+	if v < 0 {
+		return -int64(lo), true
+	}
+	return int64(lo), true
 }
 
 // topN keeps the first n rows of an order among the rows added, without
