@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -191,6 +192,16 @@ func (a *app) showOffers(o *offersOptions) error {
 		g.Headers = append(g.Headers, p.T("col.os"))
 		g.Align = append(g.Align, output.Left)
 	}
+	// CSV is written row by row; the other formats need every row first
+	// (a table sizes its columns on them).
+	var cw *output.CSVWriter
+	if a.out == output.CSV {
+		cw = output.NewCSVWriter(a.io.Out)
+		if err := cw.Write(g.Headers); err != nil {
+			return err
+		}
+	}
+	cells := make([]string, 0, len(g.Headers))
 	var from []string
 	nStale := 0
 	discovered := false
@@ -203,13 +214,22 @@ func (a *app) showOffers(o *offersOptions) error {
 			asOf += "*"
 			nStale++
 		}
-		cells := []string{r.Offer.Provider, discoveredMark(it), qty(it.GPUCount) + "× " + it.GPUID, qty(it.GPUMemoryGB) + " GB", qty(it.VCPU),
+		cells = append(cells[:0], r.Offer.Provider, discoveredMark(it), qty(it.GPUCount)+"× "+it.GPUID, qty(it.GPUMemoryGB)+" GB", qty(it.VCPU),
 			qty(it.MemoryGiB), r.Offer.RegionCode, billingLabel(p, r.Offer.Billing), money(r.Price), money(r.PerGPUHourly),
-			enumLabel(p, "source.", string(r.Offer.Source.Kind)), asOf}
+			enumLabel(p, "source.", string(r.Offer.Source.Kind)), asOf)
 		if withOS {
 			cells = append(cells, r.Offer.OSName())
 		}
-		g.Add(cells...)
+		if cw != nil {
+			if err := cw.Write(cells); err != nil {
+				return err
+			}
+			continue
+		}
+		g.Add(slices.Clone(cells)...)
+	}
+	if cw != nil {
+		return cw.Flush()
 	}
 	if len(rows) == 0 && a.out == output.Table {
 		if q.OS == catalog.OSWindows && len(c.OffersOS(catalog.OSWindows)) == 0 {

@@ -41,18 +41,22 @@ func SafeCell(s string) string {
 }
 
 // CSVWriter is a csv.Writer that neutralises every cell with SafeCell.
-type CSVWriter struct{ w *csv.Writer }
+type CSVWriter struct {
+	w    *csv.Writer
+	safe []string // the record being written, reused
+}
 
 // NewCSVWriter returns a CSVWriter writing to w.
 func NewCSVWriter(w io.Writer) *CSVWriter { return &CSVWriter{w: csv.NewWriter(w)} }
 
-// Write writes one record, each cell neutralised.
+// Write writes one record, each cell neutralised. rec may be reused once
+// Write returns.
 func (c *CSVWriter) Write(rec []string) error {
-	safe := make([]string, len(rec))
-	for i, s := range rec {
-		safe[i] = SafeCell(s)
+	c.safe = c.safe[:0]
+	for _, s := range rec {
+		c.safe = append(c.safe, SafeCell(s))
 	}
-	return c.w.Write(safe)
+	return c.w.Write(c.safe)
 }
 
 // Flush writes any buffered data and returns the first error, if any.
