@@ -166,7 +166,7 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 	if q.OS != OSLinux && q.OS != OSWindows {
 		return nil, 0, fmt.Errorf("unknown operating system %q (use linux or windows)", q.OS)
 	}
-	for _, o := range c.OffersOS(q.OS) {
+	match := func(o *Offer) bool {
 		it := o.Instance
 		if it != lastIt {
 			lastIt = it
@@ -177,19 +177,27 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 				(!q.MinGPUs.IsPositive() || !it.GPUCount.LessThan(q.MinGPUs)) &&
 				(!q.MinVRAMGB.IsPositive() || !it.VRAMPerGPUGB().LessThan(q.MinVRAMGB))
 		}
-		if !itMatch {
-			continue
+		return itMatch &&
+			(len(q.Regions) == 0 || inFold(q.Regions, o.RegionCode)) &&
+			(len(q.Countries) == 0 || inFold(q.Countries, o.Region.Country)) &&
+			(len(q.Residency) == 0 || inFold(q.Residency, o.Region.Residency)) &&
+			(len(q.Billing) == 0 || matchAnyBilling(o.Billing, q.Billing))
+	}
+	offers := c.OffersOS(q.OS)
+	if top == nil {
+		// Every match is kept: count them first (filters only, no
+		// pricing) so that the rows take one array, not the arrays a
+		// growing slice leaves behind.
+		matches := 0
+		for _, o := range offers {
+			if match(o) {
+				matches++
+			}
 		}
-		if len(q.Regions) > 0 && !inFold(q.Regions, o.RegionCode) {
-			continue
-		}
-		if len(q.Countries) > 0 && !inFold(q.Countries, o.Region.Country) {
-			continue
-		}
-		if len(q.Residency) > 0 && !inFold(q.Residency, o.Region.Residency) {
-			continue
-		}
-		if len(q.Billing) > 0 && !matchAnyBilling(o.Billing, q.Billing) {
+		rows = make([]OfferRow, 0, matches)
+	}
+	for _, o := range offers {
+		if !match(o) {
 			continue
 		}
 		row, err := priceRow(o, q.Currency, q.FX, per, perGPU)
