@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
@@ -117,7 +116,7 @@ func BenchmarkLoadEmbedded(b *testing.B) {
 }
 
 // LoadEmbedded, which sizes its list once and appends in place, gives the
-// points ParseBenchmarks gives file by file.
+// points ParseBenchmarks gives file by file, read from data/.
 func TestLoadEmbeddedIsParseBenchmarks(t *testing.T) {
 	ds, err := curated.LoadEmbedded()
 	if err != nil {
@@ -128,16 +127,16 @@ func TestLoadEmbeddedIsParseBenchmarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, _ := fs.Glob(dataFS, "data/*.csv")
+	names, _ := filepath.Glob("data/*.csv")
 	sort.Strings(names)
 	var want []Point
 	var wantSkipped []string
 	for _, n := range names {
-		f, err := dataFS.Open(n)
+		f, err := os.Open(n)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pts, skip, err := ParseBenchmarks(f, strings.TrimPrefix(n, "data/"), lookup)
+		pts, skip, err := ParseBenchmarks(f, filepath.Base(n), lookup)
 		f.Close()
 		if err != nil {
 			t.Fatal(err)
@@ -146,5 +145,25 @@ func TestLoadEmbeddedIsParseBenchmarks(t *testing.T) {
 	}
 	if len(got) < 100 || !reflect.DeepEqual(got, want) || !reflect.DeepEqual(gotSkipped, wantSkipped) {
 		t.Errorf("LoadEmbedded: %d points, %d skipped; file by file: %d, %d", len(got), len(gotSkipped), len(want), len(wantSkipped))
+	}
+}
+
+// TestEveryTableIsEmbedded: the embedded tables are the CSV files of
+// data/, in name order, each as the file holds it.
+func TestEveryTableIsEmbedded(t *testing.T) {
+	names, _ := filepath.Glob("data/*.csv")
+	sort.Strings(names)
+	tables := embeddedTables()
+	if len(tables) != len(names) {
+		t.Fatalf("%d tables embedded, %d files in data/: list each file in embeddedTables", len(tables), len(names))
+	}
+	for i, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tables[i].name != filepath.Base(n) || tables[i].text != string(b) {
+			t.Errorf("embedded table %d is %s, want %s as data/ holds it", i, tables[i].name, n)
+		}
 	}
 }

@@ -8,20 +8,42 @@
 package perf
 
 import (
-	"bytes"
-	"embed"
-	"encoding/csv"
+	_ "embed" // the benchmark tables
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gpuscout/gpuscout/internal/csvtext"
 )
 
-//go:embed data/*.csv
-var dataFS embed.FS
+// The benchmark tables, embedded as text: a point's strings are views into
+// it, so loading them copies none of it.
+var (
+	//go:embed data/benchmarks.csv
+	benchmarksCSV string
+	//go:embed data/benchmarks-extra.csv
+	benchmarksExtraCSV string
+	//go:embed data/benchmarks-llm.csv
+	benchmarksLLMCSV string
+	//go:embed data/benchmarks-training.csv
+	benchmarksTrainingCSV string
+)
+
+// embeddedTable is one embedded benchmark table.
+type embeddedTable struct{ name, text string }
+
+// embeddedTables are the tables of data/, in name order
+// (TestEveryTableIsEmbedded holds the list to the directory).
+func embeddedTables() []embeddedTable {
+	return []embeddedTable{
+		{"benchmarks-extra.csv", benchmarksExtraCSV},
+		{"benchmarks-llm.csv", benchmarksLLMCSV},
+		{"benchmarks-training.csv", benchmarksTrainingCSV},
+		{"benchmarks.csv", benchmarksCSV},
+	}
+}
 
 // Point is one published benchmark result.
 type Point struct {
@@ -56,24 +78,16 @@ var benchCols = []string{"benchmark", "workload_kind", "metric", "unit", "value"
 // accelerators the catalog does not know (so has no specifications for)
 // are returned in skipped, each with the reason.
 func LoadEmbedded(lookup GPULookup) (points []Point, skipped []string, err error) {
-	names, err := fs.Glob(dataFS, "data/*.csv")
-	if err != nil {
-		return nil, nil, err
-	}
-	sort.Strings(names)
-	files := make([][]byte, len(names))
+	tables := embeddedTables()
 	rows := 0
-	for i, n := range names {
-		if files[i], err = fs.ReadFile(dataFS, n); err != nil {
-			return nil, nil, err
-		}
-		rows += bytes.Count(files[i], []byte{'\n'})
+	for _, t := range tables {
+		rows += strings.Count(t.text, "\n")
 	}
 	// Sized once from the line counts: a row is a few hundred bytes and
 	// the model is fitted on every advisor run.
 	all := make([]Point, 0, rows)
-	for i, n := range names {
-		pts, skip, err := parseBenchmarks(bytes.NewReader(files[i]), strings.TrimPrefix(n, "data/"), lookup, all[len(all):len(all):cap(all)])
+	for _, t := range tables {
+		pts, skip, err := parseBenchmarks(t.text, t.name, lookup, all[len(all):len(all):cap(all)])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -87,13 +101,17 @@ func LoadEmbedded(lookup GPULookup) (points []Point, skipped []string, err error
 // Errors name the file, line and column. Rows on accelerators that lookup
 // does not know are skipped and listed, not fatal.
 func ParseBenchmarks(r io.Reader, file string, lookup GPULookup) (out []Point, skipped []string, err error) {
-	return parseBenchmarks(r, file, lookup, nil)
+	var b strings.Builder
+	if _, err := io.Copy(&b, r); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return parseBenchmarks(b.String(), file, lookup, nil)
 }
 
-// parseBenchmarks is ParseBenchmarks appending the points to out.
-func parseBenchmarks(r io.Reader, file string, lookup GPULookup, out []Point) (_ []Point, skipped []string, err error) {
-	cr := csv.NewReader(r)
-	cr.ReuseRecord = true // the fields are copied into the points
+// parseBenchmarks is ParseBenchmarks of a table's text, appending the
+// points to out. The points' strings are views into text.
+func parseBenchmarks(text, file string, lookup GPULookup, out []Point) (_ []Point, skipped []string, err error) {
+	cr := csvtext.New(text, 0)
 	header, err := cr.Read()
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -118,7 +136,7 @@ func parseBenchmarks(r io.Reader, file string, lookup GPULookup, out []Point) (_
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", file, err)
 		}
-		line, _ := cr.FieldPos(0)
+		line := cr.Line()
 		get := func(c string) string { return strings.TrimSpace(rec[col[c]]) }
 		bad := func(c, msg string) error { return fmt.Errorf("%s:%d: field %s: %s", file, line, c, msg) }
 		p := Point{Benchmark: get("benchmark"), Kind: get("workload_kind"), Metric: get("metric"), Unit: get("unit"),

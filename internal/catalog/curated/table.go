@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/csvtext"
 	"github.com/shopspring/decimal"
 )
 
@@ -284,8 +285,8 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 		p.add(file, 0, "", "file is %d bytes; at most %d MiB", st.Size(), maxFileBytes>>20)
 		return nil
 	}
-	// The whole file is read (at most maxFileBytes): a file with no
-	// double quote is then split without a string per record.
+	// The whole file is read (at most maxFileBytes): its lines with no
+	// double quote are then split without a string per record (csvtext).
 	var b strings.Builder
 	if st, err := f.Stat(); err == nil && st.Size() > 0 {
 		b.Grow(int(st.Size()) + 1)
@@ -293,7 +294,7 @@ func readTable(fsys fs.FS, file string, required, allowed []string, p *problems,
 	if _, err := io.Copy(&b, io.LimitReader(f, maxFileBytes+1)); err != nil {
 		return fmt.Errorf("%s: %w", file, err)
 	}
-	r := newRecords(b.String())
+	r := csvtext.New(b.String(), '#')
 	header, err := r.Read()
 	if errors.Is(err, io.EOF) {
 		p.add(file, 1, "", "empty file: want a header row")
