@@ -2,7 +2,9 @@
 # Whole-process start-up benchmark: the three ratios of issue 28, in one run.
 #
 #   1. instant commands: `gpuscout version` and `gpuscout --help` against a
-#      Go hello-world (bench/hello), the floor for any Go program;
+#      Go hello-world (bench/hello), the floor for any Go program, and
+#      bench/initfloor, which links every package gpuscout links and runs
+#      only their initialisers: the floor for any gpuscout command;
 #      target ≤ 5 ms, about the hello-world.
 #   2. a catalog query: `gpuscout offers --gpu A100 --limit 0 -o csv` against
 #      the least work possible for the same question — awk picking A100
@@ -27,12 +29,14 @@ runs=${1:-30}
 # statically linked, without symbol table and DWARF.
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o bin/gpuscout ./cmd/gpuscout
 CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o bin/hello ./bench/hello
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o bin/initfloor ./bench/initfloor
 data=internal/catalog/curated/data
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export HOME=$tmp XDG_DATA_HOME=$tmp/data
 
 hello="bin/hello"
+floor="bin/initfloor"
 version="bin/gpuscout version"
 help="bin/gpuscout --help"
 offers="bin/gpuscout offers --gpu A100 --limit 0 -o csv"
@@ -44,11 +48,11 @@ reference="bash -c \"awk -F, '$awk_prog' $data/instances/*.csv $data/offers/*.cs
 
 if command -v hyperfine >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1; then
   hyperfine -N --warmup 3 --runs "$runs" --export-json "$tmp/out.json" \
-    "$hello" "$version" "$help" "$offers" "$reference" "$recommend" >/dev/null 2>&1
+    "$hello" "$floor" "$version" "$help" "$offers" "$reference" "$recommend" >/dev/null 2>&1
   python3 - "$tmp/out.json" <<'PY'
 import json, sys
 rs = json.load(open(sys.argv[1]))["results"]
-names = ["hello-world", "version", "--help", "offers --gpu A100", "awk + sort reference", "recommend --gpu-hours 1000"]
+names = ["hello-world", "package-init floor", "version", "--help", "offers --gpu A100", "awk + sort reference", "recommend --gpu-hours 1000"]
 r = {n: x for n, x in zip(names, rs)}
 ms = lambda x: x * 1000
 print(f"{'command':28} {'mean wall':>10} {'median':>8} {'CPU (user+sys)':>15}")
@@ -60,7 +64,7 @@ med = lambda n: r[n]["median"]
 print()
 print("1. instant commands (target <= 5 ms, about the hello-world):")
 for n in ["version", "--help"]:
-    print(f"   {n:10} {ms(med(n)):6.1f} ms median: {med(n) / med('hello-world'):5.2f}x the hello-world (CPU {cpu(n) / cpu('hello-world'):5.2f}x)")
+    print(f"   {n:10} {ms(med(n)):6.1f} ms median: {med(n) / med('hello-world'):5.2f}x the hello-world (CPU {cpu(n) / cpu('hello-world'):5.2f}x), {med(n) / med('package-init floor'):5.2f}x the package-init floor ({ms(med('package-init floor')):.1f} ms)")
 print("2. offers / awk+sort reference (target <= 1):")
 print(f"   {med('offers --gpu A100') / med('awk + sort reference'):5.2f} median wall (CPU {cpu('offers --gpu A100') / cpu('awk + sort reference'):5.2f})")
 print("3. recommend (target <= 40 ms):")
@@ -78,10 +82,10 @@ mean_ms() { # command, runs -> mean milliseconds
   echo $(( (end - start) / n / 1000 ))
 }
 declare -A t
-for c in hello version help offers reference recommend; do
+for c in hello floor version help offers reference recommend; do
   t[$c]=$(mean_ms "${!c}" "$runs")
 done
-for c in hello version help offers reference recommend; do
+for c in hello floor version help offers reference recommend; do
   printf '%-10s %8.1f ms (mean of %d, each started through bash)\n' "$c" "$(echo "${t[$c]}/1000" | bc -l)" "$runs"
 done
 printf 'version / hello-world : %5.2f\n' "$(echo "${t[version]}/${t[hello]}" | bc -l)"
