@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -237,8 +238,12 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if r.windows() {
 		offers = windowsPriced(c, offers)
 	}
+	// The offers each stage keeps go into one buffer: a stage reads the
+	// offers the one before kept and writes its own in place (never ahead
+	// of its reading).
+	buf := make([]*catalog.Offer, 0, len(offers))
 	for _, st := range stages {
-		var kept []*catalog.Offer
+		kept := buf[:0]
 		var rejected []Rejection
 		for _, o := range offers {
 			if why := st.reject(o); why != "" {
@@ -257,7 +262,7 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		if len(kept) == 0 {
 			return nil, x.noPlan(st.name, st.describe, st.relax(offers))
 		}
-		offers = kept
+		offers, buf = kept, kept
 	}
 	cands, err := x.evaluate(offers)
 	if err != nil {
@@ -276,9 +281,13 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	e.score(r, cands)
 	markPareto(cands)
 	sortCands(r, cands)
-	for _, cd := range pick(cands, len(cands), len(r.Regions) > 0) {
+	first := newPicker(len(r.Regions) > 0)
+	for _, cd := range cands {
 		if len(res.Plans) == r.Limit {
 			break
+		}
+		if !first.first(cd) {
+			continue
 		}
 		pl, err := x.plan(cd, len(res.Plans)+1)
 		if err != nil {
@@ -380,7 +389,7 @@ func sortCands(r Requirements, cands []*cand) {
 		if cands[i].score != cands[j].score {
 			return cands[i].score < cands[j].score
 		}
-		return cands[i].offer.ID() < cands[j].offer.ID()
+		return idLess(cands[i].offer, cands[j].offer)
 	})
 }
 
@@ -388,6 +397,22 @@ func sortCands(r Requirements, cands []*cand) {
 // term (a Capacity Block or a commitment) rather than taken when launched.
 func reserved(o *catalog.Offer) bool {
 	return o.Billing == catalog.CapacityBlock || o.Billing.IsCommitment()
+}
+
+// idLess orders offers by ID (a.ID() < b.ID()) without building the IDs.
+func idLess(a, b *catalog.Offer) bool {
+	var ba, bb [128]byte
+	return bytes.Compare(appendID(ba[:0], a), appendID(bb[:0], b)) < 0
+}
+
+// appendID appends o.ID() to dst.
+func appendID(dst []byte, o *catalog.Offer) []byte {
+	dst = append(append(append(append(dst, o.Provider...), '/'), o.InstanceName...), '/')
+	dst = append(append(append(dst, o.RegionCode...), '/'), o.Billing...)
+	if o.OS != catalog.OSLinux {
+		dst = append(append(dst, '/'), o.OS...)
+	}
+	return dst
 }
 
 func countStage(rs []Rejection, stages ...string) int {
@@ -420,26 +445,37 @@ func (e *Engine) gpuSet(r Requirements) (map[string]bool, error) {
 	return set, nil
 }
 
-// pick takes the best candidates, one per instance type and billing model
-// (the cheapest region of each, unless regions were asked for).
-func pick(cands []*cand, limit int, byRegion bool) []*cand {
-	seen := map[string]bool{}
-	var out []*cand
-	for _, x := range cands {
-		k := fmt.Sprintf("%s/%s/%s/%d", x.offer.Provider, x.offer.InstanceName, x.offer.Billing, x.instances)
-		if byRegion {
-			k += "/" + x.offer.RegionCode
-		}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, x)
-		if len(out) == limit {
-			break
-		}
+// picker takes the best candidates, one per instance type and billing
+// model (the cheapest region of each, unless regions were asked for): fed
+// candidates in rank order, it says which is the first of its kind.
+type picker struct {
+	byRegion bool
+	seen     map[pickKey]bool
+}
+
+// pickKey is what makes two candidates the same choice.
+type pickKey struct {
+	provider, instance string
+	billing            catalog.Billing
+	instances          int
+	region             string // only when regions were asked for
+}
+
+func newPicker(byRegion bool) *picker {
+	return &picker{byRegion: byRegion, seen: map[pickKey]bool{}}
+}
+
+// first reports whether x is the first candidate of its kind seen.
+func (p *picker) first(x *cand) bool {
+	k := pickKey{provider: x.offer.Provider, instance: x.offer.InstanceName, billing: x.offer.Billing, instances: x.instances}
+	if p.byRegion {
+		k.region = x.offer.RegionCode
 	}
-	return out
+	if p.seen[k] {
+		return false
+	}
+	p.seen[k] = true
+	return true
 }
 
 // markPareto flags candidates that no other candidate beats on both cost

@@ -56,7 +56,9 @@ type run struct {
 	cur      string
 	cache    map[estKey]*perf.Estimate
 	cacheErr map[estKey]error
-	near     []place
+	// cands is the block keep stores feasible candidates in.
+	cands []cand
+	near  []place
 	// deadlineHours are the candidates the deadline rejected.
 	deadlineHours []deadlineMiss
 	// budgetMiss is the cheapest candidate the budget rejected.
@@ -106,11 +108,10 @@ func (x *run) evaluate(offers []*catalog.Offer) ([]*cand, error) {
 			out = append(out, c)
 			continue
 		}
-		cs, err := x.jobCounts(o)
-		if err != nil {
+		var err error
+		if out, err = x.jobCounts(o, out); err != nil {
 			return nil, err
 		}
-		out = append(out, cs...)
 	}
 	return out, nil
 }
@@ -124,15 +125,19 @@ type why struct {
 // keeps the sizes worth showing: the smallest count that meets the
 // deadline with the margin (or the smallest that fits), and with priority
 // time also the fastest count whose last doubling still paid.
-func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
+//
+// The kept candidates are appended to out; the others, like those the
+// evaluation rejects, are never stored beyond this call.
+func (x *run) jobCounts(o *catalog.Offer, out []*cand) ([]*cand, error) {
 	r := x.r
 	it := o.Instance
 	g := it.GPUCount.InexactFloat64()
-	counts := []int{1}
+	counts := instanceCounts[:1]
 	if r.MultiNode {
 		counts = instanceCounts
 	}
-	var ok []*cand
+	var okBuf [8]cand // one per count (len(instanceCounts))
+	ok := okBuf[:0]
 	var last *why
 	for _, n := range counts {
 		total := float64(n) * g
@@ -148,7 +153,12 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 			last = &why{"fit", "rec.rej.total_vram", []any{mem, r.MinTotalVRAMGB}}
 			continue
 		}
-		c, w, err := x.job(o, n)
+		ok = append(ok, cand{})
+		c := &ok[len(ok)-1]
+		w, err := x.job(o, n, c)
+		if w != nil || err != nil {
+			ok = ok[:len(ok)-1]
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -168,24 +178,23 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 			}
 			continue
 		}
-		ok = append(ok, c)
 	}
 	if len(ok) == 0 {
 		if last == nil {
 			last = &why{"fit", "rec.rej.count_bounds", []any{g}}
 		}
 		x.reject(o, last.stage, last.key, last.args...)
-		return nil, nil
+		return out, nil
 	}
 	// The smallest count that meets the deadline with the margin; without
 	// a deadline, the smallest that fits.
-	pick := ok[0]
+	pick := &ok[0]
 	pick.sizing = "rec.size_smallest"
 	if d := r.DeadlineHours; d > 0 {
 		found := false
-		for _, c := range ok {
-			if c.high <= d {
-				pick, found = c, true
+		for i := range ok {
+			if ok[i].high <= d {
+				pick, found = &ok[i], true
 				pick.sizing = "rec.size_deadline"
 				break
 			}
@@ -194,10 +203,11 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 			pick.sizing = "rec.size_no_margin"
 		}
 	}
-	out := []*cand{pick}
+	out = append(out, x.keep(pick))
 	if r.weights().Time > r.weights().Cost {
 		fast := pick
-		for _, c := range ok {
+		for i := range ok {
+			c := &ok[i]
 			if c.instances <= fast.instances {
 				continue
 			}
@@ -208,10 +218,24 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 		}
 		if fast != pick {
 			fast.sizing = "rec.size_speed"
-			out = append(out, fast)
+			out = append(out, x.keep(fast))
 		}
 	}
 	return out, nil
+}
+
+// candBlock is how many candidates keep allocates at a time.
+const candBlock = 64
+
+// keep stores a feasible candidate for the rest of the run and returns
+// the stored copy. Candidates are stored in blocks, and only those kept:
+// an offer the evaluation rejects costs no memory beyond its rejection.
+func (x *run) keep(c *cand) *cand {
+	if len(x.cands) == cap(x.cands) {
+		x.cands = make([]cand, 0, candBlock)
+	}
+	x.cands = append(x.cands, *c)
+	return &x.cands[len(x.cands)-1]
 }
 
 // estimate runs the performance model for a job on n instances of o.
@@ -240,13 +264,15 @@ func (x *run) estimate(o *catalog.Offer, n int, bench string, p perf.Precision) 
 func hasRDMA(it *catalog.InstanceType) bool { return it.RDMA != "" && it.RDMA != catalog.RDMANone }
 
 // job evaluates a finite job on n instances of o.
-func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
+// The candidate is built in c, which the caller keeps only when the
+// job is feasible (no reason, no error).
+func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 	r := x.r
 	it := o.Instance
-	c := &cand{offer: o, instances: n, nodes: n, scaling: 1}
+	*c = cand{offer: o, instances: n, nodes: n, scaling: 1}
 	c.gpus = int(math.Round(it.GPUCount.InexactFloat64() * float64(n)))
 	if n > 1 && r.training() && !hasRDMA(it) && !r.AllowNoRDMA {
-		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
+		return &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
 	}
 	switch w := r.Workload; {
 	case w.GPUHours > 0:
@@ -254,7 +280,7 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 		if w.GPUHoursOn != "" {
 			ref, ok := x.e.Catalog.GPU(w.GPUHoursOn)
 			if !ok {
-				return nil, nil, inputErr("workload.gpu_hours_on", "unknown GPU model %q", w.GPUHoursOn)
+				return nil, inputErr("workload.gpu_hours_on", "unknown GPU model %q", w.GPUHoursOn)
 			}
 			a, b := ref.FP16TFLOPS.InexactFloat64(), it.GPU.FP16TFLOPS.InexactFloat64()
 			if a > 0 && b > 0 {
@@ -270,7 +296,7 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 			prec = w.Job.Precision
 		}
 		if prec == perf.FP8 && !it.GPU.FP8TFLOPS.IsPositive() {
-			return nil, &why{"precision", "rec.rej.no_fp8", []any{it.GPUID}}, nil
+			return &why{"precision", "rec.rej.no_fp8", []any{it.GPUID}}, nil
 		}
 		fp64 := prec == FP64
 		if fp64 {
@@ -278,10 +304,10 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 		}
 		est, err := x.estimate(o, n, "", prec)
 		if err != nil {
-			return nil, &why{"fit", "rec.rej.no_estimate", []any{err.Error()}}, nil
+			return &why{"fit", "rec.rej.no_estimate", []any{err.Error()}}, nil
 		}
 		if est.Memory != nil && !est.Memory.Fits {
-			return nil, &why{"fit", "rec.rej.memory", []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil
+			return &why{"fit", "rec.rej.memory", []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil
 		}
 		e2 := *est
 		c.est = &e2
@@ -293,12 +319,12 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 			f := est.High / est.Throughput
 			c.low, c.high = c.hours/f, c.hours*f
 		default:
-			return nil, nil, inputErr("workload.samples", "%s is a throughput benchmark: give the work to do (samples, in %s × seconds)", w.Benchmark, est.Unit)
+			return nil, inputErr("workload.samples", "%s is a throughput benchmark: give the work to do (samples, in %s × seconds)", w.Benchmark, est.Unit)
 		}
 		if fp64 {
 			f64, f32 := it.GPU.FP64TFLOPS.InexactFloat64(), it.GPU.FP32TFLOPS.InexactFloat64()
 			if !(f64 > 0) || !(f32 > 0) {
-				return nil, &why{"precision", "rec.rej.no_fp64", []any{it.GPUID}}, nil
+				return &why{"precision", "rec.rej.no_fp64", []any{it.GPUID}}, nil
 			}
 			f := f32 / f64
 			c.hours, c.low, c.high = c.hours*f, c.low*f, c.high*f
@@ -330,13 +356,9 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 		}
 	}
 	if c.hours <= 0 || math.IsInf(c.hours, 0) || math.IsNaN(c.hours) {
-		return nil, &why{"fit", "rec.rej.no_time", nil}, nil
+		return &why{"fit", "rec.rej.no_time", nil}, nil
 	}
-	w, err := x.priceJob(o, n, c, startupHours)
-	if w != nil || err != nil {
-		return nil, w, err
-	}
-	return c, nil, nil
+	return x.priceJob(o, n, c, startupHours)
 }
 
 // reservation holds cluster_gpus GPUs of o for exactly r.Hours: no

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/recommend"
 	"github.com/gpuscout/gpuscout/internal/recommend/jobfile"
@@ -214,5 +215,35 @@ func BenchmarkRecommend(b *testing.B) {
 		if _, err := e.Recommend(r, en); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// gpuHoursJob is `gpuscout recommend --gpu-hours 1000` as the CLI builds it.
+var gpuHoursJob = recommend.Requirements{Workload: recommend.Workload{GPUHours: 1000}, Limit: 5, Currency: "USD"}
+
+// BenchmarkRecommendGPUHours is the advisor's part of `gpuscout recommend
+// --gpu-hours 1000` on the embedded catalog (every offer a candidate); its
+// B/op is the working memory one run touches (docs/benchmarks.md).
+func BenchmarkRecommendGPUHours(b *testing.B) {
+	e := engine(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Recommend(gpuHoursJob, en); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBuildRecommendation renders the document of `recommend
+// --gpu-hours 1000` (what the CLI and the API print from).
+func BenchmarkBuildRecommendation(b *testing.B) {
+	e := engine(b)
+	res, err := e.Recommend(gpuHoursJob, en)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		document.BuildRecommendation(res, gpuHoursJob, 200)
 	}
 }
