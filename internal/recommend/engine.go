@@ -172,37 +172,46 @@ const (
 	staleAfter      = 365 * 24 * time.Hour
 )
 
+// cand is a feasible candidate: what ranking it needs, and its details.
+// A job's details are dropped once it is evaluated (thousands of
+// candidates are ranked, a handful shown) and restored by full, for the
+// candidates a result shows, by evaluating the same offer and count again.
 type cand struct {
 	offer     *catalog.Offer
 	instances int
-	base      int // services: instances without the N+1 spare
-	gpus      int
-	nodes     int
-	hours     float64
-	work      float64 // compute hours before spot overhead and start-up
-	billed    float64 // hours billed per instance
-	gran      granularity
-	low, high float64
+	hours     float64 // wall time (0 for a service)
 	cost      float64
-	unitCost  float64 // services: per instance over the horizon
-	terms     int     // commitments: terms bought over the horizon
-	miss      float64
 	risk      float64
 	score     float64
 	// score terms (weighted), for the reason that names what moved it
 	costTerm, timeTerm, riskTerm, nearTerm float64
-	est                                    *perf.Estimate
-	spotPlan                               *spot.Plan
-	spotRisk                               *spot.Risk
-	stale                                  bool
-	pareto                                 bool
-	nearKM                                 float64
 	nearBonus                              float64
-	scaling                                float64
-	fabric                                 []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
-	fp64                                   float64
+	pareto                                 bool
 	sizing                                 string
-	inf                                    *infSizing
+	*detail                                // nil once dropped (see full)
+}
+
+// detail is what a candidate's plan and explanations need beyond its rank.
+type detail struct {
+	base      int // services: instances without the N+1 spare
+	gpus      int
+	nodes     int
+	work      float64 // compute hours before spot overhead and start-up
+	billed    float64 // hours billed per instance
+	gran      granularity
+	low, high float64
+	unitCost  float64 // services: per instance over the horizon
+	terms     int     // commitments: terms bought over the horizon
+	miss      float64
+	est       *perf.Estimate
+	spotPlan  *spot.Plan
+	spotRisk  *spot.Risk
+	stale     bool
+	nearKM    float64
+	scaling   float64
+	fabric    []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
+	fp64      float64
+	inf       *infSizing
 }
 
 // Recommend evaluates every offer against the requirements. When no plan
@@ -304,7 +313,9 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if len(res.Plans) == 0 {
 		return nil, x.noFeasible()
 	}
-	res.Pareto = e.paretoList(cands, res.Currency)
+	if res.Pareto, err = e.paretoList(x, cands, res.Currency); err != nil {
+		return nil, err
+	}
 	for _, o := range offers {
 		if o.Source.AsOf.IsZero() {
 			continue // undated: outside the span of as-of dates
@@ -316,7 +327,9 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 			res.NewestAsOf = o.Source.AsOf
 		}
 	}
-	x.explain(cands)
+	if err := x.explain(cands); err != nil {
+		return nil, err
+	}
 	if points := x.pointPlaces(); points > 1 && r.Workload.Inference == nil {
 		res.Notes = append(res.Notes, p.T("rec.near_one_answer", points))
 	}
@@ -503,7 +516,7 @@ func markPareto(cands []*cand) {
 
 // paretoList is the cost–time front, one plan per point (the first of
 // equal points, in rank order), cheapest first.
-func (e *Engine) paretoList(cands []*cand, cur string) []*Plan {
+func (e *Engine) paretoList(run *run, cands []*cand, cur string) ([]*Plan, error) {
 	var out []*Plan
 	seen := map[[2]float64]bool{}
 	for _, x := range cands {
@@ -515,10 +528,13 @@ func (e *Engine) paretoList(cands []*cand, cur string) []*Plan {
 			continue
 		}
 		seen[k] = true
+		if err := run.full(x); err != nil {
+			return nil, err
+		}
 		out = append(out, e.lightPlan(x, cur))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Cost < out[j].Cost })
-	return out
+	return out, nil
 }
 
 // score ranks candidates: weighted cost and time relative to the best, plus
@@ -544,7 +560,8 @@ func (e *Engine) score(r Requirements, cands []*cand) {
 	}
 }
 
-// lightPlan is a plan without explanations (for the Pareto list).
+// lightPlan is a plan without explanations (for the Pareto list), of a
+// candidate with its details (see full).
 func (e *Engine) lightPlan(x *cand, cur string) *Plan {
 	return &Plan{Offer: x.offer, Instances: x.instances, GPUs: x.gpus, Nodes: x.nodes, Hours: x.hours, HoursLow: x.low, HoursHigh: x.high,
 		Cost: x.cost, Currency: cur, DeadlineMiss: x.miss, RiskScore: x.risk, Score: x.score, Pareto: x.pareto, Estimate: x.est, BilledHours: x.billed, cand: x}

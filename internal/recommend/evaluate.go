@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -56,9 +57,12 @@ type run struct {
 	cur      string
 	cache    map[estKey]*perf.Estimate
 	cacheErr map[estKey]error
-	// cands is the block keep stores feasible candidates in.
-	cands []cand
-	near  []place
+	// cands is the block keep stores feasible candidates in; scratch
+	// holds the details of a job's candidates while it is evaluated (one
+	// per instance count).
+	cands   []cand
+	scratch [8]detail
+	near    []place
 	// deadlineHours are the candidates the deadline rejected.
 	deadlineHours []deadlineMiss
 	// budgetMiss is the cheapest candidate the budget rejected.
@@ -139,6 +143,8 @@ func (x *run) jobCounts(o *catalog.Offer, out []*cand) ([]*cand, error) {
 	var okBuf [8]cand // one per count (len(instanceCounts))
 	ok := okBuf[:0]
 	var last *why
+	// The candidates' details are built in the run's scratch space and
+	// dropped when kept (keep).
 	for _, n := range counts {
 		total := float64(n) * g
 		if r.MaxGPUs > 0 && total > float64(r.MaxGPUs) {
@@ -153,7 +159,7 @@ func (x *run) jobCounts(o *catalog.Offer, out []*cand) ([]*cand, error) {
 			last = &why{"fit", "rec.rej.total_vram", []any{mem, r.MinTotalVRAMGB}}
 			continue
 		}
-		ok = append(ok, cand{})
+		ok = append(ok, cand{detail: &x.scratch[len(ok)]})
 		c := &ok[len(ok)-1]
 		w, err := x.job(o, n, c)
 		if w != nil || err != nil {
@@ -227,15 +233,38 @@ func (x *run) jobCounts(o *catalog.Offer, out []*cand) ([]*cand, error) {
 // candBlock is how many candidates keep allocates at a time.
 const candBlock = 64
 
-// keep stores a feasible candidate for the rest of the run and returns
-// the stored copy. Candidates are stored in blocks, and only those kept:
-// an offer the evaluation rejects costs no memory beyond its rejection.
+// keep stores a feasible job candidate for the rest of the run, without
+// its details (full restores them), and returns the stored copy.
+// Candidates are stored in blocks, and only those kept: an offer the
+// evaluation rejects costs no memory beyond its rejection.
 func (x *run) keep(c *cand) *cand {
 	if len(x.cands) == cap(x.cands) {
 		x.cands = make([]cand, 0, candBlock)
 	}
-	x.cands = append(x.cands, *c)
+	k := *c
+	k.detail = nil
+	x.cands = append(x.cands, k)
 	return &x.cands[len(x.cands)-1]
+}
+
+// full restores the details of a job candidate that keep stored without
+// them, by evaluating its offer on its instance count again: the same
+// arithmetic on the same inputs (the estimates are cached), so the same
+// figures, which it checks.
+func (x *run) full(c *cand) error {
+	if c.detail != nil {
+		return nil
+	}
+	f := cand{detail: &detail{}}
+	w, err := x.job(c.offer, c.instances, &f)
+	if err != nil {
+		return err
+	}
+	if w != nil || f.hours != c.hours || f.cost != c.cost || f.risk != c.risk {
+		return fmt.Errorf("recommend: internal error: %s ×%d evaluated differently the second time", c.offer.ID(), c.instances)
+	}
+	c.detail = f.detail
+	return nil
 }
 
 // estimate runs the performance model for a job on n instances of o.
@@ -269,7 +298,9 @@ func hasRDMA(it *catalog.InstanceType) bool { return it.RDMA != "" && it.RDMA !=
 func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 	r := x.r
 	it := o.Instance
-	*c = cand{offer: o, instances: n, nodes: n, scaling: 1}
+	d := c.detail
+	*d = detail{nodes: n, scaling: 1}
+	*c = cand{offer: o, instances: n, detail: d}
 	c.gpus = int(math.Round(it.GPUCount.InexactFloat64() * float64(n)))
 	if n > 1 && r.training() && !hasRDMA(it) && !r.AllowNoRDMA {
 		return &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
@@ -377,7 +408,7 @@ func (x *run) reservation(o *catalog.Offer) (*cand, *why, error) {
 	if n > 1 && !hasRDMA(it) && !r.AllowNoRDMA {
 		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
 	}
-	c := &cand{offer: o, instances: n, nodes: n, gpus: n * g, scaling: 1, sizing: "rec.size_reservation"}
+	c := &cand{offer: o, instances: n, sizing: "rec.size_reservation", detail: &detail{nodes: n, gpus: n * g, scaling: 1}}
 	c.hours, c.low, c.high = r.Hours, r.Hours, r.Hours
 	w, err := x.priceJob(o, n, c, 0)
 	if w != nil || err != nil {

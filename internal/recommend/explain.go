@@ -16,6 +16,9 @@ import (
 // plan builds a full plan (bill and simulation) for a chosen candidate.
 func (x *run) plan(c *cand, rank int) (*Plan, error) {
 	r, e, cur := x.r, x.e, x.cur
+	if err := x.full(c); err != nil {
+		return nil, err
+	}
 	p := e.lightPlan(c, cur)
 	p.Rank = rank
 	p.spotPlan, p.spotRisk, p.stale = c.spotPlan, c.spotRisk, c.stale
@@ -285,7 +288,7 @@ func (x *run) name(pl *Plan) string {
 }
 
 // explain writes every plan's reasons and risks, and the result's notes.
-func (x *run) explain(cands []*cand) {
+func (x *run) explain(cands []*cand) error {
 	r, res, p, e := x.r, x.res, x.p, x.e
 	cur := res.Currency
 	cheapest, fastest := cands[0], cands[0]
@@ -302,6 +305,10 @@ func (x *run) explain(cands []*cand) {
 		if c.hours > 0 && c.hours < fastest.hours {
 			fastest = c
 		}
+	}
+	// The top plan's reasons may name what makes the cheapest risky.
+	if err := x.full(cheapest); err != nil {
+		return err
 	}
 	for i, pl := range res.Plans {
 		o := pl.Offer
@@ -533,6 +540,7 @@ func (x *run) explain(cands []*cand) {
 			}
 		}
 	}
+	return nil
 }
 
 // windowsNotes says what a Windows plan's price is: the provider's

@@ -40,7 +40,7 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 	r := x.r
 	it := o.Instance
 	g := int(it.GPUCount.IntPart())
-	c := &cand{offer: o}
+	c := &cand{offer: o, detail: &detail{}}
 	inf := r.Workload.Inference
 	if inf == nil {
 		n := int(math.Ceil(float64(r.Workload.ClusterGPUs) / float64(g)))
