@@ -147,7 +147,7 @@ var broadStage = map[string]bool{"status": true, "provider": true, "gpu": true, 
 
 func BuildRecommendation(res *recommend.Result, requirements any, maxRejected int) Recommendation {
 	doc := Recommendation{Schema: SchemaRecommendation, Requirements: requirements, Currency: res.Currency,
-		Plans: []RecPlan{}, Pareto: []RecPlan{}, Rejected: []RecRejected{}, RejectedBy: map[string]int{}, Feasible: res.Feasible, Notes: res.Notes,
+		Plans: make([]RecPlan, 0, len(res.Plans)), Pareto: make([]RecPlan, 0, len(res.Pareto)), RejectedBy: map[string]int{}, Feasible: res.Feasible, Notes: res.Notes,
 		Constraints: res.Constraints}
 	if doc.Constraints == nil {
 		doc.Constraints = []recommend.ConstraintCount{}
@@ -163,7 +163,16 @@ func BuildRecommendation(res *recommend.Result, requirements any, maxRejected in
 	// question itself drew (status, provider, GPU, location), thousands in
 	// a broad catalog, are counted in rejected_by_stage and listed up to
 	// maxRejected.
-	broad := 0
+	broad, listed := 0, 0
+	for _, r := range res.Rejected {
+		if broadStage[r.Stage] {
+			broad++
+			continue
+		}
+		listed++
+	}
+	doc.Rejected = make([]RecRejected, 0, listed+min(broad, max(maxRejected, 0)))
+	broad = 0
 	for _, r := range res.Rejected {
 		doc.RejectedBy[r.Stage]++
 		if broadStage[r.Stage] {

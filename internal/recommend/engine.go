@@ -305,7 +305,7 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		// The full bill can add to the estimate (support, fees): the
 		// budget holds for the bill the plan shows.
 		if w := x.budgetCheck(cd, x.spend(cd, pl.Cost)); w != nil {
-			x.reject(cd.offer, w.stage, w.key, w.args...)
+			x.rejectWhy(cd.offer, w)
 			continue
 		}
 		res.Plans = append(res.Plans, pl)

@@ -62,7 +62,9 @@ type run struct {
 	// per instance count).
 	cands   []cand
 	scratch [8]detail
-	near    []place
+	// termWhys are the term rejections built so far (termWhy).
+	termWhys map[termKey]*why
+	near     []place
 	// deadlineHours are the candidates the deadline rejected.
 	deadlineHours []deadlineMiss
 	// budgetMiss is the cheapest candidate the budget rejected.
@@ -71,6 +73,15 @@ type run struct {
 
 func (x *run) reject(o *catalog.Offer, stage, key string, args ...any) {
 	x.res.Rejected = append(x.res.Rejected, Rejection{Offer: o.ID(), Stage: stage, Reason: x.p.T(key, args...)})
+}
+
+// rejectWhy rejects o for w, rendering w's reason once however many
+// offers share it (see termWhy).
+func (x *run) rejectWhy(o *catalog.Offer, w *why) {
+	if w.text == "" {
+		w.text = x.p.T(w.key, w.args...)
+	}
+	x.res.Rejected = append(x.res.Rejected, Rejection{Offer: o.ID(), Stage: w.stage, Reason: w.text})
 }
 
 // evaluate turns offers into priced, timed candidates; rejections go to res.
@@ -90,7 +101,7 @@ func (x *run) evaluate(offers []*catalog.Offer) ([]*cand, error) {
 				return nil, err
 			}
 			if w != nil {
-				x.reject(o, w.stage, w.key, w.args...)
+				x.rejectWhy(o, w)
 				continue
 			}
 			out = append(out, c)
@@ -120,9 +131,34 @@ func (x *run) evaluate(offers []*catalog.Offer) ([]*cand, error) {
 	return out, nil
 }
 
+// why is a rejection's stage and reason (an i18n key and its arguments).
 type why struct {
 	stage, key string
 	args       []any
+	text       string // the reason rendered (rejectWhy), once
+}
+
+// termKey is what a term's rejection says: the billing model (its term)
+// and the job's hours.
+type termKey struct {
+	billing catalog.Billing
+	hours   float64
+}
+
+// termWhy rejects a commitment whose term is longer than twice the job's
+// hours. Thousands of offers share a few terms and job lengths, so each
+// such reason is built once per run and shared.
+func (x *run) termWhy(b catalog.Billing, term, hours float64) *why {
+	k := termKey{b, hours}
+	if w, ok := x.termWhys[k]; ok {
+		return w
+	}
+	w := &why{stage: "term", key: "rec.rej.term", args: []any{x.p.Billing(string(b), b.Family()), term, hours}}
+	if x.termWhys == nil {
+		x.termWhys = map[termKey]*why{}
+	}
+	x.termWhys[k] = w
+	return w
 }
 
 // jobCounts evaluates a finite job on o at every allowed instance count and
@@ -151,12 +187,12 @@ func (x *run) jobCounts(o *catalog.Offer, out []*cand) ([]*cand, error) {
 			break
 		}
 		if r.MinGPUs > 0 && total < float64(r.MinGPUs) {
-			last = &why{"fit", "rec.rej.min_gpus", []any{total, r.MinGPUs}}
+			last = &why{stage: "fit", key: "rec.rej.min_gpus", args: []any{total, r.MinGPUs}}
 			continue
 		}
 		mem := it.VRAMPerGPUGB().InexactFloat64() * math.Max(total, float64(n))
 		if r.MinTotalVRAMGB > 0 && mem < r.MinTotalVRAMGB {
-			last = &why{"fit", "rec.rej.total_vram", []any{mem, r.MinTotalVRAMGB}}
+			last = &why{stage: "fit", key: "rec.rej.total_vram", args: []any{mem, r.MinTotalVRAMGB}}
 			continue
 		}
 		ok = append(ok, cand{detail: &x.scratch[len(ok)]})
@@ -171,7 +207,7 @@ func (x *run) jobCounts(o *catalog.Offer, out []*cand) ([]*cand, error) {
 		if w != nil && w.stage == "rdma" {
 			// More nodes fail the same way: say why one node did not do.
 			if last != nil {
-				w = &why{w.stage, "rec.rej.then", []any{x.p.T(last.key, last.args...), x.p.T(w.key, w.args...)}}
+				w = &why{stage: w.stage, key: "rec.rej.then", args: []any{x.p.T(last.key, last.args...), x.p.T(w.key, w.args...)}}
 			}
 			last = w
 			break
@@ -187,9 +223,9 @@ func (x *run) jobCounts(o *catalog.Offer, out []*cand) ([]*cand, error) {
 	}
 	if len(ok) == 0 {
 		if last == nil {
-			last = &why{"fit", "rec.rej.count_bounds", []any{g}}
+			last = &why{stage: "fit", key: "rec.rej.count_bounds", args: []any{g}}
 		}
-		x.reject(o, last.stage, last.key, last.args...)
+		x.rejectWhy(o, last)
 		return out, nil
 	}
 	// The smallest count that meets the deadline with the margin; without
@@ -303,7 +339,7 @@ func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 	*c = cand{offer: o, instances: n, detail: d}
 	c.gpus = int(math.Round(it.GPUCount.InexactFloat64() * float64(n)))
 	if n > 1 && r.training() && !hasRDMA(it) && !r.AllowNoRDMA {
-		return &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
+		return &why{stage: "rdma", key: "rec.rej.no_rdma_multinode", args: []any{n, x.fabricName(it.RDMA)}}, nil
 	}
 	switch w := r.Workload; {
 	case w.GPUHours > 0:
@@ -327,7 +363,7 @@ func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 			prec = w.Job.Precision
 		}
 		if prec == perf.FP8 && !it.GPU.FP8TFLOPS.IsPositive() {
-			return &why{"precision", "rec.rej.no_fp8", []any{it.GPUID}}, nil
+			return &why{stage: "precision", key: "rec.rej.no_fp8", args: []any{it.GPUID}}, nil
 		}
 		fp64 := prec == FP64
 		if fp64 {
@@ -335,10 +371,10 @@ func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 		}
 		est, err := x.estimate(o, n, "", prec)
 		if err != nil {
-			return &why{"fit", "rec.rej.no_estimate", []any{err.Error()}}, nil
+			return &why{stage: "fit", key: "rec.rej.no_estimate", args: []any{err.Error()}}, nil
 		}
 		if est.Memory != nil && !est.Memory.Fits {
-			return &why{"fit", "rec.rej.memory", []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil
+			return &why{stage: "fit", key: "rec.rej.memory", args: []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil
 		}
 		e2 := *est
 		c.est = &e2
@@ -355,7 +391,7 @@ func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 		if fp64 {
 			f64, f32 := it.GPU.FP64TFLOPS.InexactFloat64(), it.GPU.FP32TFLOPS.InexactFloat64()
 			if !(f64 > 0) || !(f32 > 0) {
-				return &why{"precision", "rec.rej.no_fp64", []any{it.GPUID}}, nil
+				return &why{stage: "precision", key: "rec.rej.no_fp64", args: []any{it.GPUID}}, nil
 			}
 			f := f32 / f64
 			c.hours, c.low, c.high = c.hours*f, c.low*f, c.high*f
@@ -387,7 +423,7 @@ func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 		}
 	}
 	if c.hours <= 0 || math.IsInf(c.hours, 0) || math.IsNaN(c.hours) {
-		return &why{"fit", "rec.rej.no_time", nil}, nil
+		return &why{stage: "fit", key: "rec.rej.no_time", args: nil}, nil
 	}
 	return x.priceJob(o, n, c, startupHours)
 }
@@ -399,14 +435,14 @@ func (x *run) reservation(o *catalog.Offer) (*cand, *why, error) {
 	it := o.Instance
 	g := int(it.GPUCount.IntPart())
 	if g < 1 {
-		return nil, &why{"fit", "rec.rej.fraction", []any{it.GPUCount.String()}}, nil
+		return nil, &why{stage: "fit", key: "rec.rej.fraction", args: []any{it.GPUCount.String()}}, nil
 	}
 	n := (r.Workload.ClusterGPUs + g - 1) / g
 	if n > 1 && !r.MultiNode {
-		return nil, &why{"fit", "rec.rej.cluster_multinode", []any{r.Workload.ClusterGPUs, n}}, nil
+		return nil, &why{stage: "fit", key: "rec.rej.cluster_multinode", args: []any{r.Workload.ClusterGPUs, n}}, nil
 	}
 	if n > 1 && !hasRDMA(it) && !r.AllowNoRDMA {
-		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
+		return nil, &why{stage: "rdma", key: "rec.rej.no_rdma_multinode", args: []any{n, x.fabricName(it.RDMA)}}, nil
 	}
 	c := &cand{offer: o, instances: n, sizing: "rec.size_reservation", detail: &detail{nodes: n, gpus: n * g, scaling: 1}}
 	c.hours, c.low, c.high = r.Hours, r.Hours, r.Hours
@@ -432,7 +468,7 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 		risk := spot.RiskFor(x.e.Catalog, o, r.MTBIHours)
 		sp := spot.Analyze(spot.Job{Work: c.hours, Checkpoint: checkpointHours, Restart: restartHours}, risk)
 		if math.IsInf(sp.ExpectedHours, 1) {
-			return &why{"fit", "rec.rej.spot_too_frequent", []any{risk.MTBI}}, nil
+			return &why{stage: "fit", key: "rec.rej.spot_too_frequent", args: []any{risk.MTBI}}, nil
 		}
 		f := sp.ExpectedHours / c.hours
 		c.hours, c.low, c.high = sp.ExpectedHours, c.low*f, c.high*f
@@ -444,7 +480,7 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 	case o.Billing.IsCommitment():
 		term := float64(o.Billing.TermHours())
 		if term > 2*c.hours {
-			return &why{"term", "rec.rej.term", []any{x.p.Billing(string(o.Billing), o.Billing.Family()), term, c.hours}}, nil
+			return x.termWhy(o.Billing, term, c.hours), nil
 		}
 	}
 	c.hours += startup
@@ -463,14 +499,14 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 		// Paid up front for the whole block, whole days (then weeks) long.
 		block, ok := catalog.CapacityBlockHours(c.hours)
 		if !ok {
-			return &why{"fit", "rec.rej.capacity_block", []any{c.hours}}, nil
+			return &why{stage: "fit", key: "rec.rej.capacity_block", args: []any{c.hours}}, nil
 		}
 		c.billed = block
 		c.cost = eff * block * float64(n)
 	} else {
 		if o.Billing == catalog.FlexStart {
 			if c.high > catalog.FlexStartMaxHours {
-				return &why{"fit", "rec.rej.flex_start", []any{catalog.FlexStartMaxHours, c.high}}, nil
+				return &why{stage: "fit", key: "rec.rej.flex_start", args: []any{catalog.FlexStartMaxHours, c.high}}, nil
 			}
 			c.risk += 0.05 // the request queues until capacity is free
 		}
@@ -480,7 +516,7 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 	if d := r.DeadlineHours; d > 0 {
 		if c.hours > d {
 			x.deadlineHours = append(x.deadlineHours, deadlineMiss{hours: c.hours, gpus: c.gpus, gpu: o.Instance.GPUID, perNode: int(it.GPUCount.IntPart())})
-			return &why{"deadline", "rec.rej.deadline", []any{c.hours, d}}, nil
+			return &why{stage: "deadline", key: "rec.rej.deadline", args: []any{c.hours, d}}, nil
 		}
 		c.miss = missProbability(c.hours, c.high, d)
 	}
