@@ -64,7 +64,9 @@ type run struct {
 	scratch [8]detail
 	// termWhys are the term rejections built so far (termWhy).
 	termWhys map[termKey]*why
-	near     []place
+	// rates are the hourly rates converted so far (rate).
+	rates map[rateKey]float64
+	near  []place
 	// deadlineHours are the candidates the deadline rejected.
 	deadlineHours []deadlineMiss
 	// budgetMiss is the cheapest candidate the budget rejected.
@@ -136,6 +138,34 @@ type why struct {
 	stage, key string
 	args       []any
 	text       string // the reason rendered (rejectWhy), once
+}
+
+// rateKey is an hourly rate in a currency.
+type rateKey struct {
+	amount   float64
+	currency string
+}
+
+// rate is o's effective hourly rate in the result's currency. Offers in
+// other currencies often share a rate (one price list, many regions): each
+// distinct rate is converted once per run.
+func (x *run) rate(o *catalog.Offer) (float64, error) {
+	k := rateKey{o.EffectiveHourly().InexactFloat64(), o.Price.Currency}
+	if k.currency == x.cur {
+		return k.amount, nil
+	}
+	if v, ok := x.rates[k]; ok {
+		return v, nil
+	}
+	v, err := x.e.toCur(k.amount, k.currency, x.cur)
+	if err != nil {
+		return 0, err
+	}
+	if x.rates == nil {
+		x.rates = map[rateKey]float64{}
+	}
+	x.rates[k] = v
+	return v, nil
 }
 
 // termKey is what a term's rejection says: the billing model (its term)
@@ -458,7 +488,7 @@ func (x *run) reservation(o *catalog.Offer) (*cand, *why, error) {
 func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why, error) {
 	r := x.r
 	it := o.Instance
-	eff, err := x.e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, x.cur)
+	eff, err := x.rate(o)
 	if err != nil {
 		return nil, err
 	}

@@ -187,7 +187,7 @@ func (x *run) priceService(o *catalog.Offer, c *cand) (*cand, string, []any, err
 	if util == 0 {
 		util = 1
 	}
-	eff, err := x.e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, x.cur)
+	eff, err := x.rate(o)
 	if err != nil {
 		return nil, "", nil, err
 	}
