@@ -251,12 +251,16 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	// offers the one before kept and writes its own in place (never ahead
 	// of its reading).
 	buf := make([]*catalog.Offer, 0, len(offers))
+	// The rejections go into one list sized for the worst case, every
+	// offer rejected once: it is never copied to grow, and the part no
+	// rejection fills is never touched.
+	res.Rejected = make([]Rejection, 0, len(offers)+e.Prefiltered.LeftOut())
 	for _, st := range stages {
 		kept := buf[:0]
-		var rejected []Rejection
+		from := len(res.Rejected)
 		for _, o := range offers {
 			if why := st.reject(o); why != "" {
-				rejected = append(rejected, Rejection{Offer: o.ID(), Stage: st.name, Reason: why})
+				res.Rejected = append(res.Rejected, Rejection{Offer: o.ID(), Stage: st.name, Reason: why})
 				continue
 			}
 			kept = append(kept, o)
@@ -264,7 +268,9 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		// Offers the reader left out (Prefiltered) count where a full
 		// load would have rejected them, in offer ID order like the rest.
 		left := e.Prefiltered.rejections(st.name)
-		res.Rejected = append(res.Rejected, mergeRejections(rejected, left)...)
+		if len(left) > 0 {
+			res.Rejected = append(res.Rejected[:from], mergeRejections(res.Rejected[from:], left)...)
+		}
 		if n := len(offers) - len(kept) + len(left); n > 0 {
 			res.Constraints = append(res.Constraints, ConstraintCount{Stage: st.name, Constraint: st.describe, Removed: n})
 		}
