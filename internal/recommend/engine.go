@@ -114,9 +114,31 @@ func (p *Plan) ID() string { return fmt.Sprintf("%s ×%d", p.Offer.ID(), p.Insta
 
 // Rejection is a candidate that failed a hard constraint.
 type Rejection struct {
-	Offer  string
 	Stage  string
 	Reason string
+	// offer is the offer rejected; id the ID of one the catalog's reader
+	// left out (see Prefilter), which is not loaded.
+	offer *catalog.Offer
+	id    string
+}
+
+// OfferID is the rejected offer's ID. It is built when asked for: a run
+// rejects thousands of offers, and most answers only count them.
+func (r Rejection) OfferID() string {
+	if r.offer != nil {
+		return r.offer.ID()
+	}
+	return r.id
+}
+
+// idHasPrefix reports whether the rejected offer's ID starts with pfx,
+// without building the ID.
+func (r Rejection) idHasPrefix(pfx string) bool {
+	if r.offer == nil {
+		return strings.HasPrefix(r.id, pfx)
+	}
+	var b [128]byte
+	return bytes.HasPrefix(appendID(b[:0], r.offer), []byte(pfx))
 }
 
 // Result is the advisor's answer.
@@ -260,7 +282,7 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		from := len(res.Rejected)
 		for _, o := range offers {
 			if why := st.reject(o); why != "" {
-				res.Rejected = append(res.Rejected, Rejection{Offer: o.ID(), Stage: st.name, Reason: why})
+				res.Rejected = append(res.Rejected, Rejection{offer: o, Stage: st.name, Reason: why})
 				continue
 			}
 			kept = append(kept, o)

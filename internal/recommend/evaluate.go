@@ -74,7 +74,7 @@ type run struct {
 }
 
 func (x *run) reject(o *catalog.Offer, stage, key string, args ...any) {
-	x.res.Rejected = append(x.res.Rejected, Rejection{Offer: o.ID(), Stage: stage, Reason: x.p.T(key, args...)})
+	x.res.Rejected = append(x.res.Rejected, Rejection{offer: o, Stage: stage, Reason: x.p.T(key, args...)})
 }
 
 // rejectWhy rejects o for w, rendering w's reason once however many
@@ -83,7 +83,7 @@ func (x *run) rejectWhy(o *catalog.Offer, w *why) {
 	if w.text == "" {
 		w.text = x.p.T(w.key, w.args...)
 	}
-	x.res.Rejected = append(x.res.Rejected, Rejection{Offer: o.ID(), Stage: w.stage, Reason: w.text})
+	x.res.Rejected = append(x.res.Rejected, Rejection{offer: o, Stage: w.stage, Reason: w.text})
 }
 
 // evaluate turns offers into priced, timed candidates; rejections go to res.

@@ -534,9 +534,9 @@ func (x *run) explain(cands []*cand) error {
 	for _, rj := range res.Rejected {
 		for _, pfx := range popular {
 			fam := strings.TrimSuffix(pfx, "/")
-			if strings.HasPrefix(rj.Offer, pfx) && !seen[fam] {
+			if !seen[fam] && rj.idHasPrefix(pfx) {
 				seen[fam] = true
-				res.Notes = append(res.Notes, p.T("rec.rejected_popular", rj.Offer, rj.Reason))
+				res.Notes = append(res.Notes, p.T("rec.rejected_popular", rj.OfferID(), rj.Reason))
 			}
 		}
 	}
