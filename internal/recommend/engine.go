@@ -204,13 +204,11 @@ type cand struct {
 	hours     float64 // wall time (0 for a service)
 	cost      float64
 	risk      float64
-	score     float64
-	// score terms (weighted), for the reason that names what moved it
-	costTerm, timeTerm, riskTerm, nearTerm float64
-	nearBonus                              float64
-	pareto                                 bool
-	sizing                                 string
-	*detail                                // nil once dropped (see full)
+	score     float64 // the sum of its terms (see scoreScale)
+	nearBonus float64
+	pareto    bool
+	sizing    string
+	*detail   // nil once dropped (see full)
 }
 
 // detail is what a candidate's plan and explanations need beyond its rank.
@@ -315,7 +313,7 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		return nil, x.noFeasible()
 	}
 	res.Feasible = len(cands)
-	e.score(r, cands)
+	x.score(cands)
 	markPareto(cands)
 	sortCands(r, cands)
 	first := newPicker(len(r.Regions) > 0)
@@ -568,24 +566,42 @@ func (e *Engine) paretoList(run *run, cands []*cand, cur string) ([]*Plan, error
 // score ranks candidates: weighted cost and time relative to the best, plus
 // risk (deadline miss, estimate confidence, stale prices, assumed
 // interruption rates); lower is better.
-func (e *Engine) score(r Requirements, cands []*cand) {
-	w := r.weights()
-	minC, minT := math.Inf(1), math.Inf(1)
-	for _, x := range cands {
-		minC = math.Min(minC, x.cost)
-		if x.hours > 0 {
-			minT = math.Min(minT, x.hours)
+func (x *run) score(cands []*cand) {
+	s := scoreScale{w: x.r.weights(), minC: math.Inf(1), minT: math.Inf(1)}
+	for _, c := range cands {
+		s.minC = math.Min(s.minC, c.cost)
+		if c.hours > 0 {
+			s.minT = math.Min(s.minT, c.hours)
 		}
 	}
-	for _, x := range cands {
-		x.costTerm = w.Cost * x.cost / math.Max(minC, 1e-9)
-		if x.hours > 0 && !math.IsInf(minT, 1) {
-			x.timeTerm = w.Time * x.hours / minT
-		}
-		x.riskTerm = w.Risk * x.risk
-		x.nearTerm = -x.nearBonus
-		x.score = x.costTerm + x.timeTerm + x.riskTerm + x.nearTerm
+	x.scale = s
+	for _, c := range cands {
+		t := s.terms(c)
+		c.score = t.cost + t.time + t.risk + t.near
 	}
+}
+
+// scoreScale is what a run's scores are relative to: the weights, and
+// the lowest cost and time among the feasible candidates.
+type scoreScale struct {
+	w          Weights
+	minC, minT float64
+}
+
+// scoreTerms are a candidate's weighted score terms; their sum is its
+// score.
+type scoreTerms struct{ cost, time, risk, near float64 }
+
+// terms are c's score terms (computed when asked: the reasons that name
+// what moved a plan need them for a few candidates only).
+func (s scoreScale) terms(c *cand) scoreTerms {
+	t := scoreTerms{cost: s.w.Cost * c.cost / math.Max(s.minC, 1e-9)}
+	if c.hours > 0 && !math.IsInf(s.minT, 1) {
+		t.time = s.w.Time * c.hours / s.minT
+	}
+	t.risk = s.w.Risk * c.risk
+	t.near = -c.nearBonus
+	return t
 }
 
 // lightPlan is a plan without explanations (for the Pareto list), of a

@@ -64,6 +64,8 @@ type run struct {
 	scratch [8]detail
 	// termWhys are the term rejections built so far (termWhy).
 	termWhys map[termKey]*why
+	// scale is what the scores are relative to (score).
+	scale scoreScale
 	// rates are the hourly rates converted so far (rate).
 	rates map[rateKey]float64
 	near  []place

@@ -604,7 +604,7 @@ func (x *run) whyFirst(pl *Plan, c, cheapest, fastest *cand, cands []*cand) {
 	case isFastest && (r.Priority == "time" && r.Weights == nil):
 		add("rec.why_fastest2", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur))
 	default:
-		best := movedBy(c, cheapest)
+		best := x.movedBy(c, cheapest)
 		add("rec.why_not_cheapest", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur), p.T("rec.term."+best))
 		if best == "time" && !r.service() {
 			add("rec.why_time_detail", x.hrs(c.hours), x.hrs(cheapest.hours))
@@ -702,7 +702,7 @@ func (x *run) tradeOff(a, b *Plan) string {
 	case !r.service() && dc < 0 && b.Hours > a.Hours:
 		return p.T("rec.runner_cheaper_slower", name, pct(-dc), pct(b.Hours/a.Hours-1))
 	case dc < 0:
-		return p.T("rec.runner_cheaper_term", name, pct(-dc), p.T("rec.term."+movedBy(a.cand, b.cand)))
+		return p.T("rec.runner_cheaper_term", name, pct(-dc), p.T("rec.term."+x.movedBy(a.cand, b.cand)))
 	case !r.service() && b.Hours < a.Hours:
 		return p.T("rec.runner_faster_dearer", name, pct(1-b.Hours/a.Hours), pct(dc))
 	}
@@ -777,9 +777,11 @@ func nextPow2(n int) int {
 }
 
 // movedBy names the score term (time, risk, near) on which the winner
-// beats the other candidate by the most.
-func movedBy(win, other *cand) string {
-	d := map[string]float64{"time": other.timeTerm - win.timeTerm, "risk": other.riskTerm - win.riskTerm, "near": other.nearTerm - win.nearTerm}
+// beats the other candidate by the most. (A plan's cost may change after
+// scoring, to its full bill; these terms do not depend on it.)
+func (x *run) movedBy(win, other *cand) string {
+	w, o := x.scale.terms(win), x.scale.terms(other)
+	d := map[string]float64{"time": o.time - w.time, "risk": o.risk - w.risk, "near": o.near - w.near}
 	best, bv := "risk", 0.0
 	for _, k := range []string{"time", "risk", "near"} {
 		if d[k] > bv {
