@@ -91,7 +91,7 @@ func (x *run) rejectWhy(o *catalog.Offer, w *why) {
 // evaluate turns offers into priced, timed candidates; rejections go to res.
 func (x *run) evaluate(offers []*catalog.Offer) ([]*cand, error) {
 	r := x.r
-	var out []*cand
+	out := make([]*cand, 0, len(offers)) // one per offer, most often
 	for _, o := range offers {
 		it := o.Instance
 		whole := it.GPUCount.Equal(it.GPUCount.Truncate(0))
