@@ -331,6 +331,10 @@ func (x *run) full(c *cand) error {
 	if w != nil || f.hours != c.hours || f.cost != c.cost || f.risk != c.risk {
 		return fmt.Errorf("recommend: internal error: %s ×%d evaluated differently the second time", c.offer.ID(), c.instances)
 	}
+	if f.est != nil {
+		est := *f.est
+		f.est = &est
+	}
 	c.detail = f.detail
 	return nil
 }
@@ -408,8 +412,7 @@ func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 		if est.Memory != nil && !est.Memory.Fits {
 			return &why{stage: "fit", key: "rec.rej.memory", args: []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil
 		}
-		e2 := *est
-		c.est = &e2
+		c.est = est // the cached estimate, read only (full gives a plan its own copy)
 		switch {
 		case est.Minutes > 0 && (w.Job != nil || est.Unit == "minutes"):
 			c.hours, c.low, c.high = est.Minutes/60, est.MinutesLow/60, est.MinutesHigh/60
