@@ -69,8 +69,9 @@ type run struct {
 	// rates are the hourly rates converted so far (rate).
 	rates map[rateKey]float64
 	near  []place
-	// deadlineHours are the candidates the deadline rejected.
-	deadlineHours []deadlineMiss
+	// fastestMiss is the fastest candidate the deadline rejected (the
+	// first of equals), for the no-plan answer.
+	fastestMiss *deadlineMiss
 	// budgetMiss is the cheapest candidate the budget rejected.
 	budgetMiss *budgetMiss
 }
@@ -550,7 +551,9 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 	}
 	if d := r.DeadlineHours; d > 0 {
 		if c.hours > d {
-			x.deadlineHours = append(x.deadlineHours, deadlineMiss{hours: c.hours, gpus: c.gpus, gpu: o.Instance.GPUID, perNode: int(it.GPUCount.IntPart())})
+			if m := x.fastestMiss; m == nil || c.hours < m.hours {
+				x.fastestMiss = &deadlineMiss{hours: c.hours, gpus: c.gpus, gpu: o.Instance.GPUID, perNode: int(it.GPUCount.IntPart())}
+			}
 			return &why{stage: "deadline", key: "rec.rej.deadline", args: []any{c.hours, d}}, nil
 		}
 		c.miss = missProbability(c.hours, c.high, d)
@@ -650,12 +653,7 @@ func (x *run) noFeasible() *NoPlanError {
 	case by["budget"] > 0 && x.budgetMiss != nil:
 		return x.noPlan("budget", x.budgetText(), p.T("rec.relax.budget", money(x.budgetMiss.spend, x.cur), x.periodWord(), x.budgetMiss.name))
 	case by["deadline"] > 0:
-		var best *deadlineMiss
-		for i, c := range x.deadlineHours {
-			if best == nil || c.hours < best.hours {
-				best = &x.deadlineHours[i]
-			}
-		}
+		best := x.fastestMiss
 		relax := ""
 		if best != nil {
 			// GPUs that would meet the deadline at linear scaling from the
