@@ -13,7 +13,7 @@ import (
 )
 
 // instanceCounts are the instance counts tried for a multi-node job.
-var instanceCounts = []int{1, 2, 4, 8, 16, 32, 64, 128}
+var instanceCounts = [...]int{1, 2, 4, 8, 16, 32, 64, 128}
 
 // Sizing assumptions, each named in the plans that use them.
 const (
@@ -61,7 +61,7 @@ type run struct {
 	// holds the details of a job's candidates while it is evaluated (one
 	// per instance count).
 	cands   []cand
-	scratch [8]detail
+	scratch [len(instanceCounts)]detail
 	// termWhys are the term rejections built so far (termWhy).
 	termWhys map[termKey]*why
 	// scale is what the scores are relative to (score).
@@ -207,9 +207,9 @@ func (x *run) jobCounts(o *catalog.Offer, out []*cand) ([]*cand, error) {
 	g := it.GPUCount.InexactFloat64()
 	counts := instanceCounts[:1]
 	if r.MultiNode {
-		counts = instanceCounts
+		counts = instanceCounts[:]
 	}
-	var okBuf [8]cand // one per count (len(instanceCounts))
+	var okBuf [len(instanceCounts)]cand // one per count
 	ok := okBuf[:0]
 	var last *why
 	// The candidates' details are built in the run's scratch space and
