@@ -339,7 +339,13 @@ func (a *app) runRecommend(cmd *cobra.Command, o *recommendOptions) error {
 	if o.exportTo != "" {
 		return a.exportRecommended(res.Plans, o.exportTo)
 	}
-	doc := document.BuildRecommendation(res, r, 200)
+	// Only JSON lists the rejections; the other outputs print their counts.
+	var doc document.Recommendation
+	if a.out == output.JSON {
+		doc = document.BuildRecommendation(res, r, 200)
+	} else {
+		doc = document.BuildRecommendationCounts(res, r)
+	}
 	switch a.out {
 	case output.JSON:
 		return output.WriteJSON(a.io.Out, doc)

@@ -144,10 +144,21 @@ var broadStage = map[string]bool{"status": true, "provider": true, "gpu": true, 
 // BuildRecommendation renders the advisor's result; rejections of the
 // broad selection filters are capped at maxRejected, all others listed
 // (the counts per stage are complete).
-
 func BuildRecommendation(res *recommend.Result, requirements any, maxRejected int) Recommendation {
+	return buildRecommendation(res, requirements, maxRejected, true)
+}
+
+// BuildRecommendationCounts renders the advisor's result without the list
+// of rejections (Rejected is empty, RejectedBy counts them all): for the
+// faces that print only the counts, which then never build the thousands
+// of offer IDs a list needs.
+func BuildRecommendationCounts(res *recommend.Result, requirements any) Recommendation {
+	return buildRecommendation(res, requirements, 0, false)
+}
+
+func buildRecommendation(res *recommend.Result, requirements any, maxRejected int, list bool) Recommendation {
 	doc := Recommendation{Schema: SchemaRecommendation, Requirements: requirements, Currency: res.Currency,
-		Plans: []RecPlan{}, Pareto: []RecPlan{}, Rejected: []RecRejected{}, RejectedBy: map[string]int{}, Feasible: res.Feasible, Notes: res.Notes,
+		Plans: make([]RecPlan, 0, len(res.Plans)), Pareto: make([]RecPlan, 0, len(res.Pareto)), RejectedBy: map[string]int{}, Feasible: res.Feasible, Notes: res.Notes,
 		Constraints: res.Constraints}
 	if doc.Constraints == nil {
 		doc.Constraints = []recommend.ConstraintCount{}
@@ -158,28 +169,41 @@ func BuildRecommendation(res *recommend.Result, requirements any, maxRejected in
 	for _, p := range res.Pareto {
 		doc.Pareto = append(doc.Pareto, recPlan(p, false))
 	}
-	// Every rejection that says something about the job (fit, deadline,
-	// fabric, term ...) is listed; those of the selection filters the
-	// question itself drew (status, provider, GPU, location), thousands in
-	// a broad catalog, are counted in rejected_by_stage and listed up to
-	// maxRejected.
-	broad := 0
-	for _, r := range res.Rejected {
-		doc.RejectedBy[r.Stage]++
-		if broadStage[r.Stage] {
-			if broad >= maxRejected {
-				continue
-			}
-			broad++
-		}
-		doc.Rejected = append(doc.Rejected, RecRejected{Offer: r.Offer, Stage: r.Stage, Reason: r.Reason})
-	}
 	if doc.Notes == nil {
 		doc.Notes = []string{}
 	}
 	if !res.OldestAsOf.IsZero() {
 		doc.DataAsOf.Oldest = res.OldestAsOf.Format(catalog.DateLayout)
 		doc.DataAsOf.Newest = res.NewestAsOf.Format(catalog.DateLayout)
+	}
+	// Every rejection that says something about the job (fit, deadline,
+	// fabric, term ...) is listed; those of the selection filters the
+	// question itself drew (status, provider, GPU, location), thousands in
+	// a broad catalog, are counted in rejected_by_stage and listed up to
+	// maxRejected.
+	broad, listed := 0, 0
+	for _, r := range res.Rejected {
+		doc.RejectedBy[r.Stage]++
+		if broadStage[r.Stage] {
+			broad++
+		} else {
+			listed++
+		}
+	}
+	if !list {
+		doc.Rejected = []RecRejected{}
+		return doc
+	}
+	doc.Rejected = make([]RecRejected, 0, listed+min(broad, max(maxRejected, 0)))
+	broad = 0
+	for _, r := range res.Rejected {
+		if broadStage[r.Stage] {
+			if broad >= maxRejected {
+				continue
+			}
+			broad++
+		}
+		doc.Rejected = append(doc.Rejected, RecRejected{Offer: r.OfferID(), Stage: r.Stage, Reason: r.Reason})
 	}
 	return doc
 }

@@ -54,7 +54,7 @@ func (x *run) budgetCheck(c *cand, s float64) *why {
 	if x.budgetMiss == nil || s < x.budgetMiss.spend {
 		x.budgetMiss = &budgetMiss{spend: s, name: fmt.Sprintf("%d× %s (%s, %s, %s)", c.instances, c.offer.InstanceName, c.offer.Provider, c.offer.RegionCode, x.billing(c.offer))}
 	}
-	return &why{"budget", "rec.rej.budget", []any{money(s, x.cur), x.periodWord(), money(r.Budget, x.cur)}}
+	return &why{stage: "budget", key: "rec.rej.budget", args: []any{money(s, x.cur), x.periodWord(), money(r.Budget, x.cur)}}
 }
 
 // periodWord is the budget's period as a phrase ("a month", "每月").

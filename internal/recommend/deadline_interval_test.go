@@ -66,7 +66,7 @@ func TestDeadlineRiskUsesTheInterval(t *testing.T) {
 				}
 			}
 			for _, rj := range res.Rejected {
-				if strings.Contains(rj.Offer, p.Offer.InstanceName) {
+				if strings.Contains(rj.OfferID(), p.Offer.InstanceName) {
 					t.Logf("  rejected: %+v", rj)
 				}
 			}

@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"sort"
@@ -113,9 +114,31 @@ func (p *Plan) ID() string { return fmt.Sprintf("%s ×%d", p.Offer.ID(), p.Insta
 
 // Rejection is a candidate that failed a hard constraint.
 type Rejection struct {
-	Offer  string
 	Stage  string
 	Reason string
+	// offer is the offer rejected; id the ID of one the catalog's reader
+	// left out (see Prefilter), which is not loaded.
+	offer *catalog.Offer
+	id    string
+}
+
+// OfferID is the rejected offer's ID. It is built when asked for: a run
+// rejects thousands of offers, and most answers only count them.
+func (r Rejection) OfferID() string {
+	if r.offer != nil {
+		return r.offer.ID()
+	}
+	return r.id
+}
+
+// idHasPrefix reports whether the rejected offer's ID starts with pfx,
+// without building the ID.
+func (r Rejection) idHasPrefix(pfx string) bool {
+	if r.offer == nil {
+		return strings.HasPrefix(r.id, pfx)
+	}
+	var b [128]byte
+	return bytes.HasPrefix(appendID(b[:0], r.offer), []byte(pfx))
 }
 
 // Result is the advisor's answer.
@@ -171,37 +194,44 @@ const (
 	staleAfter      = 365 * 24 * time.Hour
 )
 
+// cand is a feasible candidate: what ranking it needs, and its details.
+// A job's details are dropped once it is evaluated (thousands of
+// candidates are ranked, a handful shown) and restored by full, for the
+// candidates a result shows, by evaluating the same offer and count again.
 type cand struct {
 	offer     *catalog.Offer
 	instances int
+	hours     float64 // wall time (0 for a service)
+	cost      float64
+	risk      float64
+	score     float64 // the sum of its terms (see scoreScale)
+	nearBonus float64
+	pareto    bool
+	sizing    string
+	*detail   // nil once dropped (see full)
+}
+
+// detail is what a candidate's plan and explanations need beyond its rank.
+type detail struct {
 	base      int // services: instances without the N+1 spare
 	gpus      int
 	nodes     int
-	hours     float64
 	work      float64 // compute hours before spot overhead and start-up
 	billed    float64 // hours billed per instance
 	gran      granularity
 	low, high float64
-	cost      float64
 	unitCost  float64 // services: per instance over the horizon
 	terms     int     // commitments: terms bought over the horizon
 	miss      float64
-	risk      float64
-	score     float64
-	// score terms (weighted), for the reason that names what moved it
-	costTerm, timeTerm, riskTerm, nearTerm float64
-	est                                    *perf.Estimate
-	spotPlan                               *spot.Plan
-	spotRisk                               *spot.Risk
-	stale                                  bool
-	pareto                                 bool
-	nearKM                                 float64
-	nearBonus                              float64
-	scaling                                float64
-	fabric                                 []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
-	fp64                                   float64
-	sizing                                 string
-	inf                                    *infSizing
+	est       *perf.Estimate
+	spotPlan  *spot.Plan
+	spotRisk  *spot.Risk
+	stale     bool
+	nearKM    float64
+	scaling   float64
+	fabric    []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
+	fp64      float64
+	inf       *infSizing
 }
 
 // Recommend evaluates every offer against the requirements. When no plan
@@ -237,12 +267,20 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if r.windows() {
 		offers = windowsPriced(c, offers)
 	}
+	// The offers each stage keeps go into one buffer: a stage reads the
+	// offers the one before kept and writes its own in place (never ahead
+	// of its reading).
+	buf := make([]*catalog.Offer, 0, len(offers))
+	// The rejections go into one list sized for the worst case, every
+	// offer rejected once: it is never copied to grow, and the part no
+	// rejection fills is never touched.
+	res.Rejected = make([]Rejection, 0, len(offers)+e.Prefiltered.LeftOut())
 	for _, st := range stages {
-		var kept []*catalog.Offer
-		var rejected []Rejection
+		kept := buf[:0]
+		from := len(res.Rejected)
 		for _, o := range offers {
 			if why := st.reject(o); why != "" {
-				rejected = append(rejected, Rejection{Offer: o.ID(), Stage: st.name, Reason: why})
+				res.Rejected = append(res.Rejected, Rejection{offer: o, Stage: st.name, Reason: why})
 				continue
 			}
 			kept = append(kept, o)
@@ -250,14 +288,16 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		// Offers the reader left out (Prefiltered) count where a full
 		// load would have rejected them, in offer ID order like the rest.
 		left := e.Prefiltered.rejections(st.name)
-		res.Rejected = append(res.Rejected, mergeRejections(rejected, left)...)
+		if len(left) > 0 {
+			res.Rejected = append(res.Rejected[:from], mergeRejections(res.Rejected[from:], left)...)
+		}
 		if n := len(offers) - len(kept) + len(left); n > 0 {
 			res.Constraints = append(res.Constraints, ConstraintCount{Stage: st.name, Constraint: st.describe, Removed: n})
 		}
 		if len(kept) == 0 {
 			return nil, x.noPlan(st.name, st.describe, st.relax(offers))
 		}
-		offers = kept
+		offers, buf = kept, kept
 	}
 	cands, err := x.evaluate(offers)
 	if err != nil {
@@ -273,12 +313,16 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		return nil, x.noFeasible()
 	}
 	res.Feasible = len(cands)
-	e.score(r, cands)
+	x.score(cands)
 	markPareto(cands)
 	sortCands(r, cands)
-	for _, cd := range pick(cands, len(cands), len(r.Regions) > 0) {
+	first := newPicker(len(r.Regions) > 0)
+	for _, cd := range cands {
 		if len(res.Plans) == r.Limit {
 			break
+		}
+		if !first.first(cd) {
+			continue
 		}
 		pl, err := x.plan(cd, len(res.Plans)+1)
 		if err != nil {
@@ -287,7 +331,7 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		// The full bill can add to the estimate (support, fees): the
 		// budget holds for the bill the plan shows.
 		if w := x.budgetCheck(cd, x.spend(cd, pl.Cost)); w != nil {
-			x.reject(cd.offer, w.stage, w.key, w.args...)
+			x.rejectWhy(cd.offer, w)
 			continue
 		}
 		res.Plans = append(res.Plans, pl)
@@ -295,7 +339,9 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if len(res.Plans) == 0 {
 		return nil, x.noFeasible()
 	}
-	res.Pareto = e.paretoList(cands, res.Currency)
+	if res.Pareto, err = e.paretoList(x, cands, res.Currency); err != nil {
+		return nil, err
+	}
 	for _, o := range offers {
 		if o.Source.AsOf.IsZero() {
 			continue // undated: outside the span of as-of dates
@@ -307,7 +353,9 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 			res.NewestAsOf = o.Source.AsOf
 		}
 	}
-	x.explain(cands)
+	if err := x.explain(cands); err != nil {
+		return nil, err
+	}
 	if points := x.pointPlaces(); points > 1 && r.Workload.Inference == nil {
 		res.Notes = append(res.Notes, p.T("rec.near_one_answer", points))
 	}
@@ -380,7 +428,7 @@ func sortCands(r Requirements, cands []*cand) {
 		if cands[i].score != cands[j].score {
 			return cands[i].score < cands[j].score
 		}
-		return cands[i].offer.ID() < cands[j].offer.ID()
+		return idLess(cands[i].offer, cands[j].offer)
 	})
 }
 
@@ -388,6 +436,22 @@ func sortCands(r Requirements, cands []*cand) {
 // term (a Capacity Block or a commitment) rather than taken when launched.
 func reserved(o *catalog.Offer) bool {
 	return o.Billing == catalog.CapacityBlock || o.Billing.IsCommitment()
+}
+
+// idLess orders offers by ID (a.ID() < b.ID()) without building the IDs.
+func idLess(a, b *catalog.Offer) bool {
+	var ba, bb [128]byte
+	return bytes.Compare(appendID(ba[:0], a), appendID(bb[:0], b)) < 0
+}
+
+// appendID appends o.ID() to dst.
+func appendID(dst []byte, o *catalog.Offer) []byte {
+	dst = append(append(append(append(dst, o.Provider...), '/'), o.InstanceName...), '/')
+	dst = append(append(append(dst, o.RegionCode...), '/'), o.Billing...)
+	if o.OS != catalog.OSLinux {
+		dst = append(append(dst, '/'), o.OS...)
+	}
+	return dst
 }
 
 func countStage(rs []Rejection, stages ...string) int {
@@ -420,26 +484,37 @@ func (e *Engine) gpuSet(r Requirements) (map[string]bool, error) {
 	return set, nil
 }
 
-// pick takes the best candidates, one per instance type and billing model
-// (the cheapest region of each, unless regions were asked for).
-func pick(cands []*cand, limit int, byRegion bool) []*cand {
-	seen := map[string]bool{}
-	var out []*cand
-	for _, x := range cands {
-		k := fmt.Sprintf("%s/%s/%s/%d", x.offer.Provider, x.offer.InstanceName, x.offer.Billing, x.instances)
-		if byRegion {
-			k += "/" + x.offer.RegionCode
-		}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, x)
-		if len(out) == limit {
-			break
-		}
+// picker takes the best candidates, one per instance type and billing
+// model (the cheapest region of each, unless regions were asked for): fed
+// candidates in rank order, it says which is the first of its kind.
+type picker struct {
+	byRegion bool
+	seen     map[pickKey]bool
+}
+
+// pickKey is what makes two candidates the same choice.
+type pickKey struct {
+	provider, instance string
+	billing            catalog.Billing
+	instances          int
+	region             string // only when regions were asked for
+}
+
+func newPicker(byRegion bool) *picker {
+	return &picker{byRegion: byRegion, seen: map[pickKey]bool{}}
+}
+
+// first reports whether x is the first candidate of its kind seen.
+func (p *picker) first(x *cand) bool {
+	k := pickKey{provider: x.offer.Provider, instance: x.offer.InstanceName, billing: x.offer.Billing, instances: x.instances}
+	if p.byRegion {
+		k.region = x.offer.RegionCode
 	}
-	return out
+	if p.seen[k] {
+		return false
+	}
+	p.seen[k] = true
+	return true
 }
 
 // markPareto flags candidates that no other candidate beats on both cost
@@ -467,7 +542,7 @@ func markPareto(cands []*cand) {
 
 // paretoList is the cost–time front, one plan per point (the first of
 // equal points, in rank order), cheapest first.
-func (e *Engine) paretoList(cands []*cand, cur string) []*Plan {
+func (e *Engine) paretoList(run *run, cands []*cand, cur string) ([]*Plan, error) {
 	var out []*Plan
 	seen := map[[2]float64]bool{}
 	for _, x := range cands {
@@ -479,36 +554,58 @@ func (e *Engine) paretoList(cands []*cand, cur string) []*Plan {
 			continue
 		}
 		seen[k] = true
+		if err := run.full(x); err != nil {
+			return nil, err
+		}
 		out = append(out, e.lightPlan(x, cur))
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Cost < out[j].Cost })
-	return out
+	return out, nil
 }
 
 // score ranks candidates: weighted cost and time relative to the best, plus
 // risk (deadline miss, estimate confidence, stale prices, assumed
 // interruption rates); lower is better.
-func (e *Engine) score(r Requirements, cands []*cand) {
-	w := r.weights()
-	minC, minT := math.Inf(1), math.Inf(1)
-	for _, x := range cands {
-		minC = math.Min(minC, x.cost)
-		if x.hours > 0 {
-			minT = math.Min(minT, x.hours)
+func (x *run) score(cands []*cand) {
+	s := scoreScale{w: x.r.weights(), minC: math.Inf(1), minT: math.Inf(1)}
+	for _, c := range cands {
+		s.minC = math.Min(s.minC, c.cost)
+		if c.hours > 0 {
+			s.minT = math.Min(s.minT, c.hours)
 		}
 	}
-	for _, x := range cands {
-		x.costTerm = w.Cost * x.cost / math.Max(minC, 1e-9)
-		if x.hours > 0 && !math.IsInf(minT, 1) {
-			x.timeTerm = w.Time * x.hours / minT
-		}
-		x.riskTerm = w.Risk * x.risk
-		x.nearTerm = -x.nearBonus
-		x.score = x.costTerm + x.timeTerm + x.riskTerm + x.nearTerm
+	x.scale = s
+	for _, c := range cands {
+		t := s.terms(c)
+		c.score = t.cost + t.time + t.risk + t.near
 	}
 }
 
-// lightPlan is a plan without explanations (for the Pareto list).
+// scoreScale is what a run's scores are relative to: the weights, and
+// the lowest cost and time among the feasible candidates.
+type scoreScale struct {
+	w          Weights
+	minC, minT float64
+}
+
+// scoreTerms are a candidate's weighted score terms; their sum is its
+// score.
+type scoreTerms struct{ cost, time, risk, near float64 }
+
+// terms are c's score terms (computed when asked: the reasons that name
+// what moved a plan need them for a few candidates only).
+func (s scoreScale) terms(c *cand) scoreTerms {
+	t := scoreTerms{cost: s.w.Cost * c.cost / math.Max(s.minC, 1e-9)}
+	if c.hours > 0 && !math.IsInf(s.minT, 1) {
+		t.time = s.w.Time * c.hours / s.minT
+	}
+	t.risk = s.w.Risk * c.risk
+	t.near = -c.nearBonus
+	return t
+}
+
+// lightPlan is a plan without explanations (for the Pareto list), of a
+// candidate with its details (see full).
 func (e *Engine) lightPlan(x *cand, cur string) *Plan {
 	return &Plan{Offer: x.offer, Instances: x.instances, GPUs: x.gpus, Nodes: x.nodes, Hours: x.hours, HoursLow: x.low, HoursHigh: x.high,
 		Cost: x.cost, Currency: cur, DeadlineMiss: x.miss, RiskScore: x.risk, Score: x.score, Pareto: x.pareto, Estimate: x.est, BilledHours: x.billed, cand: x}

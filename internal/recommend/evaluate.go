@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"fmt"
 	"math"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 )
 
 // instanceCounts are the instance counts tried for a multi-node job.
-var instanceCounts = []int{1, 2, 4, 8, 16, 32, 64, 128}
+var instanceCounts = [...]int{1, 2, 4, 8, 16, 32, 64, 128}
 
 // Sizing assumptions, each named in the plans that use them.
 const (
@@ -56,21 +57,42 @@ type run struct {
 	cur      string
 	cache    map[estKey]*perf.Estimate
 	cacheErr map[estKey]error
-	near     []place
-	// deadlineHours are the candidates the deadline rejected.
-	deadlineHours []deadlineMiss
+	// cands is the block keep stores feasible candidates in; scratch
+	// holds the details of a job's candidates while it is evaluated (one
+	// per instance count).
+	cands   []cand
+	scratch [len(instanceCounts)]detail
+	// termWhys are the term rejections built so far (termWhy).
+	termWhys map[termKey]*why
+	// scale is what the scores are relative to (score).
+	scale scoreScale
+	// rates are the hourly rates converted so far (rate).
+	rates map[rateKey]float64
+	near  []place
+	// fastestMiss is the fastest candidate the deadline rejected (the
+	// first of equals), for the no-plan answer.
+	fastestMiss *deadlineMiss
 	// budgetMiss is the cheapest candidate the budget rejected.
 	budgetMiss *budgetMiss
 }
 
 func (x *run) reject(o *catalog.Offer, stage, key string, args ...any) {
-	x.res.Rejected = append(x.res.Rejected, Rejection{Offer: o.ID(), Stage: stage, Reason: x.p.T(key, args...)})
+	x.res.Rejected = append(x.res.Rejected, Rejection{offer: o, Stage: stage, Reason: x.p.T(key, args...)})
+}
+
+// rejectWhy rejects o for w, rendering w's reason once however many
+// offers share it (see termWhy).
+func (x *run) rejectWhy(o *catalog.Offer, w *why) {
+	if w.text == "" {
+		w.text = x.p.T(w.key, w.args...)
+	}
+	x.res.Rejected = append(x.res.Rejected, Rejection{offer: o, Stage: w.stage, Reason: w.text})
 }
 
 // evaluate turns offers into priced, timed candidates; rejections go to res.
 func (x *run) evaluate(offers []*catalog.Offer) ([]*cand, error) {
 	r := x.r
-	var out []*cand
+	out := make([]*cand, 0, len(offers)) // one per offer, most often
 	for _, o := range offers {
 		it := o.Instance
 		whole := it.GPUCount.Equal(it.GPUCount.Truncate(0))
@@ -84,7 +106,7 @@ func (x *run) evaluate(offers []*catalog.Offer) ([]*cand, error) {
 				return nil, err
 			}
 			if w != nil {
-				x.reject(o, w.stage, w.key, w.args...)
+				x.rejectWhy(o, w)
 				continue
 			}
 			out = append(out, c)
@@ -106,56 +128,119 @@ func (x *run) evaluate(offers []*catalog.Offer) ([]*cand, error) {
 			out = append(out, c)
 			continue
 		}
-		cs, err := x.jobCounts(o)
-		if err != nil {
+		var err error
+		if out, err = x.jobCounts(o, out); err != nil {
 			return nil, err
 		}
-		out = append(out, cs...)
 	}
 	return out, nil
 }
 
+// why is a rejection's stage and reason (an i18n key and its arguments).
 type why struct {
 	stage, key string
 	args       []any
+	text       string // the reason rendered (rejectWhy), once
+}
+
+// rateKey is an hourly rate in a currency.
+type rateKey struct {
+	amount   float64
+	currency string
+}
+
+// rate is o's effective hourly rate in the result's currency. Offers in
+// other currencies often share a rate (one price list, many regions): each
+// distinct rate is converted once per run.
+func (x *run) rate(o *catalog.Offer) (float64, error) {
+	k := rateKey{o.EffectiveHourly().InexactFloat64(), o.Price.Currency}
+	if k.currency == x.cur {
+		return k.amount, nil
+	}
+	if v, ok := x.rates[k]; ok {
+		return v, nil
+	}
+	v, err := x.e.toCur(k.amount, k.currency, x.cur)
+	if err != nil {
+		return 0, err
+	}
+	if x.rates == nil {
+		x.rates = map[rateKey]float64{}
+	}
+	x.rates[k] = v
+	return v, nil
+}
+
+// termKey is what a term's rejection says: the billing model (its term)
+// and the job's hours.
+type termKey struct {
+	billing catalog.Billing
+	hours   float64
+}
+
+// termWhy rejects a commitment whose term is longer than twice the job's
+// hours. Thousands of offers share a few terms and job lengths, so each
+// such reason is built once per run and shared.
+func (x *run) termWhy(b catalog.Billing, term, hours float64) *why {
+	k := termKey{b, hours}
+	if w, ok := x.termWhys[k]; ok {
+		return w
+	}
+	w := &why{stage: "term", key: "rec.rej.term", args: []any{x.p.Billing(string(b), b.Family()), term, hours}}
+	if x.termWhys == nil {
+		x.termWhys = map[termKey]*why{}
+	}
+	x.termWhys[k] = w
+	return w
 }
 
 // jobCounts evaluates a finite job on o at every allowed instance count and
 // keeps the sizes worth showing: the smallest count that meets the
 // deadline with the margin (or the smallest that fits), and with priority
 // time also the fastest count whose last doubling still paid.
-func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
+//
+// The kept candidates are appended to out; the others, like those the
+// evaluation rejects, are never stored beyond this call.
+func (x *run) jobCounts(o *catalog.Offer, out []*cand) ([]*cand, error) {
 	r := x.r
 	it := o.Instance
 	g := it.GPUCount.InexactFloat64()
-	counts := []int{1}
+	counts := instanceCounts[:1]
 	if r.MultiNode {
-		counts = instanceCounts
+		counts = instanceCounts[:]
 	}
-	var ok []*cand
+	var okBuf [len(instanceCounts)]cand // one per count
+	ok := okBuf[:0]
 	var last *why
+	// The candidates' details are built in the run's scratch space and
+	// dropped when kept (keep).
 	for _, n := range counts {
 		total := float64(n) * g
 		if r.MaxGPUs > 0 && total > float64(r.MaxGPUs) {
 			break
 		}
 		if r.MinGPUs > 0 && total < float64(r.MinGPUs) {
-			last = &why{"fit", "rec.rej.min_gpus", []any{total, r.MinGPUs}}
+			last = &why{stage: "fit", key: "rec.rej.min_gpus", args: []any{total, r.MinGPUs}}
 			continue
 		}
 		mem := it.VRAMPerGPUGB().InexactFloat64() * math.Max(total, float64(n))
 		if r.MinTotalVRAMGB > 0 && mem < r.MinTotalVRAMGB {
-			last = &why{"fit", "rec.rej.total_vram", []any{mem, r.MinTotalVRAMGB}}
+			last = &why{stage: "fit", key: "rec.rej.total_vram", args: []any{mem, r.MinTotalVRAMGB}}
 			continue
 		}
-		c, w, err := x.job(o, n)
+		ok = append(ok, cand{detail: &x.scratch[len(ok)]})
+		c := &ok[len(ok)-1]
+		w, err := x.job(o, n, c)
+		if w != nil || err != nil {
+			ok = ok[:len(ok)-1]
+		}
 		if err != nil {
 			return nil, err
 		}
 		if w != nil && w.stage == "rdma" {
 			// More nodes fail the same way: say why one node did not do.
 			if last != nil {
-				w = &why{w.stage, "rec.rej.then", []any{x.p.T(last.key, last.args...), x.p.T(w.key, w.args...)}}
+				w = &why{stage: w.stage, key: "rec.rej.then", args: []any{x.p.T(last.key, last.args...), x.p.T(w.key, w.args...)}}
 			}
 			last = w
 			break
@@ -168,24 +253,23 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 			}
 			continue
 		}
-		ok = append(ok, c)
 	}
 	if len(ok) == 0 {
 		if last == nil {
-			last = &why{"fit", "rec.rej.count_bounds", []any{g}}
+			last = &why{stage: "fit", key: "rec.rej.count_bounds", args: []any{g}}
 		}
-		x.reject(o, last.stage, last.key, last.args...)
-		return nil, nil
+		x.rejectWhy(o, last)
+		return out, nil
 	}
 	// The smallest count that meets the deadline with the margin; without
 	// a deadline, the smallest that fits.
-	pick := ok[0]
+	pick := &ok[0]
 	pick.sizing = "rec.size_smallest"
 	if d := r.DeadlineHours; d > 0 {
 		found := false
-		for _, c := range ok {
-			if c.high <= d {
-				pick, found = c, true
+		for i := range ok {
+			if ok[i].high <= d {
+				pick, found = &ok[i], true
 				pick.sizing = "rec.size_deadline"
 				break
 			}
@@ -194,10 +278,11 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 			pick.sizing = "rec.size_no_margin"
 		}
 	}
-	out := []*cand{pick}
+	out = append(out, x.keep(pick))
 	if r.weights().Time > r.weights().Cost {
 		fast := pick
-		for _, c := range ok {
+		for i := range ok {
+			c := &ok[i]
 			if c.instances <= fast.instances {
 				continue
 			}
@@ -208,10 +293,51 @@ func (x *run) jobCounts(o *catalog.Offer) ([]*cand, error) {
 		}
 		if fast != pick {
 			fast.sizing = "rec.size_speed"
-			out = append(out, fast)
+			out = append(out, x.keep(fast))
 		}
 	}
 	return out, nil
+}
+
+// candBlock is how many candidates keep allocates at a time.
+const candBlock = 64
+
+// keep stores a feasible job candidate for the rest of the run, without
+// its details (full restores them), and returns the stored copy.
+// Candidates are stored in blocks, and only those kept: an offer the
+// evaluation rejects costs no memory beyond its rejection.
+func (x *run) keep(c *cand) *cand {
+	if len(x.cands) == cap(x.cands) {
+		x.cands = make([]cand, 0, candBlock)
+	}
+	k := *c
+	k.detail = nil
+	x.cands = append(x.cands, k)
+	return &x.cands[len(x.cands)-1]
+}
+
+// full restores the details of a job candidate that keep stored without
+// them, by evaluating its offer on its instance count again: the same
+// arithmetic on the same inputs (the estimates are cached), so the same
+// figures, which it checks.
+func (x *run) full(c *cand) error {
+	if c.detail != nil {
+		return nil
+	}
+	f := cand{detail: &detail{}}
+	w, err := x.job(c.offer, c.instances, &f)
+	if err != nil {
+		return err
+	}
+	if w != nil || f.hours != c.hours || f.cost != c.cost || f.risk != c.risk {
+		return fmt.Errorf("recommend: internal error: %s ×%d evaluated differently the second time", c.offer.ID(), c.instances)
+	}
+	if f.est != nil {
+		est := *f.est
+		f.est = &est
+	}
+	c.detail = f.detail
+	return nil
 }
 
 // estimate runs the performance model for a job on n instances of o.
@@ -240,13 +366,17 @@ func (x *run) estimate(o *catalog.Offer, n int, bench string, p perf.Precision) 
 func hasRDMA(it *catalog.InstanceType) bool { return it.RDMA != "" && it.RDMA != catalog.RDMANone }
 
 // job evaluates a finite job on n instances of o.
-func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
+// The candidate is built in c, which the caller keeps only when the
+// job is feasible (no reason, no error).
+func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 	r := x.r
 	it := o.Instance
-	c := &cand{offer: o, instances: n, nodes: n, scaling: 1}
+	d := c.detail
+	*d = detail{nodes: n, scaling: 1}
+	*c = cand{offer: o, instances: n, detail: d}
 	c.gpus = int(math.Round(it.GPUCount.InexactFloat64() * float64(n)))
 	if n > 1 && r.training() && !hasRDMA(it) && !r.AllowNoRDMA {
-		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
+		return &why{stage: "rdma", key: "rec.rej.no_rdma_multinode", args: []any{n, x.fabricName(it.RDMA)}}, nil
 	}
 	switch w := r.Workload; {
 	case w.GPUHours > 0:
@@ -254,7 +384,7 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 		if w.GPUHoursOn != "" {
 			ref, ok := x.e.Catalog.GPU(w.GPUHoursOn)
 			if !ok {
-				return nil, nil, inputErr("workload.gpu_hours_on", "unknown GPU model %q", w.GPUHoursOn)
+				return nil, inputErr("workload.gpu_hours_on", "unknown GPU model %q", w.GPUHoursOn)
 			}
 			a, b := ref.FP16TFLOPS.InexactFloat64(), it.GPU.FP16TFLOPS.InexactFloat64()
 			if a > 0 && b > 0 {
@@ -270,7 +400,7 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 			prec = w.Job.Precision
 		}
 		if prec == perf.FP8 && !it.GPU.FP8TFLOPS.IsPositive() {
-			return nil, &why{"precision", "rec.rej.no_fp8", []any{it.GPUID}}, nil
+			return &why{stage: "precision", key: "rec.rej.no_fp8", args: []any{it.GPUID}}, nil
 		}
 		fp64 := prec == FP64
 		if fp64 {
@@ -278,13 +408,12 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 		}
 		est, err := x.estimate(o, n, "", prec)
 		if err != nil {
-			return nil, &why{"fit", "rec.rej.no_estimate", []any{err.Error()}}, nil
+			return &why{stage: "fit", key: "rec.rej.no_estimate", args: []any{err.Error()}}, nil
 		}
 		if est.Memory != nil && !est.Memory.Fits {
-			return nil, &why{"fit", "rec.rej.memory", []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil
+			return &why{stage: "fit", key: "rec.rej.memory", args: []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil
 		}
-		e2 := *est
-		c.est = &e2
+		c.est = est // the cached estimate, read only (full gives a plan its own copy)
 		switch {
 		case est.Minutes > 0 && (w.Job != nil || est.Unit == "minutes"):
 			c.hours, c.low, c.high = est.Minutes/60, est.MinutesLow/60, est.MinutesHigh/60
@@ -293,12 +422,12 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 			f := est.High / est.Throughput
 			c.low, c.high = c.hours/f, c.hours*f
 		default:
-			return nil, nil, inputErr("workload.samples", "%s is a throughput benchmark: give the work to do (samples, in %s × seconds)", w.Benchmark, est.Unit)
+			return nil, inputErr("workload.samples", "%s is a throughput benchmark: give the work to do (samples, in %s × seconds)", w.Benchmark, est.Unit)
 		}
 		if fp64 {
 			f64, f32 := it.GPU.FP64TFLOPS.InexactFloat64(), it.GPU.FP32TFLOPS.InexactFloat64()
 			if !(f64 > 0) || !(f32 > 0) {
-				return nil, &why{"precision", "rec.rej.no_fp64", []any{it.GPUID}}, nil
+				return &why{stage: "precision", key: "rec.rej.no_fp64", args: []any{it.GPUID}}, nil
 			}
 			f := f32 / f64
 			c.hours, c.low, c.high = c.hours*f, c.low*f, c.high*f
@@ -330,13 +459,9 @@ func (x *run) job(o *catalog.Offer, n int) (*cand, *why, error) {
 		}
 	}
 	if c.hours <= 0 || math.IsInf(c.hours, 0) || math.IsNaN(c.hours) {
-		return nil, &why{"fit", "rec.rej.no_time", nil}, nil
+		return &why{stage: "fit", key: "rec.rej.no_time", args: nil}, nil
 	}
-	w, err := x.priceJob(o, n, c, startupHours)
-	if w != nil || err != nil {
-		return nil, w, err
-	}
-	return c, nil, nil
+	return x.priceJob(o, n, c, startupHours)
 }
 
 // reservation holds cluster_gpus GPUs of o for exactly r.Hours: no
@@ -346,16 +471,16 @@ func (x *run) reservation(o *catalog.Offer) (*cand, *why, error) {
 	it := o.Instance
 	g := int(it.GPUCount.IntPart())
 	if g < 1 {
-		return nil, &why{"fit", "rec.rej.fraction", []any{it.GPUCount.String()}}, nil
+		return nil, &why{stage: "fit", key: "rec.rej.fraction", args: []any{it.GPUCount.String()}}, nil
 	}
 	n := (r.Workload.ClusterGPUs + g - 1) / g
 	if n > 1 && !r.MultiNode {
-		return nil, &why{"fit", "rec.rej.cluster_multinode", []any{r.Workload.ClusterGPUs, n}}, nil
+		return nil, &why{stage: "fit", key: "rec.rej.cluster_multinode", args: []any{r.Workload.ClusterGPUs, n}}, nil
 	}
 	if n > 1 && !hasRDMA(it) && !r.AllowNoRDMA {
-		return nil, &why{"rdma", "rec.rej.no_rdma_multinode", []any{n, x.fabricName(it.RDMA)}}, nil
+		return nil, &why{stage: "rdma", key: "rec.rej.no_rdma_multinode", args: []any{n, x.fabricName(it.RDMA)}}, nil
 	}
-	c := &cand{offer: o, instances: n, nodes: n, gpus: n * g, scaling: 1, sizing: "rec.size_reservation"}
+	c := &cand{offer: o, instances: n, sizing: "rec.size_reservation", detail: &detail{nodes: n, gpus: n * g, scaling: 1}}
 	c.hours, c.low, c.high = r.Hours, r.Hours, r.Hours
 	w, err := x.priceJob(o, n, c, 0)
 	if w != nil || err != nil {
@@ -369,7 +494,7 @@ func (x *run) reservation(o *catalog.Offer) (*cand, *why, error) {
 func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why, error) {
 	r := x.r
 	it := o.Instance
-	eff, err := x.e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, x.cur)
+	eff, err := x.rate(o)
 	if err != nil {
 		return nil, err
 	}
@@ -379,7 +504,7 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 		risk := spot.RiskFor(x.e.Catalog, o, r.MTBIHours)
 		sp := spot.Analyze(spot.Job{Work: c.hours, Checkpoint: checkpointHours, Restart: restartHours}, risk)
 		if math.IsInf(sp.ExpectedHours, 1) {
-			return &why{"fit", "rec.rej.spot_too_frequent", []any{risk.MTBI}}, nil
+			return &why{stage: "fit", key: "rec.rej.spot_too_frequent", args: []any{risk.MTBI}}, nil
 		}
 		f := sp.ExpectedHours / c.hours
 		c.hours, c.low, c.high = sp.ExpectedHours, c.low*f, c.high*f
@@ -391,7 +516,7 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 	case o.Billing.IsCommitment():
 		term := float64(o.Billing.TermHours())
 		if term > 2*c.hours {
-			return &why{"term", "rec.rej.term", []any{x.p.Billing(string(o.Billing), o.Billing.Family()), term, c.hours}}, nil
+			return x.termWhy(o.Billing, term, c.hours), nil
 		}
 	}
 	c.hours += startup
@@ -410,14 +535,14 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 		// Paid up front for the whole block, whole days (then weeks) long.
 		block, ok := catalog.CapacityBlockHours(c.hours)
 		if !ok {
-			return &why{"fit", "rec.rej.capacity_block", []any{c.hours}}, nil
+			return &why{stage: "fit", key: "rec.rej.capacity_block", args: []any{c.hours}}, nil
 		}
 		c.billed = block
 		c.cost = eff * block * float64(n)
 	} else {
 		if o.Billing == catalog.FlexStart {
 			if c.high > catalog.FlexStartMaxHours {
-				return &why{"fit", "rec.rej.flex_start", []any{catalog.FlexStartMaxHours, c.high}}, nil
+				return &why{stage: "fit", key: "rec.rej.flex_start", args: []any{catalog.FlexStartMaxHours, c.high}}, nil
 			}
 			c.risk += 0.05 // the request queues until capacity is free
 		}
@@ -426,8 +551,10 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 	}
 	if d := r.DeadlineHours; d > 0 {
 		if c.hours > d {
-			x.deadlineHours = append(x.deadlineHours, deadlineMiss{hours: c.hours, gpus: c.gpus, gpu: o.Instance.GPUID, perNode: int(it.GPUCount.IntPart())})
-			return &why{"deadline", "rec.rej.deadline", []any{c.hours, d}}, nil
+			if m := x.fastestMiss; m == nil || c.hours < m.hours {
+				x.fastestMiss = &deadlineMiss{hours: c.hours, gpus: c.gpus, gpu: o.Instance.GPUID, perNode: int(it.GPUCount.IntPart())}
+			}
+			return &why{stage: "deadline", key: "rec.rej.deadline", args: []any{c.hours, d}}, nil
 		}
 		c.miss = missProbability(c.hours, c.high, d)
 	}
@@ -526,12 +653,7 @@ func (x *run) noFeasible() *NoPlanError {
 	case by["budget"] > 0 && x.budgetMiss != nil:
 		return x.noPlan("budget", x.budgetText(), p.T("rec.relax.budget", money(x.budgetMiss.spend, x.cur), x.periodWord(), x.budgetMiss.name))
 	case by["deadline"] > 0:
-		var best *deadlineMiss
-		for i, c := range x.deadlineHours {
-			if best == nil || c.hours < best.hours {
-				best = &x.deadlineHours[i]
-			}
-		}
+		best := x.fastestMiss
 		relax := ""
 		if best != nil {
 			// GPUs that would meet the deadline at linear scaling from the

@@ -16,6 +16,9 @@ import (
 // plan builds a full plan (bill and simulation) for a chosen candidate.
 func (x *run) plan(c *cand, rank int) (*Plan, error) {
 	r, e, cur := x.r, x.e, x.cur
+	if err := x.full(c); err != nil {
+		return nil, err
+	}
 	p := e.lightPlan(c, cur)
 	p.Rank = rank
 	p.spotPlan, p.spotRisk, p.stale = c.spotPlan, c.spotRisk, c.stale
@@ -285,7 +288,7 @@ func (x *run) name(pl *Plan) string {
 }
 
 // explain writes every plan's reasons and risks, and the result's notes.
-func (x *run) explain(cands []*cand) {
+func (x *run) explain(cands []*cand) error {
 	r, res, p, e := x.r, x.res, x.p, x.e
 	cur := res.Currency
 	cheapest, fastest := cands[0], cands[0]
@@ -302,6 +305,10 @@ func (x *run) explain(cands []*cand) {
 		if c.hours > 0 && c.hours < fastest.hours {
 			fastest = c
 		}
+	}
+	// The top plan's reasons may name what makes the cheapest risky.
+	if err := x.full(cheapest); err != nil {
+		return err
 	}
 	for i, pl := range res.Plans {
 		o := pl.Offer
@@ -527,12 +534,13 @@ func (x *run) explain(cands []*cand) {
 	for _, rj := range res.Rejected {
 		for _, pfx := range popular {
 			fam := strings.TrimSuffix(pfx, "/")
-			if strings.HasPrefix(rj.Offer, pfx) && !seen[fam] {
+			if !seen[fam] && rj.idHasPrefix(pfx) {
 				seen[fam] = true
-				res.Notes = append(res.Notes, p.T("rec.rejected_popular", rj.Offer, rj.Reason))
+				res.Notes = append(res.Notes, p.T("rec.rejected_popular", rj.OfferID(), rj.Reason))
 			}
 		}
 	}
+	return nil
 }
 
 // windowsNotes says what a Windows plan's price is: the provider's
@@ -596,7 +604,7 @@ func (x *run) whyFirst(pl *Plan, c, cheapest, fastest *cand, cands []*cand) {
 	case isFastest && (r.Priority == "time" && r.Weights == nil):
 		add("rec.why_fastest2", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur))
 	default:
-		best := movedBy(c, cheapest)
+		best := x.movedBy(c, cheapest)
 		add("rec.why_not_cheapest", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur), p.T("rec.term."+best))
 		if best == "time" && !r.service() {
 			add("rec.why_time_detail", x.hrs(c.hours), x.hrs(cheapest.hours))
@@ -694,7 +702,7 @@ func (x *run) tradeOff(a, b *Plan) string {
 	case !r.service() && dc < 0 && b.Hours > a.Hours:
 		return p.T("rec.runner_cheaper_slower", name, pct(-dc), pct(b.Hours/a.Hours-1))
 	case dc < 0:
-		return p.T("rec.runner_cheaper_term", name, pct(-dc), p.T("rec.term."+movedBy(a.cand, b.cand)))
+		return p.T("rec.runner_cheaper_term", name, pct(-dc), p.T("rec.term."+x.movedBy(a.cand, b.cand)))
 	case !r.service() && b.Hours < a.Hours:
 		return p.T("rec.runner_faster_dearer", name, pct(1-b.Hours/a.Hours), pct(dc))
 	}
@@ -769,9 +777,11 @@ func nextPow2(n int) int {
 }
 
 // movedBy names the score term (time, risk, near) on which the winner
-// beats the other candidate by the most.
-func movedBy(win, other *cand) string {
-	d := map[string]float64{"time": other.timeTerm - win.timeTerm, "risk": other.riskTerm - win.riskTerm, "near": other.nearTerm - win.nearTerm}
+// beats the other candidate by the most. (A plan's cost may change after
+// scoring, to its full bill; these terms do not depend on it.)
+func (x *run) movedBy(win, other *cand) string {
+	w, o := x.scale.terms(win), x.scale.terms(other)
+	d := map[string]float64{"time": o.time - w.time, "risk": o.risk - w.risk, "near": o.near - w.near}
 	best, bv := "risk", 0.0
 	for _, k := range []string{"time", "risk", "near"} {
 		if d[k] > bv {

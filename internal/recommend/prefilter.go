@@ -110,7 +110,7 @@ func (pf *Prefilter) LeaveOut(provider, instanceType string, ids []string) {
 	g := leftGroup{key: k, rejs: make([]Rejection, 0, len(ids))}
 	for _, id := range ids {
 		if !pf.loaded[k][id] {
-			g.rejs = append(g.rejs, Rejection{Offer: id, Stage: v.stage, Reason: v.reason})
+			g.rejs = append(g.rejs, Rejection{id: id, Stage: v.stage, Reason: v.reason})
 		}
 	}
 	pf.groups[v.stage] = append(pf.groups[v.stage], g)
@@ -118,7 +118,7 @@ func (pf *Prefilter) LeaveOut(provider, instanceType string, ids []string) {
 	pf.left = nil
 }
 
-func byOffer(a, b Rejection) int { return strings.Compare(a.Offer, b.Offer) }
+func byOffer(a, b Rejection) int { return strings.Compare(a.OfferID(), b.OfferID()) }
 
 // LeftOut is the number of offers recorded by LeaveOut.
 func (pf *Prefilter) LeftOut() int {
@@ -162,7 +162,7 @@ func mergeRejections(a, b []Rejection) []Rejection {
 	}
 	out := make([]Rejection, 0, len(a)+len(b))
 	for len(a) > 0 && len(b) > 0 {
-		if b[0].Offer < a[0].Offer {
+		if b[0].OfferID() < a[0].OfferID() {
 			out, b = append(out, b[0]), b[1:]
 		} else {
 			out, a = append(out, a[0]), a[1:]

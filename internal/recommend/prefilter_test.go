@@ -42,7 +42,7 @@ func TestPrefilterGivesTheFullAnswer(t *testing.T) {
 			s += fmt.Sprintf("constraint %s %q %d\n", c.Stage, c.Constraint, c.Removed)
 		}
 		for _, r := range res.Rejected {
-			s += fmt.Sprintf("rejected %s %s %q\n", r.Offer, r.Stage, r.Reason)
+			s += fmt.Sprintf("rejected %s %s %q\n", r.OfferID(), r.Stage, r.Reason)
 		}
 		return s
 	}

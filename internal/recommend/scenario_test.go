@@ -1,6 +1,7 @@
 package recommend_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/recommend"
 	"github.com/gpuscout/gpuscout/internal/recommend/jobfile"
@@ -214,5 +216,71 @@ func BenchmarkRecommend(b *testing.B) {
 		if _, err := e.Recommend(r, en); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// gpuHoursJob is `gpuscout recommend --gpu-hours 1000` as the CLI builds it.
+var gpuHoursJob = recommend.Requirements{Workload: recommend.Workload{GPUHours: 1000}, Limit: 5, Currency: "USD"}
+
+// BenchmarkRecommendGPUHours is the advisor's part of `gpuscout recommend
+// --gpu-hours 1000` on the embedded catalog (every offer a candidate); its
+// B/op is the working memory one run touches (docs/benchmarks.md).
+func BenchmarkRecommendGPUHours(b *testing.B) {
+	e := engine(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := e.Recommend(gpuHoursJob, en); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBuildRecommendation renders the document of `recommend
+// --gpu-hours 1000`: with the list of rejections (JSON, the API) and
+// with their counts only (the CLI's table and report).
+func BenchmarkBuildRecommendation(b *testing.B) {
+	e := engine(b)
+	res, err := e.Recommend(gpuHoursJob, en)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("list", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			document.BuildRecommendation(res, gpuHoursJob, 200)
+		}
+	})
+	b.Run("counts", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			document.BuildRecommendationCounts(res, gpuHoursJob)
+		}
+	})
+}
+
+// TestRecommendationCounts: the document without the list of rejections
+// is the full one, rejections aside, and counts every rejection.
+func TestRecommendationCounts(t *testing.T) {
+	res, err := engine(t).Recommend(gpuHoursJob, en)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := document.BuildRecommendation(res, gpuHoursJob, 200)
+	counts := document.BuildRecommendationCounts(res, gpuHoursJob)
+	if len(full.Rejected) == 0 || len(counts.Rejected) != 0 || counts.Rejected == nil {
+		t.Fatalf("rejections listed: %d in full, %d (nil %v) in counts", len(full.Rejected), len(counts.Rejected), counts.Rejected == nil)
+	}
+	n := 0
+	for _, v := range counts.RejectedBy {
+		n += v
+	}
+	if n != len(res.Rejected) {
+		t.Errorf("counts total %d, want %d", n, len(res.Rejected))
+	}
+	full.Rejected = counts.Rejected
+	a, _ := json.Marshal(full)
+	b, _ := json.Marshal(counts)
+	if string(a) != string(b) {
+		t.Errorf("the documents differ beyond the rejections:\n%s\n%s", a, b)
 	}
 }

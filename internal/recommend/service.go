@@ -40,7 +40,7 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 	r := x.r
 	it := o.Instance
 	g := int(it.GPUCount.IntPart())
-	c := &cand{offer: o}
+	c := &cand{offer: o, detail: &detail{}}
 	inf := r.Workload.Inference
 	if inf == nil {
 		n := int(math.Ceil(float64(r.Workload.ClusterGPUs) / float64(g)))
@@ -187,7 +187,7 @@ func (x *run) priceService(o *catalog.Offer, c *cand) (*cand, string, []any, err
 	if util == 0 {
 		util = 1
 	}
-	eff, err := x.e.toCur(o.EffectiveHourly().InexactFloat64(), o.Price.Currency, x.cur)
+	eff, err := x.rate(o)
 	if err != nil {
 		return nil, "", nil, err
 	}
