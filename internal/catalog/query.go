@@ -452,22 +452,24 @@ func (t *topN) sorted() []OfferRow {
 	return out
 }
 
+// sortRows sorts rows, which come in offer ID order (the catalog's), by
+// key, ties by offer ID: a row's place in the input stands for its ID, so
+// no ID is built. A catalog holds each offer ID once, so the order is
+// total and an unstable sort (far fewer swaps than sort.Stable) gives the
+// same rows.
 func sortRows(rows []OfferRow, key SortKey) {
-	less := rowOrder(key)
-	// The offer IDs break ties; computed once, not in every comparison.
-	// A catalog holds each offer ID once, so the order is total and an
-	// unstable sort (far fewer swaps than sort.Stable) gives the same rows.
-	ids := make([]string, len(rows))
-	for i := range rows {
-		ids[i] = rows[i].Offer.ID()
+	at := make([]int32, len(rows))
+	for i := range at {
+		at[i] = int32(i)
 	}
-	sort.Sort(rowSorter{rows, ids, less})
+	sort.Sort(rowSorter{rows, at, rowOrder(key)})
 }
 
-// rowSorter sorts offer rows by less, then by offer ID.
+// rowSorter sorts offer rows by less, then by their places before the
+// sort (offer ID order).
 type rowSorter struct {
 	rows []OfferRow
-	ids  []string
+	at   []int32
 	less func(a, b *OfferRow) int
 }
 
@@ -476,9 +478,9 @@ func (s rowSorter) Less(i, j int) bool {
 	if c := s.less(&s.rows[i], &s.rows[j]); c != 0 {
 		return c < 0
 	}
-	return s.ids[i] < s.ids[j]
+	return s.at[i] < s.at[j]
 }
 func (s rowSorter) Swap(i, j int) {
 	s.rows[i], s.rows[j] = s.rows[j], s.rows[i]
-	s.ids[i], s.ids[j] = s.ids[j], s.ids[i]
+	s.at[i], s.at[j] = s.at[j], s.at[i]
 }
