@@ -12,6 +12,8 @@ import (
 )
 
 func main() {
+	_, gogcSet := os.LookupEnv("GOGC")
+	delayFirstCycle(gogcSet)
 	ctx, stop := context.Background(), func() {}
 	if args := os.Args[1:]; cli.HandlesSignals(args) {
 		// Commands that serve, import or write stop gracefully on an
