@@ -111,28 +111,38 @@ func decodeCompiledNarrow(src string, narrow Narrow) (_ catalog.Data, _ *fx.Tabl
 	c := &codec{src: src, pos: len(compiledMagic), narrow: narrow}
 	c.pos += c.count() // the files
 	c.pos += c.count() // the price dates
+	if len(src) > math.MaxUint32 {
+		return catalog.Data{}, nil, left, errors.New("compiled catalog: larger than 4 GB")
+	}
+	// The tables keep where each string and decimal is, not the values: a
+	// string is sliced from the bytes when a record takes it, a decimal
+	// built the first time one does. A command that decodes some offers
+	// (LoadDataNarrow) builds only the decimals they and the other
+	// records use.
 	n := c.count()
-	c.strTab = make([]string, n)
-	for i := range c.strTab {
+	c.strPos = make([]uint32, n)
+	for i := range c.strPos {
+		at := c.pos
 		l := c.count()
 		if c.err != nil || l > len(c.src)-c.pos {
 			c.fail("string %d out of bounds", i)
 			break
 		}
-		c.strTab[i] = c.src[c.pos : c.pos+l]
+		c.strPos[i] = uint32(at)
 		c.pos += l
 	}
 	n = c.count()
+	c.decPos = make([]uint32, n)
 	c.decTab = make([]decimal.Decimal, n)
-	for i := range c.decTab {
-		v, e := c.varint(), c.varint()
+	for i := range c.decPos {
+		c.decPos[i] = uint32(c.pos)
+		_, e := c.varint(), c.varint()
 		if e < math.MinInt32 || e > math.MaxInt32 {
 			c.fail("decimal %d: exponent out of range", i)
 		}
 		if c.err != nil {
 			break
 		}
-		c.decTab[i] = decimal.New(v, int32(e))
 	}
 	var d catalog.Data
 	var rates []fx.Rate
@@ -171,8 +181,9 @@ type codec struct {
 	// decoding
 	src    string
 	pos    int
-	strTab []string
-	decTab []decimal.Decimal
+	strPos []uint32          // where each string's length is
+	decPos []uint32          // where each decimal is
+	decTab []decimal.Decimal // the decimals built so far (zero: not yet)
 
 	// narrowing (LoadDataNarrow): the test of the offers to decode, given
 	// the records decoded before them; whether it left any out, and the
@@ -259,11 +270,14 @@ func (c *codec) str(p *string) {
 		return
 	}
 	i := c.uvarint()
-	if i >= uint64(len(c.strTab)) {
+	if i >= uint64(len(c.strPos)) {
 		c.fail("string index %d out of range", i)
 		return
 	}
-	*p = c.strTab[i]
+	// The table's pass checked that the string lies within the bytes.
+	at := int(c.strPos[i])
+	l, n := binary.Uvarint([]byte(c.src[at:min(at+binary.MaxVarintLen64, len(c.src))]))
+	*p = c.src[at+n : at+n+int(l)]
 }
 
 // strType is str for the catalog's string types (billing codes, source kinds).
@@ -294,6 +308,13 @@ func (c *codec) dec(p *decimal.Decimal) {
 	if i >= uint64(len(c.decTab)) {
 		c.fail("decimal index %d out of range", i)
 		return
+	}
+	if c.decTab[i] == (decimal.Decimal{}) { // not built yet: every built one has a coefficient
+		at := c.pos
+		c.pos = int(c.decPos[i])
+		v, e := c.varint(), c.varint() // the table's pass checked both
+		c.pos = at
+		c.decTab[i] = decimal.New(v, int32(e))
 	}
 	*p = c.decTab[i]
 }
