@@ -63,3 +63,31 @@ func TestNarrowedOffersAnswerAsAll(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrowedOffersWithImportsAnswerAsAll: with imported offers (a
+// SkyPilot AWS file that overrides curated prices and adds an instance
+// type), `offers --gpu X` still answers as the load of every curated
+// offer does.
+func TestNarrowedOffersWithImportsAnswerAsAll(t *testing.T) {
+	db := t.TempDir() + "/g.db"
+	if out, errOut, code := exec(t, true, nil, "catalog", "import", "skypilot", "--cloud", "aws", "--file", "../importer/skypilot/testdata/aws-new-types.csv", "--db", db); code != 0 {
+		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
+	}
+	empty := t.TempDir()
+	for _, args := range [][]string{
+		{"offers", "--gpu", "L4", "--limit", "0", "-o", "csv"},
+		{"offers", "--gpu", "L4", "--provider", "aws", "--lang", "zh"},
+		{"offers", "--gpu", "A100,T4", "--limit", "0", "-o", "json"},
+		{"offers", "--gpu", "B200", "--provider", "crusoe", "--provider", "huawei"},
+		{"offers", "--gpu", "M60"},
+	} {
+		args = append(args, "--db", db)
+		name := strings.Join(args, " ")
+		got, gotErr, code := exec(t, true, nil, args...)
+		want, wantErr, wantCode := exec(t, true, nil, append([]string{"--catalog", empty}, args...)...)
+		if code != wantCode || got != want || gotErr != wantErr {
+			t.Errorf("%s: the narrowed load answers differently from every offer\n--- narrowed (exit %d) ---\n%s%s\n--- every offer (exit %d) ---\n%s%s",
+				name, code, got, gotErr, wantCode, want, wantErr)
+		}
+	}
+}
