@@ -21,6 +21,13 @@ func engine(t testing.TB) *recommend.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return engineOn(t, ds)
+}
+
+// engineOn is the advisor over ds, its performance model fitted on ds's
+// catalog, on the tests' fixed day.
+func engineOn(t testing.TB, ds *curated.Dataset) *recommend.Engine {
+	t.Helper()
 	m, _, err := perf.New(ds.Catalog)
 	if err != nil {
 		t.Fatal(err)

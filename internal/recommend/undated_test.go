@@ -4,15 +4,12 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/catalogtest"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
-	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/recommend"
-	"github.com/gpuscout/gpuscout/internal/spot"
 )
 
 // TestUndatedPriceInReasons: a plan whose price has no date says so in its
@@ -27,12 +24,7 @@ func TestUndatedPriceInReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := perf.New(ds.Catalog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &recommend.Engine{Catalog: ds.Catalog, Perf: m, FX: ds.FX, Now: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC),
-		Pricing: &pricing.Engine{Prices: ds.Catalog, FX: ds.FX, Spot: spot.CostHook{Facts: ds.Catalog}}}
+	e := engineOn(t, ds)
 	req := recommend.Requirements{Workload: recommend.Workload{Job: &perf.Job{Kind: perf.TransformerTrain, Params: 1e9, Tokens: 1e10}},
 		Regions: []string{"us-east-1"}, GPUs: []string{"H100"}, Providers: []string{"aws"}, Currency: "USD"}
 	for _, tt := range []struct {

@@ -4,14 +4,10 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
-	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/i18n"
-	"github.com/gpuscout/gpuscout/internal/perf"
-	"github.com/gpuscout/gpuscout/internal/pricing"
 	"github.com/gpuscout/gpuscout/internal/recommend"
-	"github.com/gpuscout/gpuscout/internal/spot"
 )
 
 // windowsEngine is the embedded catalog with a user's overlay of Windows
@@ -25,12 +21,7 @@ func windowsEngine(t *testing.T, rows string) *recommend.Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := perf.New(ds.Catalog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &recommend.Engine{Catalog: ds.Catalog, Perf: m, FX: ds.FX, Now: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC),
-		Pricing: &pricing.Engine{Prices: ds.Catalog, FX: ds.FX, Spot: spot.CostHook{Facts: ds.Catalog}}}
+	return engineOn(t, ds)
 }
 
 // TestWindowsWorkstationPricedAtWindowsRate asks what a team would: "a
