@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // DecodeBundle reads a bundle of recorded API answers: one JSON array
@@ -56,6 +57,32 @@ func DecodeBundle[E any](ctx context.Context, source string, r io.Reader, p Prog
 		p(cr.N, len(res.Offers))
 	}
 	return res, nil
+}
+
+// StreamDecodeError turns an error of dec, reading a value of a streamed
+// document that starts at off (0: not known) and whose path so far is
+// field, into a ParseError of source: a syntax error at its offset, a type
+// error at its offset within the value and with its field, a document cut
+// short as io.ErrUnexpectedEOF where the decoder stopped, anything else at
+// off or, when off is not known, where the decoder stopped.
+func StreamDecodeError(source string, dec *json.Decoder, off int64, field string, err error) *ParseError {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		off = se.Offset
+	case errors.As(err, &te):
+		off += te.Offset
+		if te.Field != "" {
+			field = strings.TrimPrefix(field+"."+te.Field, ".")
+		}
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		err = io.ErrUnexpectedEOF
+		off = dec.InputOffset()
+	case off == 0:
+		off = dec.InputOffset()
+	}
+	return &ParseError{Source: source, Offset: off, Field: field, Err: err}
 }
 
 // JSONDecodeError turns a JSON decoding error at offset off into a

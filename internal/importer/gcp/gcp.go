@@ -372,23 +372,7 @@ func (c *collector) readSKUs(ctx context.Context, dec *json.Decoder) error {
 }
 
 func (c *collector) jsonErr(dec *json.Decoder, off int64, field string, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		off = se.Offset
-	case errors.As(err, &te):
-		off += te.Offset
-		if te.Field != "" {
-			field = strings.TrimPrefix(field+"."+te.Field, ".")
-		}
-	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-		err = io.ErrUnexpectedEOF
-		off = dec.InputOffset()
-	case off == 0:
-		off = dec.InputOffset()
-	}
-	return c.perr(off, field, err)
+	return importer.StreamDecodeError(c.source, dec, off, field, err)
 }
 
 func (c *collector) perr(off int64, field string, err error) error {
