@@ -214,11 +214,19 @@ type Offer struct {
 // operating system for an offer that is not Linux
 // ("aws/g4dn.xlarge/us-east-1/on-demand/windows").
 func (o *Offer) ID() string {
-	id := o.Provider + "/" + o.InstanceName + "/" + o.RegionCode + "/" + string(o.Billing)
+	var b [128]byte
+	return string(o.AppendID(b[:0]))
+}
+
+// AppendID appends o's ID (ID) to dst without making a string, for
+// loops that compare or match many offers' IDs.
+func (o *Offer) AppendID(dst []byte) []byte {
+	dst = append(append(append(append(dst, o.Provider...), '/'), o.InstanceName...), '/')
+	dst = append(append(append(dst, o.RegionCode...), '/'), o.Billing...)
 	if o.OS != OSLinux {
-		id += "/" + o.OS
+		dst = append(append(dst, '/'), o.OS...)
 	}
-	return id
+	return dst
 }
 
 // SiblingID is the ID of the offer of the same instance type, region and

@@ -138,7 +138,7 @@ func (r Rejection) idHasPrefix(pfx string) bool {
 		return strings.HasPrefix(r.id, pfx)
 	}
 	var b [128]byte
-	return bytes.HasPrefix(appendID(b[:0], r.offer), []byte(pfx))
+	return bytes.HasPrefix(r.offer.AppendID(b[:0]), []byte(pfx))
 }
 
 // Result is the advisor's answer.
@@ -441,17 +441,7 @@ func reserved(o *catalog.Offer) bool {
 // idLess orders offers by ID (a.ID() < b.ID()) without building the IDs.
 func idLess(a, b *catalog.Offer) bool {
 	var ba, bb [128]byte
-	return bytes.Compare(appendID(ba[:0], a), appendID(bb[:0], b)) < 0
-}
-
-// appendID appends o.ID() to dst.
-func appendID(dst []byte, o *catalog.Offer) []byte {
-	dst = append(append(append(append(dst, o.Provider...), '/'), o.InstanceName...), '/')
-	dst = append(append(append(dst, o.RegionCode...), '/'), o.Billing...)
-	if o.OS != catalog.OSLinux {
-		dst = append(append(dst, '/'), o.OS...)
-	}
-	return dst
+	return bytes.Compare(a.AppendID(ba[:0]), b.AppendID(bb[:0])) < 0
 }
 
 func countStage(rs []Rejection, stages ...string) int {

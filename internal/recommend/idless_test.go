@@ -16,8 +16,8 @@ func TestIDLess(t *testing.T) {
 	}
 	offers := append(append([]*catalog.Offer(nil), ds.Catalog.Offers()...), ds.Catalog.OffersOS(catalog.OSWindows)...)
 	for i, a := range offers {
-		if got := string(appendID(nil, a)); got != a.ID() {
-			t.Fatalf("appendID = %q, ID = %q", got, a.ID())
+		if got := string(a.AppendID(nil)); got != a.ID() {
+			t.Fatalf("AppendID = %q, ID = %q", got, a.ID())
 		}
 		for _, b := range []*catalog.Offer{offers[(i+1)%len(offers)], offers[(i+7)%len(offers)], a} {
 			if got, want := idLess(a, b), a.ID() < b.ID(); got != want {
