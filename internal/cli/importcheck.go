@@ -38,12 +38,20 @@ func (a *app) checker(ds *dataset, file string) importer.Checker {
 	if base == nil {
 		base = ds.FX
 	}
+	toUSD := func(amount decimal.Decimal, cur string) (decimal.Decimal, bool) {
+		v, err := base.Convert(amount, cur, "USD")
+		return v, err == nil
+	}
+	gpuOf := func(provider, instance string) (string, decimal.Decimal, bool) {
+		it, ok := ds.Catalog.Instance(provider + "/" + instance)
+		if !ok || it.GPUID == "" {
+			return "", decimal.Zero, false
+		}
+		return it.GPUID, it.GPUCount, true
+	}
 	return importer.Checker{
-		File: file,
-		ToUSD: func(amount decimal.Decimal, cur string) (decimal.Decimal, bool) {
-			v, err := base.Convert(amount, cur, "USD")
-			return v, err == nil
-		},
+		File:       file,
+		ToUSD:      toUSD,
 		Currencies: base.Currencies(),
 		GPUs: func(provider, instance string) int {
 			it, ok := ds.Catalog.Instance(provider + "/" + instance)
@@ -52,6 +60,20 @@ func (a *app) checker(ds *dataset, file string) importer.Checker {
 			}
 			return int(it.GPUCount.IntPart())
 		},
+		GPUOf:     gpuOf,
+		Reference: importer.NewPriceReference(ds.Catalog.Offers(), gpuOf, toUSD),
+		ResolveGPU: func(name string) []string {
+			gs, err := ds.Catalog.LookupGPU(name)
+			if err != nil {
+				return nil
+			}
+			ids := make([]string, len(gs))
+			for i, g := range gs {
+				ids[i] = g.ID
+			}
+			return ids
+		},
+		Described: map[[2]string]importer.DescribedGPU{},
 	}
 }
 
@@ -68,7 +90,11 @@ func importError(source, file string, err error) *localError {
 	var se *sqlite.ShrinkError
 	var fe *importer.FailureError
 	var le *sqlite.LockedError
+	var be *importer.BelowReferenceError
 	switch {
+	case errors.As(err, &be):
+		return &localError{key: "import.err.below_reference", args: []any{source, file, be.Skipped, be.Offers, importer.ReferenceDivisor, strings.Join(be.Examples, ", ")},
+			hint: "import.hint.below_reference", exit: ExitData, err: err}
 	case errors.As(err, &le):
 		return &localError{key: "import.err.locked", args: []any{source, le.Path, le.Waited.Round(time.Second).String()}, hint: "import.hint.locked", exit: ExitFailure, err: err}
 	case errors.As(err, &ce):

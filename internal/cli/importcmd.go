@@ -261,6 +261,7 @@ func (a *app) importStream(ctx context.Context, ds *dataset, name string, st imp
 	emitted := 0
 	stored := a.storeProgress(source, func() int64 { return read })
 	var cur *importer.Result
+	checked := 0
 	snap, res, err := db.SaveStream(ctx, sqlite.StreamImport{Source: name, Ref: filepath.Base(file), FetchedAt: a.env.Now(),
 		Run: func(emit func(*catalog.Offer) error) (*importer.Result, string, error) {
 			h := sha256.New()
@@ -277,6 +278,7 @@ func (a *app) importStream(ctx context.Context, ds *dataset, name string, st imp
 					return nil
 				},
 				Offer: func(o *catalog.Offer) error {
+					checked++
 					reason, id, err := chk.CheckOffer(o)
 					if err != nil {
 						return err
@@ -293,6 +295,9 @@ func (a *app) importStream(ctx context.Context, ds *dataset, name string, st imp
 					return emit(o)
 				},
 			})
+			if err == nil && res != nil {
+				err = importer.TooManyBelowReference(file, res.Skipped, checked)
+			}
 			return res, hex.EncodeToString(h.Sum(nil)), err
 		}},
 		sqlite.SaveOptions{AllowShrink: allowShrink, Usable: a.usableWith(described), Waiting: a.waiting(db)})

@@ -78,6 +78,27 @@ type Checker struct {
 	// GPUs is the GPU count of an instance type, 0 when unknown (the
 	// price is then checked per instance-hour, as if it had one GPU).
 	GPUs func(provider, instance string) int
+	// GPUOf is the GPU model and count of an instance type (ok false when
+	// the catalog does not know it); with Reference it judges a price
+	// against its GPU's usual price.
+	GPUOf func(provider, instance string) (gpuID string, count decimal.Decimal, ok bool)
+	// Reference holds each GPU model's median price per GPU-hour in the
+	// loaded catalog; an offer priced below its GPU's Floor is skipped.
+	Reference PriceReference
+	// ResolveGPU gives the GPU model IDs a source's own GPU name may mean
+	// (A100: the 40 and 80 GB models); with Described, the instance types
+	// an import describes but the catalog does not know are judged against
+	// the cheapest of those models' references.
+	ResolveGPU func(name string) []string
+	// Described, when not nil, is filled by Check with the GPU models and
+	// counts of the instance types the import describes, for CheckOffer.
+	Described map[[2]string]DescribedGPU
+}
+
+// DescribedGPU is the GPU an import says one of its instance types has.
+type DescribedGPU struct {
+	IDs   []string        // the GPU models the source's name may mean
+	Count decimal.Decimal // GPUs per instance
 }
 
 // Check removes from res the offers and bands that fail validation,
@@ -86,10 +107,25 @@ type Checker struct {
 // positive price, an identifier that breaks the catalog's identifier
 // rule, an upfront payment without a term, a price above
 // MaxPerGPUHourUSD or below MinPerGPUHourUSD per GPU-hour, a duplicate
-// offer ID (the first is kept, the rest counted), a band outside 0-100%. An offer in a currency ToUSD
-// does not know is an error: nothing of the import may be stored.
+// offer ID (the first is kept, the rest counted), a price below its GPU's
+// reference (PriceReference.Floor), a band outside 0-100%. An offer in a
+// currency ToUSD does not know is an error, and so is an answer of which
+// more than MaxBelowReferenceShare of the offers are priced below their
+// GPU's reference (a *BelowReferenceError): nothing of the import may be
+// stored.
 func (c Checker) Check(res *Result) error {
+	if c.Described != nil && c.ResolveGPU != nil {
+		for _, in := range res.Instances {
+			if in.GPUName == "" || !in.GPUCount.IsPositive() {
+				continue
+			}
+			if ids := c.ResolveGPU(in.GPUName); len(ids) > 0 {
+				c.Described[[2]string{in.Provider, in.Name}] = DescribedGPU{IDs: ids, Count: in.GPUCount}
+			}
+		}
+	}
 	seen := make(map[string]bool, len(res.Offers))
+	checked := len(res.Offers)
 	kept := res.Offers[:0]
 	for _, o := range res.Offers {
 		reason, id, err := c.CheckOffer(o)
@@ -110,6 +146,9 @@ func (c Checker) Check(res *Result) error {
 		res.Offers[i] = nil
 	}
 	res.Offers = kept
+	if err := TooManyBelowReference(c.File, res.Skipped, checked); err != nil {
+		return err
+	}
 	hundred := decimal.NewFromInt(100)
 	bands := res.Bands[:0]
 	for _, b := range res.Bands {
@@ -172,6 +211,8 @@ func (c Checker) CheckOffer(o *catalog.Offer) (reason, id string, err error) {
 		reason = SkipAbsurd
 	case c.implausible(o):
 		reason = SkipImplausible
+	case c.belowReference(o):
+		reason = SkipBelowReference
 	}
 	return reason, id, nil
 }
@@ -236,6 +277,45 @@ func (c Checker) implausible(o *catalog.Offer) bool {
 	}
 	floor, ok := minPerHour[o.Price.Currency]
 	return ok && eff.LessThan(floor)
+}
+
+// belowReference reports whether an offer costs less per GPU-hour, in US
+// dollars, than its GPU's Floor in the Reference (false when the GPU, its
+// count or its reference is not known, or the currency cannot be
+// converted).
+func (c Checker) belowReference(o *catalog.Offer) bool {
+	if c.ToUSD == nil {
+		return false
+	}
+	floor, n, ok := c.floor(o)
+	if !ok {
+		return false
+	}
+	usd, ok := c.ToUSD(o.EffectiveHourly(), o.Price.Currency)
+	return ok && usd.Div(n).LessThan(floor)
+}
+
+// floor is the reference floor per GPU-hour of an offer's GPU and the
+// offer's GPU count: from the catalog's instance type, or else from the
+// instance type the import describes (the lowest floor of the models its
+// GPU name may mean).
+func (c Checker) floor(o *catalog.Offer) (floor, count decimal.Decimal, ok bool) {
+	if c.GPUOf != nil {
+		if id, n, known := c.GPUOf(o.Provider, o.InstanceName); known {
+			f, ok := c.Reference.Floor(id)
+			return f, n, ok && n.IsPositive()
+		}
+	}
+	d, known := c.Described[[2]string{o.Provider, o.InstanceName}]
+	if !known {
+		return decimal.Zero, decimal.Zero, false
+	}
+	for _, id := range d.IDs {
+		if f, has := c.Reference.Floor(id); has && (!ok || f.LessThan(floor)) {
+			floor, ok = f, true
+		}
+	}
+	return floor, d.Count, ok
 }
 
 // absurd reports whether an offer costs more than MaxPerGPUHourUSD per

@@ -306,3 +306,11 @@ func bodyMessage(resp *http.Response) string {
 	}
 	return ""
 }
+
+// Count is the number of items skipped for reason.
+func (s Skips) Count(reason string) int { return s.counts[reason] }
+
+// Examples are the first few examples kept for reason.
+func (s Skips) Examples(reason string) []string {
+	return append([]string(nil), s.examples[reason]...)
+}
