@@ -38,9 +38,18 @@ func DecodeBundle[E any](ctx context.Context, source string, r io.Reader, p Prog
 			return nil, err
 		}
 		off := dec.InputOffset()
-		var e E
-		if err := dec.Decode(&e); err != nil {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
 			return nil, JSONDecodeError(source, off, fmt.Sprintf("[%d]", n), err)
+		}
+		// The decoder keeps the last of a repeated member: refuse it.
+		if err := CheckDuplicateKeys(raw); err != nil {
+			de := err.(*DuplicateKeyError)
+			return nil, &ParseError{Source: source, Offset: off + de.Offset, Field: fmt.Sprintf("[%d]", n) + de.Path, Err: err}
+		}
+		var e E
+		if err := json.Unmarshal(raw, &e); err != nil {
+			return nil, StreamDecodeError(source, dec, off, fmt.Sprintf("[%d]", n), err)
 		}
 		if err := add(n, off, e); err != nil {
 			return nil, err

@@ -186,7 +186,9 @@ func (c Checker) CheckOffer(o *catalog.Offer) (reason, id string, err error) {
 	id = o.ID()
 	p := o.Price
 	if c.ToUSD != nil && o.Provider != "" {
-		if _, ok := c.ToUSD(decimal.Zero, p.Currency); !ok {
+		// Codes are ISO 4217, upper case, as the exchange-rate table and
+		// every read compare them: "usd" is refused like an unknown code.
+		if _, ok := c.ToUSD(decimal.Zero, p.Currency); !ok || p.Currency != strings.ToUpper(p.Currency) {
 			return "", id, &CheckError{File: c.File, Record: id, Field: "currency", Value: p.Currency, Known: c.Currencies}
 		}
 	}

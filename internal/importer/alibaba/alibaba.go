@@ -275,7 +275,7 @@ func (b *builder) addPrice(off int64, field string, e entry, fetched time.Time) 
 		return parseErr(off, field+".instanceType", errors.New("missing"))
 	}
 	var resp priceResponse
-	if err := json.Unmarshal(e.Response, &resp); err != nil {
+	if err := importer.UnmarshalStrict(e.Response, &resp); err != nil {
 		return decodeErr(off, field+".response", err)
 	}
 	if resp.Code != "" {
@@ -347,7 +347,7 @@ func (b *builder) addPrice(off int64, field string, e entry, fetched time.Time) 
 
 func (b *builder) addSpot(off int64, field string, e entry, fetched time.Time) error {
 	var resp spotResponse
-	if err := json.Unmarshal(e.Response, &resp); err != nil {
+	if err := importer.UnmarshalStrict(e.Response, &resp); err != nil {
 		return decodeErr(off, field+".response", err)
 	}
 	if resp.Code != "" {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -207,7 +206,7 @@ func (i *Importer) fetchSpot(ctx context.Context, c *http.Client, region, it str
 				SpotPriceType []json.RawMessage `json:"SpotPriceType"`
 			} `json:"SpotPrices"`
 		}
-		if err := json.Unmarshal(body, &pg); err != nil {
+		if err := importer.UnmarshalStrict(body, &pg); err != nil {
 			return fmt.Errorf("alibaba %s %s %s: %w", ActionDescribeSpotPriceHistory, region, it, err)
 		}
 		next, _ := strconv.Atoi(pg.NextOffset.String())
@@ -282,7 +281,7 @@ func (i *Importer) once(ctx context.Context, c *http.Client, endpoint, action, r
 			importer.RedactError(err, i.AccessKeySecret, i.AccessKeyID, signature))
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	body, err := importer.ReadBody(resp.Body, maxBody)
 	if err != nil {
 		return nil, now, fmt.Errorf("alibaba %s %s: reading response: %w", action, region, err)
 	}

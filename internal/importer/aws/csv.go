@@ -21,7 +21,7 @@ func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result
 	var col map[string]int
 	fields := 0 // the header's field count
 	byKey := map[string]*catalog.Offer{}
-	termOf := map[string]string{} // offer ID → the term that made it
+	termOf := map[string]*madeBy{} // offer ID → the term that made it
 	for n := 0; ; n++ {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
@@ -68,17 +68,15 @@ func (o *Offers) parseCSV(ctx context.Context, r io.Reader, res *importer.Result
 		a.PreInstalled, a.CapacityStatus, a.Operation, a.UsageType = get("Pre Installed S/W"), get("CapacityStatus"), get("operation"), get("usageType")
 		a.LicenseModel = get("License Model")
 		if why := filter(&pr); why != "" {
-			if IsGPUType(a.InstanceType) {
+			if IsGPUType(a.InstanceType) || why == importer.SkipBadIdentifier {
 				res.Skipped.Add(why, a.InstanceType)
 			}
 			continue
 		}
-		if get("Currency") != "USD" {
-			res.Skipped.Add("currency "+get("Currency"), a.InstanceType)
-			continue
-		}
+		// Any currency goes on to the checker, which refuses one the
+		// exchange-rate table does not know (the file, offer and field).
 		t := term{EffectiveDate: get("EffectiveDate"), PriceDimensions: map[string]priceDimension{
-			"d": {Unit: get("Unit"), PricePerUnit: map[string]string{"USD": get("PricePerUnit")}}}}
+			"d": {Unit: get("Unit"), PricePerUnit: map[string]string{get("Currency"): get("PricePerUnit")}}}}
 		t.TermAttributes.LeaseContractLength = get("LeaseContractLength")
 		t.TermAttributes.OfferingClass = get("OfferingClass")
 		t.TermAttributes.PurchaseOption = get("PurchaseOption")

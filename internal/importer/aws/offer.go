@@ -7,7 +7,6 @@ package aws
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -144,6 +143,9 @@ const (
 func filter(a *product) string {
 	at := a.Attributes
 	switch {
+	case at.InstanceType != "" && catalog.CheckIdentifier(at.InstanceType) != "":
+		// A NUL, markup or an escape in the name: counted, never a silent drop.
+		return importer.SkipBadIdentifier
 	case !IsGPUType(at.InstanceType):
 		return "not a GPU instance"
 	case at.OS != "Linux" && at.OS != "Windows":
@@ -179,7 +181,7 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 	n := 0
 	// Reserved offers accumulate upfront and hourly parts per SKU and term.
 	byKey := map[string]*catalog.Offer{}
-	termOf := map[string]string{} // offer ID → the term that made it
+	termOf := map[string]*madeBy{} // offer ID → the term that made it
 	err := s.object(func(key string) error {
 		switch key {
 		case "publicationDate":
@@ -204,11 +206,11 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 					return nil
 				}
 				var pr product
-				if err := json.Unmarshal(raw, &pr); err != nil {
+				if err := importer.UnmarshalStrict(raw, &pr); err != nil {
 					return fail("products."+sku, err)
 				}
 				if why := filter(&pr); why != "" {
-					if IsGPUType(pr.Attributes.InstanceType) {
+					if IsGPUType(pr.Attributes.InstanceType) || why == importer.SkipBadIdentifier {
 						res.Skipped.Add(why, pr.Attributes.InstanceType)
 					}
 					return nil
@@ -237,7 +239,7 @@ func (o *Offers) parseJSON(ctx context.Context, r io.Reader, res *importer.Resul
 						return fail("terms."+termType+"."+sku, err)
 					}
 					var terms map[string]term
-					if err := json.Unmarshal(raw, &terms); err != nil {
+					if err := importer.UnmarshalStrict(raw, &terms); err != nil {
 						return fail("terms."+termType+"."+sku, err)
 					}
 					codes := make([]string, 0, len(terms))
@@ -306,12 +308,35 @@ func instanceTypeOf(raw []byte) []byte {
 	return append(rest[:k:k], '.')[:k+1]
 }
 
+// priceIn is a price dimension's currency and amount: USD when the
+// dimension has it, else its only currency (the China offer files price in
+// CNY); the import's checker refuses a currency the exchange-rate table
+// does not know, with the file, offer and field.
+func priceIn(perUnit map[string]string) (cur, v string, err error) {
+	if v, ok := perUnit["USD"]; ok {
+		return "USD", v, nil
+	}
+	if len(perUnit) != 1 {
+		return "", "", fmt.Errorf("no USD price")
+	}
+	for cur, v = range perUnit {
+	}
+	return cur, v, nil
+}
+
+// madeBy records the term that made an offer and which of its price
+// dimensions were read.
+type madeBy struct {
+	code            string // SKU.OfferTermCode
+	hourly, upfront bool   // an "Hrs" and a "Quantity" dimension were read
+}
+
 // addTerm turns one term of a kept SKU into (part of) an offer: the price
 // dimensions of one term (code, SKU.OfferTermCode; a CSV file has a row per
 // dimension) make one offer, and termOf records which term made each. A
 // later term for an offer already made is a duplicate (skipped and
 // counted).
-func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, termOf map[string]string, k kept, termType, code string, t term, published time.Time) error {
+func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, termOf map[string]*madeBy, k kept, termType, code string, t term, published time.Time) error {
 	var billing catalog.Billing
 	switch termType {
 	case "OnDemand":
@@ -336,14 +361,14 @@ func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, 
 	}
 	off := byKey[id]
 	created := off == nil
-	if !created && termOf[id] != code {
+	if !created && termOf[id].code != code {
 		// A second term for the same offer (another SKU or offer term):
 		// the one duplicate rule, the first is kept, the rest counted.
 		res.Skipped.Add(importer.SkipDuplicate, id)
 		return nil
 	}
 	if created {
-		termOf[id] = code
+		termOf[id] = &madeBy{code: code}
 		if len(res.Offers) >= maxOffers {
 			return fmt.Errorf("more than %d offers: not an EC2 offer file", maxOffers)
 		}
@@ -358,19 +383,38 @@ func (o *Offers) addTerm(res *importer.Result, byKey map[string]*catalog.Offer, 
 		res.Offers = append(res.Offers, off)
 	}
 	for _, d := range t.PriceDimensions {
-		v, ok := d.PricePerUnit["USD"]
-		if !ok {
-			return fmt.Errorf("no USD price")
+		cur, v, err := priceIn(d.PricePerUnit)
+		if err != nil {
+			return err
+		}
+		if by := termOf[id]; !by.hourly && !by.upfront {
+			off.Price.Currency = cur // the checker refuses a currency the exchange-rate table lacks
+		} else if off.Price.Currency != cur {
+			return fmt.Errorf("price dimensions in %s and %s", off.Price.Currency, cur)
 		}
 		price, err := decimal.NewFromString(v)
 		if err != nil {
 			return fmt.Errorf("price %q is not a number", v)
 		}
+		by := termOf[id]
 		switch d.Unit {
-		case "Hrs":
-			off.Price.Hourly = price
-		case "Quantity":
-			off.Price.Upfront = price
+		case "Hrs", "Quantity":
+			set := &by.hourly
+			if d.Unit == "Quantity" {
+				set = &by.upfront
+			}
+			if *set {
+				// The same price dimension twice (a repeated CSV row):
+				// the one duplicate rule, the first is kept.
+				res.Skipped.Add(importer.SkipDuplicate, id+" "+d.Unit)
+				continue
+			}
+			*set = true
+			if d.Unit == "Hrs" {
+				off.Price.Hourly = price
+			} else {
+				off.Price.Upfront = price
+			}
 		default:
 			res.Skipped.Add("price unit "+d.Unit, k.instance)
 		}

@@ -357,8 +357,8 @@ func (c *collector) readItems(ctx context.Context, dec *json.Decoder) error {
 		}
 		off := dec.InputOffset()
 		var it item
-		if err := dec.Decode(&it); err != nil {
-			return c.jsonErr(dec, off, fmt.Sprintf("Items[%d]", n), err)
+		if err := importer.DecodeItem(dec, c.source, off, fmt.Sprintf("Items[%d]", n), &it); err != nil {
+			return err
 		}
 		if err := c.add(&it, off, n); err != nil {
 			return err

@@ -227,7 +227,7 @@ func (b *builder) add(n int, off int64, e entry) error {
 		return nil
 	}
 	var resp priceResponse
-	if err := json.Unmarshal(e.Response, &resp); err != nil {
+	if err := importer.UnmarshalStrict(e.Response, &resp); err != nil {
 		return decodeErr(off, field+".response", err)
 	}
 	if resp.Code != "" {

@@ -216,7 +216,7 @@ func (i *Importer) gpuFlavors(ctx context.Context, c *http.Client, region string
 			} `json:"bccResources"`
 		} `json:"zoneResources"`
 	}
-	if err := json.Unmarshal(body, &resp); err != nil {
+	if err := importer.UnmarshalStrict(body, &resp); err != nil {
 		return nil, &APIError{Codes: apiCodes, Action: "ListFlavorSpec", Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + err.Error()}
 	}
 	var out []zoneFlavor
@@ -291,7 +291,7 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 		return nil, now, fmt.Errorf("baidu %s %s: %s %s://%s%s: %w", action, region, method, u.Scheme, u.Host, u.Path, i.redact(err))
 	}
 	defer resp.Body.Close()
-	out, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	out, err := importer.ReadBody(resp.Body, maxBody)
 	if err != nil {
 		return nil, now, fmt.Errorf("baidu %s %s: reading response: %w", action, region, err)
 	}

@@ -358,8 +358,8 @@ func (c *collector) readSKUs(ctx context.Context, dec *json.Decoder) error {
 		}
 		off := dec.InputOffset()
 		var s sku
-		if err := dec.Decode(&s); err != nil {
-			return c.jsonErr(dec, off, fmt.Sprintf("skus[%d]", n), err)
+		if err := importer.DecodeItem(dec, c.source, off, fmt.Sprintf("skus[%d]", n), &s); err != nil {
+			return err
 		}
 		if err := c.add(&s, off, n); err != nil {
 			return err

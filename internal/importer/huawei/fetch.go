@@ -227,7 +227,7 @@ func (i *Importer) projectID(ctx context.Context, c *http.Client, region string)
 			Name string `json:"name"`
 		} `json:"projects"`
 	}
-	if err := json.Unmarshal(body, &resp); err != nil {
+	if err := importer.UnmarshalStrict(body, &resp); err != nil {
 		return "", notAPI("KeystoneListProjects", region, err)
 	}
 	for _, p := range resp.Projects {
@@ -268,7 +268,7 @@ func (i *Importer) gpuFlavors(ctx context.Context, c *http.Client, region, proje
 	var resp struct {
 		Flavors []json.RawMessage `json:"flavors"`
 	}
-	if err := json.Unmarshal(body, &resp); err != nil {
+	if err := importer.UnmarshalStrict(body, &resp); err != nil {
 		return nil, notAPI("ListFlavors", region, err)
 	}
 	var out []flavor
@@ -372,7 +372,7 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 		return nil, now, fmt.Errorf("huawei %s %s: %s %s://%s%s: %w", action, region, method, u.Scheme, u.Host, u.Path, i.redact(err))
 	}
 	defer resp.Body.Close()
-	out, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	out, err := importer.ReadBody(resp.Body, maxBody)
 	if err != nil {
 		return nil, now, fmt.Errorf("huawei %s %s: reading response: %w", action, region, err)
 	}

@@ -295,7 +295,7 @@ func (b *builder) add(n int, off int64, e entry) error {
 	switch e.Action {
 	case ActionOnDemand:
 		var resp onDemandResponse
-		if err := json.Unmarshal(e.Response, &resp); err != nil {
+		if err := importer.UnmarshalStrict(e.Response, &resp); err != nil {
 			return decodeErr(off, field+".response", err)
 		}
 		if code, _ := resp.codeMessage(); code != "" {
@@ -309,7 +309,7 @@ func (b *builder) add(n int, off int64, e entry) error {
 		}
 	case ActionPeriod:
 		var resp periodResponse
-		if err := json.Unmarshal(e.Response, &resp); err != nil {
+		if err := importer.UnmarshalStrict(e.Response, &resp); err != nil {
 			return decodeErr(off, field+".response", err)
 		}
 		if code, _ := resp.codeMessage(); code != "" {

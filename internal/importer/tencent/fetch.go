@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -152,7 +151,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 				t.Answered()
 				if charge == ChargePostpaidByHour {
 					var zr zoneResponse
-					if err := json.Unmarshal(body, &zr); err == nil && zr.Response != nil {
+					if err := importer.UnmarshalStrict(body, &zr); err == nil && zr.Response != nil {
 						for _, row := range zr.Response.InstanceTypeQuotaSet {
 							if row.Status == "" || strings.EqualFold(row.Status, "SELL") {
 								zones[row.InstanceType] = append(zones[row.InstanceType], row.Zone)
@@ -283,7 +282,7 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region stri
 			importer.RedactError(err, i.SecretKey, i.SecretID, sig.signature, sig.auth))
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	body, err := importer.ReadBody(resp.Body, maxBody)
 	if err != nil {
 		return nil, now, fmt.Errorf("tencent %s %s: reading response: %w", action, region, err)
 	}

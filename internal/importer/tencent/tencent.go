@@ -341,7 +341,7 @@ func (b *builder) addInquiry(off int64, field string, e entry, cur string, fetch
 		return parseErr(off, field+".instanceType", errors.New("missing"))
 	}
 	var resp inquiryResponse
-	if err := json.Unmarshal(e.Response, &resp); err != nil {
+	if err := importer.UnmarshalStrict(e.Response, &resp); err != nil {
 		return decodeErr(off, field+".response", err)
 	}
 	if resp.Response == nil {
@@ -430,7 +430,7 @@ func regionOfZone(zone string) string {
 
 func (b *builder) addZone(off int64, field string, e entry, cur string, fetched time.Time) error {
 	var resp zoneResponse
-	if err := json.Unmarshal(e.Response, &resp); err != nil {
+	if err := importer.UnmarshalStrict(e.Response, &resp); err != nil {
 		return decodeErr(off, field+".response", err)
 	}
 	if resp.Response == nil {
