@@ -2,6 +2,7 @@ package importer
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"net/url"
 	"sort"
@@ -20,8 +21,9 @@ func Snippet(b []byte) string {
 
 // RedactString replaces every occurrence of each secret in s with
 // [redacted]: the raw secret and the forms an endpoint may echo it back in
-// (URL query and path encoding, standard and URL-safe base64, with and
-// without padding). Secrets are the credentials of a request: the secret
+// (in lower and upper case, as hex in lower and upper case, URL query
+// and path encoding, standard and URL-safe base64, with and without
+// padding). Secrets are the credentials of a request: the secret
 // key, the key ID and the request's signature or Authorization header.
 func RedactString(s string, secrets ...string) string {
 	for _, form := range secretForms(secrets) {
@@ -39,7 +41,9 @@ func secretForms(secrets []string) []string {
 			continue
 		}
 		b := []byte(secret)
-		forms = append(forms, secret, url.QueryEscape(secret), url.PathEscape(secret),
+		hexed := hex.EncodeToString(b)
+		forms = append(forms, secret, strings.ToLower(secret), strings.ToUpper(secret), hexed, strings.ToUpper(hexed),
+			url.QueryEscape(secret), url.PathEscape(secret),
 			base64.StdEncoding.EncodeToString(b), base64.URLEncoding.EncodeToString(b),
 			base64.RawStdEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b))
 	}

@@ -281,14 +281,19 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 			req.Header.Set(k, v)
 		}
 	}
-	req.Header.Set("Authorization", authorization(i.AccessKeyID, i.SecretAccessKey, method, u.Path, q, headers, now, signed))
+	auth := authorization(i.AccessKeyID, i.SecretAccessKey, method, u.Path, q, headers, now, signed)
+	req.Header.Set("Authorization", auth)
+	// The signature (the last part of bce-auth-v1/...) is a credential
+	// too, and a request ID may carry the key ID: no message echoes them.
+	sig := auth[strings.LastIndex(auth, "/")+1:]
+	redactString := func(s string) string { return importer.RedactString(i.redactString(s), auth, sig) }
 	resp, err := c.Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, now, fmt.Errorf("baidu %s %s: %s %s://%s%s: %w", action, region, method, u.Scheme, u.Host, u.Path, i.redact(err))
+		return nil, now, fmt.Errorf("baidu %s %s: %s %s://%s%s: %w", action, region, method, u.Scheme, u.Host, u.Path, importer.RedactError(i.redact(err), auth, sig))
 	}
 	defer resp.Body.Close()
 	out, err := importer.ReadBody(resp.Body, maxBody)
@@ -303,13 +308,13 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 	jsonErr := json.Unmarshal(out, &head)
 	if resp.StatusCode >= 400 || head.Code != "" {
 		ae := &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Code,
-			Message: i.redactString(head.Message), RequestID: head.RequestID}
+			Message: redactString(head.Message), RequestID: redactString(head.RequestID)}
 		if ae.RequestID == "" {
-			ae.RequestID = resp.Header.Get("x-bce-request-id")
+			ae.RequestID = redactString(resp.Header.Get("x-bce-request-id"))
 		}
 		if ae.Code == "" {
 			ae.Code = "HTTP" + strconv.Itoa(resp.StatusCode)
-			ae.Message = i.redactString(importer.Snippet(out))
+			ae.Message = redactString(importer.Snippet(out))
 		}
 		return nil, now, ae
 	}

@@ -344,10 +344,13 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 	u.Path = strings.TrimRight(u.Path, "/") + path
 	u.RawQuery = q.Encode()
 	date := now.UTC().Format(dateFormat)
-	headers := map[string]string{"Host": u.Host, "X-Sdk-Date": date}
-	if body != nil {
-		headers["Content-Type"] = "application/json"
-	}
+	// The headers the official Go SDK (huaweicloud-sdk-go-v3) sends and
+	// signs on every BSS and ECS call: the request definition's
+	// Content-Type (application/json, on GETs too), its User-Agent with
+	// the caller's name appended as the SDK appends a custom one, and
+	// X-Sdk-Date; the SDK does not sign Host (core/auth/signer
+	// SignedHeaders lists the request's own header parameters).
+	headers := map[string]string{"Content-Type": "application/json", "User-Agent": userAgent, "X-Sdk-Date": date}
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -357,19 +360,20 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 		return nil, now, fmt.Errorf("huawei %s %s: %w", action, region, err)
 	}
 	for k, v := range headers {
-		if k != "Host" {
-			req.Header.Set(k, v)
-		}
+		req.Header.Set(k, v)
 	}
-	req.Header.Set("Authorization", authorization(i.AccessKey, i.SecretKey, method, u.Path, q, headers, body, date))
-	req.Header.Set("Accept", "application/json")
+	auth := authorization(i.AccessKey, i.SecretKey, method, u.Path, q, headers, body, date)
+	req.Header.Set("Authorization", auth)
+	// The signature is a credential too: no message may echo it.
+	_, sig, _ := strings.Cut(auth, "Signature=")
+	redactString := func(s string) string { return importer.RedactString(i.redactString(s), auth, sig) }
 	resp, err := c.Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, now, fmt.Errorf("huawei %s %s: %s %s://%s%s: %w", action, region, method, u.Scheme, u.Host, u.Path, i.redact(err))
+		return nil, now, fmt.Errorf("huawei %s %s: %s %s://%s%s: %w", action, region, method, u.Scheme, u.Host, u.Path, importer.RedactError(i.redact(err), auth, sig))
 	}
 	defer resp.Body.Close()
 	out, err := importer.ReadBody(resp.Body, maxBody)
@@ -381,11 +385,11 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 	code, msg := ef.codeMessage()
 	if resp.StatusCode >= 400 || code != "" {
 		ae := &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: code,
-			Message: i.redactString(msg), RequestID: resp.Header.Get("X-Request-Id")}
+			Message: redactString(msg), RequestID: redactString(resp.Header.Get("X-Request-Id"))}
 		if ae.Code == "" || ae.Code == "error" {
 			ae.Code = "HTTP" + strconv.Itoa(resp.StatusCode)
 			if ae.Message == "" {
-				ae.Message = i.redactString(importer.Snippet(out))
+				ae.Message = redactString(importer.Snippet(out))
 			}
 		}
 		return nil, now, ae
@@ -396,10 +400,14 @@ func (i *Importer) once(ctx context.Context, c *http.Client, action, region, met
 	return out, now, nil
 }
 
+// userAgent is the SDK's User-Agent with gpuscout appended, as the SDK
+// appends a custom one ("huaweicloud-usdk-go/3.0;" + the caller's).
+const userAgent = "huaweicloud-usdk-go/3.0;gpuscout"
+
 func (i *Importer) redactString(s string) string {
-	return importer.RedactString(importer.RedactString(s, i.SecretKey), i.AccessKey)
+	return importer.RedactString(s, i.SecretKey, i.AccessKey)
 }
 
 func (i *Importer) redact(err error) error {
-	return importer.RedactError(importer.RedactError(err, i.SecretKey), i.AccessKey)
+	return importer.RedactError(err, i.SecretKey, i.AccessKey)
 }

@@ -94,8 +94,12 @@ func verify(r *http.Request, body []byte) error {
 	if headers["x-sdk-date"] != "20261201T030405Z" {
 		return fmt.Errorf("x-sdk-date %q", headers["x-sdk-date"])
 	}
-	if !strings.Contains(names, "host") {
-		return fmt.Errorf("host not signed: %s", names)
+	// The official Go SDK signs the request definition's Content-Type,
+	// its User-Agent and X-Sdk-Date, on GETs and POSTs alike, and not Host
+	// (core/auth/signer SignedHeaders over the request's header params).
+	if names != "content-type;user-agent;x-sdk-date" || headers["content-type"] != "application/json" ||
+		!strings.HasPrefix(headers["user-agent"], "huaweicloud-usdk-go/3.0;") {
+		return fmt.Errorf("signed headers %s (%v), want the SDK's content-type;user-agent;x-sdk-date", names, headers)
 	}
 	canonical, _ := canonicalRequest(r.Method, r.URL.Path, r.URL.Query(), headers, body)
 	m := hmac.New(sha256.New, []byte(testSK))
