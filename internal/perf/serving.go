@@ -239,7 +239,7 @@ func (r Roofline) servingNotes() []i18n.Msg {
 	in := sh.InputTokens
 	var out []i18n.Msg
 	out = append(out, i18n.M("perf.as.prefill_attn", in, sh.PrefillAttnFLOPs(in)/1e12, 100*sh.PrefillAttnFLOPs(in)/sh.PrefillFLOPs(in)))
-	if r.TP > 1 {
+	if r.TP > 1 && r.Link.PCIe {
 		out = append(out, i18n.M("perf.as.tp_allreduce", r.TP, r.Link.Name, 1000*r.AllReduceStep(r.Batch), r.Batch,
 			1000*r.AllReduceStep(1), r.Link.BusGBs, r.Link.GBs))
 	}

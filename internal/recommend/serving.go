@@ -64,7 +64,7 @@ func (x *run) serving(c *cand) *Serving {
 	} else if s.TP > 1 {
 		sv.Link = rf.Link.ID()
 	}
-	if rf.ExpertShare < 1 {
+	if inf.ActiveParams > 0 && inf.ActiveParams < inf.Params {
 		sv.ExpertsReadShare, sv.WeightsReadGBPerStep = rf.ExpertShare, rf.WeightsReadGB
 	}
 	return sv
@@ -87,7 +87,7 @@ func (x *run) servingReasons(add func(key string, args ...any), c *cand) {
 	if s.Link != nil {
 		add("rec.inf_tp_pcie", s.TP, s.Link.Name, s.AllReduceMs, s.AllReduceBatchMs, rf.Batch)
 	}
-	if rf.ExpertShare < 1 || inf.ActiveParams > 0 && inf.ActiveParams < inf.Params {
+	if inf.ActiveParams > 0 && inf.ActiveParams < inf.Params {
 		key := "rec.inf_moe_read"
 		if s.TP > 1 || rf.ExpertShare > 0.5 {
 			key = "rec.inf_moe_read_ep"
