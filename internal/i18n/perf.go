@@ -138,7 +138,7 @@ var perfMessages = lazy(func() map[Lang]map[string]string {
 			"perf.as.shape_llama2":        "Llama-2-70B：每个请求 293 个输出 token（MLPerf 日志：每秒 80.15 个样本时每秒 23,514.8 个 token）；平均输入假设与输出相同（结果文件未给出）",
 			"perf.as.shape_mixtral":       "Mixtral 8x7B：每个 token 激活 46.7 B 参数中的 12.9 B；请求长度假设与 Llama-2-70B 相同（结果文件未给出）",
 			"perf.as.shape_vllm":          "vLLM 测试：TP8，输入 128 / 输出 2048；最多 256 个并发序列（vLLM 默认的 max_num_seqs；假设）",
-			"perf.as.shape_generic":       "模型结构假设与 Llama 3 相似：%d 层，d_model %d，8 个 128 维的 KV 头（分组查询注意力；按规模在 Llama 3 8B、70B、405B 的 config.json 之间插值）",
+			"perf.as.shape_generic":       "模型结构假设与 Llama 3 相似：%d 层，模型宽度 %d，8 个 128 维的 KV 头（分组查询注意力；按规模在 Llama 3 8B、70B、405B 的 config.json 之间插值）",
 			"perf.unit.minutes":           "分钟",
 		},
 	}

@@ -1,6 +1,7 @@
 package recommend_test
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/recommend"
+	"github.com/gpuscout/gpuscout/internal/recommend/jobfile"
 )
 
 // serve asks for an 8B-style service at qps with the given request sizes
@@ -58,7 +60,7 @@ func TestLongContextServing(t *testing.T) {
 		}
 		all := strings.Join(long.Reasons, "\n")
 		want := map[i18n.Lang][]string{i18n.EN: {"120200 tokens", "32 layers × 8 KV heads × 128", "--kv-heads", "quadratic"},
-			i18n.ZH: {"120200 个 token", "32 层 × 8 个 KV 头 × 128", "--kv-heads", "平方"}}[p.Lang()]
+			i18n.ZH: {"120200 个 token", "32 层 × 8 个 KV 头 × 128", "KV 头数和头维度", "平方"}}[p.Lang()]
 		for _, w := range want {
 			if !strings.Contains(all, w) {
 				t.Errorf("%s: reasons lack %q:\n%s", p.Lang(), w, all)
@@ -108,7 +110,7 @@ func TestTensorParallelOverPCIe(t *testing.T) {
 		top := serve(t, e, p, recommend.Inference{Params: 70e9, QPS: 2, InputTokens: 2000, OutputTokens: 300}, "L40S")
 		all := strings.Join(top.Reasons, "\n")
 		want := map[i18n.Lang][]string{i18n.EN: {"TP4 over PCIe Gen4", "all-reduces add 1.75 ms per token"},
-			i18n.ZH: {"TP4 经 PCIe Gen4", "每 token 增加 1.75 毫秒"}}[p.Lang()]
+			i18n.ZH: {"TP4 经 PCIe 第 4 代", "每 token 增加 1.75 毫秒"}}[p.Lang()]
 		for _, w := range want {
 			if !strings.Contains(all, w) {
 				t.Errorf("%s: reasons lack %q:\n%s", p.Lang(), w, all)
@@ -186,4 +188,22 @@ func FuzzServingContext(f *testing.F) {
 			prev = rf
 		}
 	})
+}
+
+// TestLayoutInJobFile: a job file states a mixture of experts' layout,
+// and an impossible one (8 experts per token of 8) is refused by field.
+func TestLayoutInJobFile(t *testing.T) {
+	r, err := jobfile.Read(strings.NewReader("workload: {inference: {params: 46.7e9, active_params: 12.9e9, qps: 1, input_tokens: 100, output_tokens: 100,\n" +
+		"  layers: 32, kv_heads: 8, head_dim: 128, hidden_size: 4096, experts: 8, experts_per_token: 2}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := r.Workload.Inference; i.Layers != 32 || i.KVHeads != 8 || i.HeadDim != 128 || i.Hidden != 4096 || i.Experts != 8 || i.ExpertsPerToken != 2 {
+		t.Errorf("layout read as %+v", i)
+	}
+	_, err = jobfile.Read(strings.NewReader("workload: {inference: {params: 46.7e9, active_params: 12.9e9, qps: 1, input_tokens: 100, output_tokens: 100, experts: 8, experts_per_token: 8}}\n"))
+	var ie *recommend.InputError
+	if !errors.As(err, &ie) || ie.Field != "workload.inference" || !strings.Contains(err.Error(), "fewer than --experts") {
+		t.Errorf("8 of 8 experts per token: %v", err)
+	}
 }
