@@ -32,6 +32,7 @@ type recommendOptions struct {
 	fabric, osName                                                string
 	qps, inTok, outTok, ttft, tpot, mtbi                          float64
 	heads                                                         int
+	layout                                                        modelLayout
 	allowNoRDMA, ha                                               bool
 	budget, hours, startWithin                                    float64
 	budgetPeriod                                                  string
@@ -103,6 +104,7 @@ examples/*.yaml and docs/advisor.md.`,
 	f.Float64Var(&o.ttft, "ttft-ms", 0, "with --qps: time-to-first-token budget, ms")
 	f.Float64Var(&o.tpot, "tpot-ms", 0, "time-per-output-token budget, ms")
 	f.IntVar(&o.heads, "attention-heads", 0, "the model's attention heads (tensor-parallel groups divide them; default 64)")
+	o.layout.flags(f)
 	f.IntVar(&o.clusterGPUs, "cluster-gpus", 0, "keep this many GPUs for --horizon-months (a standing cluster)")
 	f.StringSliceVar(&o.gpus, "gpu", nil, "allowed GPU models or families")
 	f.Float64Var(&o.minVRAM, "min-vram", 0, "minimum memory per GPU, GB")
@@ -176,7 +178,9 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 		w.GPUHours, w.GPUHoursOn = o.gpuHours, o.gpuHoursOn
 	case set("tokens-per-second") || set("qps"):
 		w.Inference = &recommend.Inference{Params: o.params, ActiveParams: o.activeParams, TokensPerSecond: o.tps, QPS: o.qps, InputTokens: o.inTok, OutputTokens: o.outTok,
-			TTFTMs: o.ttft, TPOTMs: o.tpot, Heads: o.heads, Precision: p}
+			TTFTMs: o.ttft, TPOTMs: o.tpot, Heads: o.heads, Precision: p,
+			Layers: o.layout.layers, KVHeads: o.layout.kvHeads, HeadDim: o.layout.headDim, Hidden: o.layout.hidden,
+			Experts: o.layout.experts, ExpertsPerToken: o.layout.perToken}
 	case set("cluster-gpus"):
 		w.ClusterGPUs = o.clusterGPUs
 	}

@@ -104,6 +104,11 @@ type Serving struct {
 	ComputeEfficiency json.Number `json:"compute_efficiency"`
 	BandwidthEff      json.Number `json:"bandwidth_efficiency"`
 	EfficiencySource  string      `json:"efficiency_source"`
+	// KVCacheGBPerRequest is one request's KV cache at the estimate's
+	// context; Link the tensor-parallel group's link ("pcie-gen4",
+	// "nvlink"; empty without tensor parallelism).
+	KVCacheGBPerRequest json.Number `json:"kv_cache_gb_per_request"`
+	Link                string      `json:"link,omitempty"`
 }
 
 // BuildEstimate renders an estimate, its assumptions in p's language
@@ -120,7 +125,11 @@ func BuildEstimate(e *perf.Estimate, cost *Cost, p *i18n.Printer) Estimate {
 	}
 	if r, f := e.Roofline, e.ServingEff; r != nil && f != nil {
 		doc.Serving = &Serving{TensorParallel: r.TP, Replicas: r.Replicas, Batch: fnum(r.Batch), DecodeLimiter: r.DecodeLimiter(),
-			ComputeEfficiency: fnum(f.Compute), BandwidthEff: fnum(f.Bandwidth), EfficiencySource: f.Source}
+			ComputeEfficiency: fnum(f.Compute), BandwidthEff: fnum(f.Bandwidth), EfficiencySource: f.Source,
+			KVCacheGBPerRequest: fnum(r.KVPerSeqGB)}
+		if r.TP > 1 {
+			doc.Serving.Link = r.Link.ID()
+		}
 	}
 	if doc.Assumptions == nil {
 		doc.Assumptions = []string{}

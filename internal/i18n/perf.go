@@ -70,7 +70,7 @@ var perfMessages = lazy(func() map[Lang]map[string]string {
 			"perf.as.shape_llama2":        "Llama-2-70B: 293 output tokens per request (MLPerf log: 23,514.8 tokens/s at 80.15 samples/s); mean input assumed equal to the output (not in the result files)",
 			"perf.as.shape_mixtral":       "Mixtral 8x7B: 12.9 B of 46.7 B parameters active per token; request lengths assumed as Llama-2-70B's (the result files do not state them)",
 			"perf.as.shape_vllm":          "vLLM run: TP8, 128 in / 2048 out; at most 256 concurrent sequences (vLLM's default max_num_seqs; assumption)",
-			"perf.as.shape_generic":       "model layout assumed Llama-3-like: %d layers, 8 KV heads of 128 (grouped-query attention)",
+			"perf.as.shape_generic":       "model layout assumed Llama-3-like: %d layers, d_model %d, 8 KV heads of 128 (grouped-query attention; interpolated by size between the Llama 3 8B, 70B and 405B config.json files)",
 			"perf.unit.minutes":           "minutes",
 		},
 		ZH: {
@@ -138,7 +138,7 @@ var perfMessages = lazy(func() map[Lang]map[string]string {
 			"perf.as.shape_llama2":        "Llama-2-70B：每个请求 293 个输出 token（MLPerf 日志：每秒 80.15 个样本时每秒 23,514.8 个 token）；平均输入假设与输出相同（结果文件未给出）",
 			"perf.as.shape_mixtral":       "Mixtral 8x7B：每个 token 激活 46.7 B 参数中的 12.9 B；请求长度假设与 Llama-2-70B 相同（结果文件未给出）",
 			"perf.as.shape_vllm":          "vLLM 测试：TP8，输入 128 / 输出 2048；最多 256 个并发序列（vLLM 默认的 max_num_seqs；假设）",
-			"perf.as.shape_generic":       "模型结构假设与 Llama 3 相似：%d 层，8 个 128 维的 KV 头（分组查询注意力）",
+			"perf.as.shape_generic":       "模型结构假设与 Llama 3 相似：%d 层，模型宽度 %d，8 个 128 维的 KV 头（分组查询注意力；按规模在 Llama 3 8B、70B、405B 的 config.json 之间插值）",
 			"perf.unit.minutes":           "分钟",
 		},
 	}

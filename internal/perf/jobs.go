@@ -54,6 +54,58 @@ type Job struct {
 	OutputTokens float64 `json:"output_tokens,omitempty"`
 	ActiveParams float64 `json:"active_params,omitempty"`
 	MaxBatch     int     `json:"max_batch,omitempty"`
+	// The model's layout where the user knows it (0: assumed from a
+	// published model of the same size): layers, KV heads and their size
+	// (grouped- or multi-query attention), width d_model, and a mixture
+	// of experts' routed experts and experts per token.
+	Layers          int `json:"layers,omitempty"`
+	KVHeads         int `json:"kv_heads,omitempty"`
+	HeadDim         int `json:"head_dim,omitempty"`
+	Hidden          int `json:"hidden_size,omitempty"`
+	Experts         int `json:"experts,omitempty"`
+	ExpertsPerToken int `json:"experts_per_token,omitempty"`
+}
+
+// ValidateShape checks an LLM's layout fields: none negative, experts per
+// token fewer than the experts, and experts only with active parameters.
+// Errors name the flags; validating callers wrap them with their field.
+func ValidateShape(layers, kvHeads, headDim, hidden, experts, perToken int, params, active float64) error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"layers", layers}, {"kv-heads", kvHeads}, {"head-dim", headDim}, {"hidden-size", hidden}, {"experts", experts}, {"experts-per-token", perToken}} {
+		if f.v < 0 || f.v > 1<<20 {
+			return fmt.Errorf("--%s must be a whole number from 0 to %d", f.name, 1<<20)
+		}
+	}
+	switch {
+	case (experts > 0) != (perToken > 0):
+		return fmt.Errorf("--experts and --experts-per-token go together")
+	case experts > 0 && perToken >= experts:
+		return fmt.Errorf("--experts-per-token (%d) must be fewer than --experts (%d)", perToken, experts)
+	case experts > 0 && !(active > 0 && active < params):
+		return fmt.Errorf("--experts needs --active-params below --params")
+	}
+	return nil
+}
+
+// applyShape sets the layout fields a user gave on a shape.
+func applyShape(sh *LLMShape, layers, kvHeads, headDim, hidden, experts, perToken int) {
+	if layers > 0 {
+		sh.Layers = layers
+	}
+	if kvHeads > 0 {
+		sh.KVHeads = kvHeads
+	}
+	if headDim > 0 {
+		sh.HeadDim = headDim
+	}
+	if hidden > 0 {
+		sh.Hidden = hidden
+	}
+	if experts > 0 {
+		sh.Experts, sh.TopK = experts, perToken
+	}
 }
 
 // Default LLM request shape: the Llama-2-70B MLPerf set's 293 generated
@@ -89,6 +141,9 @@ func (j Job) Validate() error {
 	}
 	if j.ActiveParams < 0 || j.ActiveParams > j.Params && j.Params > 0 {
 		return fmt.Errorf("%s job: --active-params must be positive and at most --params", j.Kind)
+	}
+	if err := ValidateShape(j.Layers, j.KVHeads, j.HeadDim, j.Hidden, j.Experts, j.ExpertsPerToken, j.Params, j.ActiveParams); err != nil {
+		return fmt.Errorf("%s job: %w", j.Kind, err)
 	}
 	switch j.Kind {
 	case TransformerTrain:
@@ -237,8 +292,18 @@ func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
 	if out <= 0 {
 		out = defaultLLMTokens
 	}
-	sh := GenericShape(j.Params, in, out)
-	sh.ActiveParams, sh.MaxBatch = j.ActiveParams, j.MaxBatch
+	// A mixture of experts' layers and width follow its active size
+	// (Mixtral 8x7B, 12.9 B active: 32 layers of 4,096 like an 8B model).
+	sized := j.Params
+	if j.ActiveParams > 0 {
+		sized = j.ActiveParams
+	}
+	sh := GenericShape(sized, in, out)
+	sh.Params, sh.ActiveParams, sh.MaxBatch, sh.Link = j.Params, j.ActiveParams, j.MaxBatch, q.Fabric.Link
+	applyShape(&sh, j.Layers, j.KVHeads, j.HeadDim, j.Hidden, j.Experts, j.ExpertsPerToken)
+	if j.Layers > 0 || j.KVHeads > 0 || j.HeadDim > 0 || j.Hidden > 0 {
+		sh.Notes = []i18n.Msg{i18n.M("perf.as.shape_given", sh.Layers, sh.Hidden, sh.KVHeads, sh.HeadDim)}
+	}
 	if s.Arch == "CDNA" {
 		sh.Stack = "vllm"
 	}
@@ -249,6 +314,10 @@ func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
 			mem.Note = err.Error()
 		}
 		return e, err
+	}
+	if mem != nil && r.TP > mem.Group {
+		// One request's KV cache at this context needs a larger group.
+		mem.Group = r.TP
 	}
 	eff, ok := m.LLMEfficiency(sh.Stack)
 	if !ok {
@@ -266,6 +335,7 @@ func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
 		i18n.M("perf.as.roofline_upto", r.TP, r.Replicas, r.Batch, r.WeightsGB, r.KVPerSeqGB),
 		i18n.M("perf.as.decode", r.decodeLimiterMsg(), r.PeakUsed, r.PeakTFLOPS, r.BandwidthGBs),
 		i18n.M("perf.as.stack_eff", i18n.M("perf.as.stack."+sh.Stack), 100*eff.Compute, 100*eff.Bandwidth, eff.Why))
+	e.Assumptions = append(e.Assumptions, r.servingNotes()...)
 	if p == INT4 {
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.int4"))
 	}

@@ -18,6 +18,14 @@ type LLMShape struct {
 	Layers       int
 	KVHeads      int // key/value heads (grouped-query attention)
 	HeadDim      int
+	// Hidden is the model width d_model (0: the generic width for Params).
+	Hidden int
+	// Experts and TopK are a mixture of experts' routed experts per layer
+	// and experts per token (0: Mixtral's 8 and 2).
+	Experts, TopK int
+	// Link is the interconnect of the GPUs a tensor-parallel group spans
+	// (catalog.Link*; "" = the GPU's usual).
+	Link         string
 	InputTokens  float64 // mean prompt length per request
 	OutputTokens float64 // mean generated tokens per request
 	// MaxBatch caps the concurrent sequences per model copy (0: memory decides).
@@ -80,22 +88,23 @@ func computePrecision(p Precision) Precision {
 
 // llmShapes are the shapes of the LLM benchmarks in the calibration data.
 // Model layouts are from the models' published configurations (Llama 2 70B
-// and Llama 3.1 70B: 80 layers, 8 KV heads of 128; Llama 3.1 405B: 126
-// layers; Mixtral 8x7B: 46.7 B parameters, 12.9 B active, 32 layers, 8 KV
-// heads of 128). Request lengths: MLPerf's Llama-2-70B logs report 80.15
+// and Llama 3.1 70B: 80 layers, d_model 8,192, 8 KV heads of 128; Llama
+// 3.1 405B: 126 layers, d_model 16,384; Mixtral 8x7B: 46.7 B parameters,
+// 12.9 B active, 32 layers, d_model 4,096, 8 KV heads of 128, 8 experts,
+// 2 per token). Request lengths: MLPerf's Llama-2-70B logs report 80.15
 // samples/s at 23,514.8 tokens/s (AMD, v4.1), 293 output tokens per
 // request; AMD's vLLM runs state 128 in / 2048 out.
 var llmShapes = []struct {
 	match string
 	shape LLMShape
 }{
-	{"mlperf-inf-llama2-70b", LLMShape{Params: 70e9, Layers: 80, KVHeads: 8, HeadDim: 128, InputTokens: 293, OutputTokens: 293,
+	{"mlperf-inf-llama2-70b", LLMShape{Params: 70e9, Layers: 80, KVHeads: 8, HeadDim: 128, Hidden: 8192, InputTokens: 293, OutputTokens: 293,
 		Notes: []i18n.Msg{i18n.M("perf.as.shape_llama2")}}},
-	{"mlperf-inf-mixtral-8x7b", LLMShape{Params: 46.7e9, ActiveParams: 12.9e9, Layers: 32, KVHeads: 8, HeadDim: 128, InputTokens: 293, OutputTokens: 293,
+	{"mlperf-inf-mixtral-8x7b", LLMShape{Params: 46.7e9, ActiveParams: 12.9e9, Layers: 32, KVHeads: 8, HeadDim: 128, Hidden: 4096, Experts: 8, TopK: 2, InputTokens: 293, OutputTokens: 293,
 		Notes: []i18n.Msg{i18n.M("perf.as.shape_mixtral")}}},
-	{"vllm-llama3.1-70b", LLMShape{Params: 70.6e9, Layers: 80, KVHeads: 8, HeadDim: 128, InputTokens: 128, OutputTokens: 2048, TP: 8, MaxBatch: 256,
+	{"vllm-llama3.1-70b", LLMShape{Params: 70.6e9, Layers: 80, KVHeads: 8, HeadDim: 128, Hidden: 8192, InputTokens: 128, OutputTokens: 2048, TP: 8, MaxBatch: 256,
 		Notes: []i18n.Msg{i18n.M("perf.as.shape_vllm")}}},
-	{"vllm-llama3.1-405b", LLMShape{Params: 405e9, Layers: 126, KVHeads: 8, HeadDim: 128, InputTokens: 128, OutputTokens: 2048, TP: 8, MaxBatch: 256,
+	{"vllm-llama3.1-405b", LLMShape{Params: 405e9, Layers: 126, KVHeads: 8, HeadDim: 128, Hidden: 16384, InputTokens: 128, OutputTokens: 2048, TP: 8, MaxBatch: 256,
 		Notes: []i18n.Msg{i18n.M("perf.as.shape_vllm")}}},
 }
 
@@ -125,7 +134,8 @@ func stackOf(p Point) string {
 
 // GenericShape is the shape assumed for a sized LLM job: Llama-3-style
 // grouped-query attention (8 KV heads of 128) with the layer count
-// interpolated from Llama 3.1 8B (32), 70B (80) and 405B (126) by size.
+// interpolated from Llama 3.1 8B (32), 70B (80) and 405B (126) by size,
+// and the width by genericHidden.
 func GenericShape(params, input, output float64) LLMShape {
 	layers := 32.0
 	switch {
@@ -139,8 +149,9 @@ func GenericShape(params, input, output float64) LLMShape {
 	if layers < 1 {
 		layers = 1
 	}
-	return LLMShape{Params: params, Layers: int(math.Round(layers)), KVHeads: 8, HeadDim: 128, InputTokens: input, OutputTokens: output,
-		Stack: "tensorrt-llm", Notes: []i18n.Msg{i18n.M("perf.as.shape_generic", int(math.Round(layers)))}}
+	d := genericHidden(params)
+	return LLMShape{Params: params, Layers: int(math.Round(layers)), KVHeads: 8, HeadDim: 128, Hidden: d, InputTokens: input, OutputTokens: output,
+		Stack: "tensorrt-llm", Notes: []i18n.Msg{i18n.M("perf.as.shape_generic", int(math.Round(layers)), d)}}
 }
 
 // Roofline is the bound of an LLM serving workload on one GPU model:
@@ -153,11 +164,23 @@ type Roofline struct {
 	Batch        float64 // concurrent sequences per copy
 	WeightsGB    float64
 	KVPerSeqGB   float64 // KV cache of one full request
-	Prefill      float64 // s per output token per GPU: 2·active·input/output / peak
-	DecodeFLOPs  float64 // s per output token per GPU: 2·active / peak
-	DecodeMemory float64 // s per output token per GPU: (KV·context [+ weights/batch when capped]) / bandwidth
+	Prefill      float64 // s per output token per GPU: (2·active·input + attention)/output / peak
+	DecodeFLOPs  float64 // s per output token per GPU: (2·active + 4·layers·context·d_model) / peak
+	DecodeMemory float64 // s per output token per GPU: (KV·context + weights read per step/batch) / bandwidth
+	// Comm is s per output token per GPU in tensor-parallel all-reduces
+	// (decode steps and the request's prefill), by the group's link.
+	Comm float64
+	// Link is the link the tensor-parallel group's all-reduces cross.
+	Link TPLink
+	// ExpertShare is the share of routed experts a decode step at Batch
+	// reads (1 for a dense model); WeightsReadGB the weights it reads and
+	// ActiveWeightsGB those of the active parameters alone.
+	ExpertShare, WeightsReadGB, ActiveWeightsGB float64
+	// Shape is the workload the roofline is of.
+	Shape LLMShape
 	// Capped is true when the serving software caps the batch below what
-	// memory holds: each decode step then pays a read of the weights.
+	// memory holds: each step's read of the weights is then shared by fewer
+	// sequences.
 	Capped       bool
 	PeakTFLOPS   float64
 	PeakUsed     Precision
@@ -198,7 +221,7 @@ func RooflineOf(sh LLMShape, s Spec, p Precision, count int) (Roofline, error) {
 	if !ok || s.BandwidthGBs <= 0 || s.MemoryGB <= 0 {
 		return Roofline{}, fmt.Errorf("%s has no peak, bandwidth or memory figures", s.ID)
 	}
-	r := Roofline{PeakTFLOPS: peak, PeakUsed: used, BandwidthGBs: s.BandwidthGBs}
+	r := Roofline{PeakTFLOPS: peak, PeakUsed: used, BandwidthGBs: s.BandwidthGBs, Shape: sh}
 	r.PowerRatio = powerRatio(s)
 	wt := sh.Params * weightBytes(p)
 	kvTok := sh.kvBytesPerToken(p)
@@ -207,20 +230,25 @@ func RooflineOf(sh LLMShape, s Spec, p Precision, count int) (Roofline, error) {
 	mem := s.MemoryGB * 1e9 * usableKV
 	tp := sh.TP
 	if tp <= 0 {
-		// The smallest power of two leaving at least a tenth of memory for the KV cache.
-		for tp = 1; float64(tp)*mem*0.9 < wt; tp *= 2 {
+		// The smallest power of two leaving at least a tenth of memory for
+		// the KV cache, and room for one request's.
+		for tp = 1; float64(tp)*mem*0.9 < wt || float64(tp)*mem-wt <= kvSeq; tp *= 2 {
 			if tp > 1024 {
 				break
 			}
 		}
 	}
 	if tp > count {
+		if float64(count)*mem*0.9 >= wt {
+			return r, &ContextError{KVGB: kvSeq / 1e9, WeightsGB: wt / 1e9, GPUs: count, UsableGB: mem / 1e9}
+		}
 		return r, fmt.Errorf("the %.0f GB of weights need %d GPUs per copy, more than the %d given", wt/1e9, tp, count)
 	}
 	r.TP, r.Replicas = tp, count/tp
+	r.Link = TPLinkOf(s, sh.Link, tp)
 	free := float64(tp)*mem - wt
 	if free <= kvSeq {
-		return r, fmt.Errorf("no room for the KV cache: %.0f GB of weights on %d × %.0f GB", wt/1e9, tp, s.MemoryGB)
+		return r, &ContextError{KVGB: kvSeq / 1e9, WeightsGB: wt / 1e9, GPUs: tp, UsableGB: mem / 1e9}
 	}
 	r.Batch = math.Floor(free / kvSeq)
 	if sh.MaxBatch > 0 && r.Batch > float64(sh.MaxBatch) {
@@ -228,20 +256,23 @@ func RooflineOf(sh LLMShape, s Spec, p Precision, count int) (Roofline, error) {
 		r.Capped = true
 	}
 	act := sh.active()
-	// Mixture-of-experts decoding reads every expert once the batch spreads
-	// over them; a dense model reads its weights once per step.
 	ctx := sh.InputTokens + sh.OutputTokens/2
-	r.Prefill = 2 * act * sh.InputTokens / sh.OutputTokens / (peak * 1e12)
-	r.DecodeFLOPs = 2 * act / (peak * 1e12)
-	// Offline serving with in-flight batching fills memory with sequences:
-	// the weights' read per step is then shared by hundreds of them and the
-	// KV cache dominates decode traffic. A software cap on the batch (vLLM's
-	// max_num_seqs) charges each step's weight read to fewer tokens.
-	traffic := kvTok * ctx
-	if r.Capped {
-		traffic += wt / r.Batch
+	r.Prefill = sh.PrefillFLOPs(sh.InputTokens) / sh.OutputTokens / (peak * 1e12)
+	r.DecodeFLOPs = (2*act + sh.decodeAttnFLOPs(ctx)) / (peak * 1e12)
+	// Each decode step reads the weights once for the whole batch (a
+	// mixture of experts: the experts some sequence picked) and each
+	// sequence's KV cache.
+	r.ExpertShare = sh.ExpertShare(r.Batch)
+	read := sh.ParamsReadPerStep(r.Batch) * weightBytes(p)
+	r.WeightsReadGB, r.ActiveWeightsGB = read/1e9, act*weightBytes(p)/1e9
+	r.DecodeMemory = (kvTok*ctx + read/r.Batch) / (s.BandwidthGBs * 1e9)
+	// All-reduces across PCIe: the group waits for them (not overlapped);
+	// a copy of TP GPUs makes Batch tokens per step. The efficiencies are
+	// fitted on NVLink, NVSwitch and Infinity Fabric systems, so the time
+	// of all-reduces over those links is already inside them.
+	if r.Link.PCIe {
+		r.Comm = (r.AllReduceStep(r.Batch)/r.Batch + r.PrefillAllReduce()/sh.OutputTokens) * float64(tp)
 	}
-	r.DecodeMemory = traffic / (s.BandwidthGBs * 1e9)
 	return r, nil
 }
 
@@ -294,7 +325,7 @@ func (r Roofline) PowerFactor(e Eff) float64 {
 // TokensPerGPU is the predicted generated tokens/s per GPU.
 func (r Roofline) TokensPerGPU(e Eff) float64 {
 	c := e.Compute * r.PowerFactor(e)
-	t := 1 / (r.Prefill/c + math.Max(r.DecodeFLOPs/c, r.DecodeMemory/e.Bandwidth))
+	t := 1 / (r.Prefill/c + math.Max(r.DecodeFLOPs/c, r.DecodeMemory/e.Bandwidth) + r.Comm)
 	if e.Terms > 0 {
 		t *= e.Terms
 	}

@@ -63,6 +63,7 @@ func TestAssumptionsInBothLanguages(t *testing.T) {
 		{Kind: perf.TransformerTrain, Params: 70e9, Tokens: 1e11, Precision: perf.FP8},
 		{Kind: perf.LLMInference, Params: 70e9, Tokens: 1e9},
 		{Kind: perf.LLMInference, Params: 70e9, Tokens: 1e9, Precision: perf.INT4},
+		{Kind: perf.LLMInference, Params: 46.7e9, ActiveParams: 12.9e9, Tokens: 1e9, InputTokens: 8000, OutputTokens: 500},
 		{Kind: perf.CNNTraining, Images: 1e6, Epochs: 1, GFLOPs: 8},
 		{Kind: perf.FLOPJob, FLOPs: 1e18},
 	}
@@ -79,7 +80,8 @@ func TestAssumptionsInBothLanguages(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"perf.as.peak_fallback", "perf.as.from_specs", "perf.as.intra", "perf.as.inter", "perf.as.mfu", "perf.as.roofline_upto", "perf.as.tt_fitted"} {
+	for _, k := range []string{"perf.as.peak_fallback", "perf.as.from_specs", "perf.as.intra", "perf.as.inter", "perf.as.mfu", "perf.as.roofline_upto", "perf.as.tt_fitted",
+		"perf.as.tp_allreduce", "perf.as.moe_coverage", "perf.as.moe_experts_assumed", "perf.as.prefill_attn"} {
 		if !seen[k] {
 			t.Errorf("no estimate wrote %s: the test no longer covers it", k)
 		}

@@ -69,7 +69,7 @@ func ValidatedBands() map[Confidence]float64 {
 		TimeToTrain:  0.282,
 		Transferred:  0.141,
 		SpecsOnly:    0.547,
-		LLMRoofline:  0.286,
+		LLMRoofline:  0.229,
 		MFUBand:      0.136,
 	}
 }

@@ -18,6 +18,12 @@ type Spec struct {
 	LinkGBs      float64               // GPU-to-GPU interconnect as the vendor states it
 	SXM          bool                  // a socketed (NVSwitch-class) part
 	TDPW         float64               // board power limit (W); 0 when unknown
+	// PCIeGen is the card's PCIe generation (3, 4, 5…; 0 when the
+	// datasheet's interconnect line does not say).
+	PCIeGen int
+	// BridgeGPUs is how many cards an NVLink bridge joins (2, or 4 for
+	// H200 NVL's 4-way bridge); 0 when NVLink is not a bridge.
+	BridgeGPUs int
 }
 
 // SpecOf reads a catalog GPU.
@@ -30,6 +36,7 @@ func SpecOf(g *catalog.GPU) Spec {
 			s.Peak[p] = v
 		}
 	}
+	s.PCIeGen, s.BridgeGPUs = parseInterconnect(g.Interconnect)
 	id := strings.ToUpper(g.ID)
 	s.SXM = strings.Contains(id, "SXM") || strings.HasPrefix(id, "MI3") || strings.HasPrefix(id, "MI2") || id == "H20-96GB"
 	return s

@@ -60,6 +60,9 @@ type Plan struct {
 	Spot *SpotAdvice
 	// Redundant is the N+1 variant of a service plan.
 	Redundant *Redundancy
+	// Serving is how a service plan serves its model at the stated
+	// context (nil for jobs and clusters).
+	Serving *Serving
 	// Sizing names the rule that chose the instance count.
 	Sizing string
 	// BilledHours is the time billed per instance (after the provider's

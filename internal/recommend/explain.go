@@ -91,6 +91,9 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 	if c.est != nil && !r.service() {
 		p.Basis = x.basis(c)
 	}
+	if c.inf != nil {
+		p.Serving = x.serving(c)
+	}
 	if r.service() {
 		red := &Redundancy{Chosen: r.HA}
 		if r.HA {
@@ -418,6 +421,9 @@ func (x *run) explain(cands []*cand) error {
 			}
 			if inf.ActiveParams > 0 {
 				add("rec.inf_moe", inf.Params, inf.ActiveParams)
+			}
+			if rf := c.est.Roofline; rf != nil && rf.KVPerSeqGB > 0 {
+				x.servingReasons(add, c)
 			}
 			if inf.Precision == "" {
 				add("rec.inf_weights16", inf.Params*2/1e9)

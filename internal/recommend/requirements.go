@@ -51,6 +51,17 @@ type Inference struct {
 	TPOTMs          float64        `json:"tpot_ms,omitempty"`           // time-per-output-token budget, ms
 	Heads           int            `json:"attention_heads,omitempty"`   // attention heads (tensor-parallel groups divide them); 0 = 64
 	Precision       perf.Precision `json:"precision,omitempty"`
+	// The model's layout where known (0: assumed from a published model
+	// of the same size, and said so): layers, KV heads and their size,
+	// width d_model, a mixture of experts' routed experts and experts per
+	// token. They size the KV cache, prefill attention, all-reduces and
+	// the experts a decode step reads.
+	Layers          int `json:"layers,omitempty"`
+	KVHeads         int `json:"kv_heads,omitempty"`
+	HeadDim         int `json:"head_dim,omitempty"`
+	Hidden          int `json:"hidden_size,omitempty"`
+	Experts         int `json:"experts,omitempty"`
+	ExpertsPerToken int `json:"experts_per_token,omitempty"`
 }
 
 // MarshalJSON writes the precision as the user wrote it (bf16 stays
@@ -79,6 +90,14 @@ func (i *Inference) active() float64 {
 		return i.ActiveParams
 	}
 	return i.Params
+}
+
+// job is the sized estimate the service is built on: the request's
+// context and the model's layout where given.
+func (i *Inference) job() perf.Job {
+	return perf.Job{Kind: perf.LLMInference, Params: i.Params, ActiveParams: i.ActiveParams, Tokens: 1, Precision: i.Precision,
+		InputTokens: i.InputTokens, OutputTokens: i.OutputTokens, Layers: i.Layers, KVHeads: i.KVHeads, HeadDim: i.HeadDim,
+		Hidden: i.Hidden, Experts: i.Experts, ExpertsPerToken: i.ExpertsPerToken}
 }
 
 // OutputRate is the output tokens per second the target needs.
@@ -363,6 +382,9 @@ func (r *Requirements) Validate() error {
 			return inputErr("workload.inference.attention_heads", "must not be negative")
 		case i.Precision == FP64:
 			return inputErr("workload.inference.precision", "fp64 applies to FLOP-count jobs only")
+		}
+		if err := perf.ValidateShape(i.Layers, i.KVHeads, i.HeadDim, i.Hidden, i.Experts, i.ExpertsPerToken, i.Params, i.ActiveParams); err != nil {
+			return inputErr("workload.inference", "%v", err)
 		}
 	}
 	if j := w.Job; j != nil && j.Precision == FP64 && j.Kind != perf.FLOPJob {

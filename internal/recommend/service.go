@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -32,6 +33,15 @@ type infSizing struct {
 	PerInstance         float64 // output tokens/s per instance within the budgets
 	TPOTFloorMs, TTFTMs float64 // best-case latencies
 	PrefillShare        float64 // instances' worth of prefill work
+	// KVGBPerRequest is one request's KV cache at the stated context;
+	// Concurrency the requests whose KV caches fit one tensor-parallel
+	// group beside the weights.
+	KVGBPerRequest, Concurrency float64
+	// AllReduceMs is what the all-reduces of a group over PCIe add per
+	// token at batch 1, AllReduceBatchMs per decode step at the assumed
+	// batch; Link the link (nil: NVLink-class, or no tensor parallelism).
+	AllReduceMs, AllReduceBatchMs float64
+	Link                          *perf.TPLink
 }
 
 // service sizes and prices an inference service (or a cluster kept over a
@@ -58,10 +68,15 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 	}
 	q := perf.Query{GPU: it.GPUID, Count: g, Nodes: 1, GPUsPerNode: g,
 		Fabric: perf.Fabric{Link: it.GPUInterconnect, NetworkGbps: it.NetworkGbps.InexactFloat64(), RDMA: it.RDMA, Instance: true}}
-	k := estKey{gpu: it.GPUID, count: g, nodes: 1, link: it.GPUInterconnect, rdma: it.RDMA, net: q.Fabric.NetworkGbps, bench: fmt.Sprintf("llm-inference/%s/%g", inf.Precision, inf.ActiveParams)}
+	job := inf.job()
+	k := estKey{gpu: it.GPUID, count: g, nodes: 1, link: it.GPUInterconnect, rdma: it.RDMA, net: q.Fabric.NetworkGbps, bench: fmt.Sprintf("%+v", job)}
 	est, err := cached(x.cache, x.cacheErr, k, func() (*perf.Estimate, error) {
-		return x.e.Perf.EstimateJob(perf.Job{Kind: perf.LLMInference, Params: inf.Params, ActiveParams: inf.ActiveParams, Tokens: 1, Precision: inf.Precision}, q)
+		return x.e.Perf.EstimateJob(job, q)
 	})
+	var ctxErr *perf.ContextError
+	if errors.As(err, &ctxErr) {
+		return nil, "rec.rej.kv_context", []any{inf.InputTokens + inf.OutputTokens, ctxErr.KVGB, ctxErr.WeightsGB, ctxErr.GPUs, ctxErr.UsableGB}, nil
+	}
 	if err != nil {
 		// The model's own memory rule: weights at the precision + 20%.
 		prec := inf.Precision
@@ -84,6 +99,10 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 	if est.Memory != nil && est.Memory.Group > 1 {
 		need = est.Memory.Group
 	}
+	rf := est.Roofline
+	if rf != nil && rf.TP > need {
+		need = rf.TP // one request's KV cache at this context needs the larger group
+	}
 	heads := inf.Heads
 	if heads == 0 {
 		heads = defaultHeads
@@ -100,14 +119,29 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 	}
 	s := infSizing{TP: tp, Replicas: g / tp}
 	s.PerInstance = est.Throughput * float64(s.Replicas*tp) / float64(g)
-	// Latency: decoding reads the weights once per token (memory-bound);
-	// the first token waits for the prompt's prefill (compute-bound).
+	// Latency: decoding reads the weights and the request's KV cache once
+	// per token (memory-bound); the first token waits for the prompt's
+	// prefill (compute-bound, attention quadratic in the prompt). Over
+	// PCIe both wait for the tensor-parallel all-reduces.
 	prec := est.Precision
 	// A mixture of experts reads its active experts' weights per token at best.
 	weightsGB := inf.active() * bytesPerParam(prec) / 1e9
+	var arTok, arPrefill float64 // s of all-reduces per token at batch 1, and per prefill
+	if rf != nil {
+		s.KVGBPerRequest = rf.KVPerSeqGB
+		weightsGB += rf.KVPerSeqGB * (inf.InputTokens + inf.OutputTokens/2) / math.Max(1, inf.InputTokens+inf.OutputTokens)
+		free := float64(tp)*it.VRAMPerGPUGB().InexactFloat64()*0.9 - inf.Params*bytesPerParam(prec)/1e9
+		s.Concurrency = math.Max(0, math.Floor(free/rf.KVPerSeqGB))
+		if link := perf.TPLinkOf(perf.SpecOf(it.GPU), it.GPUInterconnect, tp); link.PCIe && tp > 1 {
+			tr := *rf
+			tr.TP, tr.Link = tp, link
+			arTok, arPrefill = tr.AllReduceStep(1), tr.PrefillAllReduce()
+			s.AllReduceMs, s.AllReduceBatchMs, s.Link = 1000*arTok, 1000*tr.AllReduceStep(rf.Batch), &link
+		}
+	}
 	bw := it.GPU.BandwidthGBs.InexactFloat64()
 	if bw > 0 {
-		s.TPOTFloorMs = 1000 * weightsGB / float64(tp) / (bw * decodeBandwidthShare)
+		s.TPOTFloorMs = 1000*weightsGB/float64(tp)/(bw*decodeBandwidthShare) + 1000*arTok
 	}
 	if b := inf.TPOTMs; b > 0 {
 		if s.TPOTFloorMs == 0 {
@@ -128,12 +162,17 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 			return nil, "rec.rej.no_peak", []any{it.GPUID}, nil
 		}
 		flops := 2 * inf.active() * inf.InputTokens
-		s.TTFTMs = 1000 * flops / (float64(tp) * peak * 1e12 * prefillMFU)
+		if rf != nil {
+			flops = rf.Shape.PrefillFLOPs(inf.InputTokens)
+		}
+		s.TTFTMs = 1000*flops/(float64(tp)*peak*1e12*prefillMFU) + 1000*arPrefill
 		if b := inf.TTFTMs; b > 0 && s.TTFTMs > b {
 			return nil, "rec.rej.ttft", []any{s.TTFTMs, b, tp}, nil
 		}
 		s.PrefillShare = inf.QPS * flops / (float64(g) * peak * 1e12 * prefillMFU)
-		n += s.PrefillShare
+		if rf == nil {
+			n += s.PrefillShare
+		} // else the roofline's throughput already spends each request's prefill at its prompt
 	}
 	ni := int(math.Ceil(n - 1e-9))
 	if ni < 1 {

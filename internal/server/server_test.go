@@ -119,6 +119,7 @@ func apiCases(t *testing.T) []apiCase {
 		{"bad currency", "GET", "/api/v1/offers?currency=XYZ", nil, 400},
 		{"unknown offer", "GET", "/api/v1/offers/aws/p5.48xlarge/mars-1/on-demand", nil, 404},
 		{"tco nothing", "GET", "/api/v1/tco", nil, 400},
+		{"recommend long context", "POST", "/api/v1/recommend", []byte(`{"workload":{"inference":{"params":70e9,"qps":1,"input_tokens":32000,"output_tokens":200,"layers":80,"kv_heads":8,"head_dim":128}},"gpu":{"models":["L40S"]},"horizon_months":1}`), 200},
 		{"recommend bad yaml", "POST", "/api/v1/recommend", []byte("workload: [unclosed"), 400},
 		{"recommend impossible", "POST", "/api/v1/recommend", []byte(`{"workload":{"job":{"kind":"transformer-train","params":7e9,"tokens":1e12}},"gpu":{"min_gpus":100000}}`), 422},
 		{"recommend too large", "POST", "/api/v1/recommend", bytes.Repeat([]byte("#"), 2<<20), 413},

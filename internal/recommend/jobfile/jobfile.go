@@ -39,6 +39,13 @@ type File struct {
 			TPOTMs          float64 `yaml:"tpot_ms"`
 			Heads           int     `yaml:"attention_heads"`
 			Precision       string  `yaml:"precision"`
+			// The model's layout where known (see recommend.Inference).
+			Layers          int `yaml:"layers"`
+			KVHeads         int `yaml:"kv_heads"`
+			HeadDim         int `yaml:"head_dim"`
+			Hidden          int `yaml:"hidden_size"`
+			Experts         int `yaml:"experts"`
+			ExpertsPerToken int `yaml:"experts_per_token"`
 		} `yaml:"inference"`
 	} `yaml:"workload"`
 	DeadlineHours float64 `yaml:"deadline_hours"`
@@ -248,7 +255,8 @@ func (f File) Requirements() (recommend.Requirements, error) {
 		}
 		r.Workload.Precision = strings.ToLower(i.Precision)
 		r.Workload.Inference = &recommend.Inference{Params: i.Params, ActiveParams: i.ActiveParams, TokensPerSecond: i.TokensPerSecond, QPS: i.QPS, InputTokens: i.InputTokens,
-			OutputTokens: i.OutputTokens, TTFTMs: i.TTFTMs, TPOTMs: i.TPOTMs, Heads: i.Heads, Precision: p}
+			OutputTokens: i.OutputTokens, TTFTMs: i.TTFTMs, TPOTMs: i.TPOTMs, Heads: i.Heads, Precision: p,
+			Layers: i.Layers, KVHeads: i.KVHeads, HeadDim: i.HeadDim, Hidden: i.Hidden, Experts: i.Experts, ExpertsPerToken: i.ExpertsPerToken}
 	}
 	if f.Weights != nil {
 		r.Weights = &recommend.Weights{Cost: f.Weights.Cost, Time: f.Weights.Time, Risk: f.Weights.Risk}
