@@ -313,13 +313,20 @@ func (c *Client) once(ctx context.Context, call Call) (ans Answer, after time.Du
 	if int64(len(b)) > max {
 		return Answer{}, 0, &BodyLimitError{Source: c.Source, Action: call.Action, Max: max}
 	}
+	// Classify reads the body redacted: an echoed key must be gone before
+	// a message is cut to its first 200 characters, which could leave a
+	// prefix of it that no longer matches.
+	cb := b
+	if len(secrets) > 0 {
+		cb = []byte(importer.RedactString(string(b), secrets...))
+	}
 	var ae *importer.APIError
 	if c.Classify != nil {
-		ae = c.Classify(resp.StatusCode, resp.Header, b)
+		ae = c.Classify(resp.StatusCode, resp.Header, cb)
 	}
 	if ae == nil && resp.StatusCode >= 400 {
 		ae = &importer.APIError{HTTPStatus: resp.StatusCode, Code: "HTTP" + strconv.Itoa(resp.StatusCode),
-			Message: importer.Snippet(b), Codes: c.Codes}
+			Message: importer.Snippet(cb), Codes: c.Codes}
 	}
 	if ae != nil {
 		if ae.Action == "" {

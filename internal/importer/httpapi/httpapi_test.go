@@ -93,6 +93,14 @@ func TestDoRetries(t *testing.T) {
 	if strings.Contains(err.Error(), token) || !strings.Contains(err.Error(), "[redacted]") {
 		t.Errorf("echoed token not redacted: %v", err)
 	}
+	// An echo past the 200 characters a message keeps is not left cut
+	// to a prefix of the token.
+	s = &Stub{}
+	s.Reply("GET", "/v1/x", 403, []byte(strings.Repeat("x", 190)+" "+token))
+	_, err = newClient(s, &waits).Do(context.Background(), Call{Action: "x", Path: "/x"})
+	if err == nil || strings.Contains(err.Error(), token[:8]) {
+		t.Errorf("a cut echo leaves part of the token: %v", err)
+	}
 }
 
 func TestRetryAfter(t *testing.T) {
