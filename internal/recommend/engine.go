@@ -229,12 +229,12 @@ type detail struct {
 	stale     bool
 	// stock is the offer's capacity reading when it says low or none
 	// (a risk); nil otherwise.
-	stock *catalog.Stock
-	nearKM    float64
-	scaling   float64
-	fabric    []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
-	fp64      float64
-	inf       *infSizing
+	stock   *catalog.Stock
+	nearKM  float64
+	scaling float64
+	fabric  []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
+	fp64    float64
+	inf     *infSizing
 }
 
 // Recommend evaluates every offer against the requirements. When no plan
