@@ -99,15 +99,6 @@ func readSilybench(excerpt fs.FS) ([]silybenchPrice, error) {
 	return parseSilybenchPrices(f)
 }
 
-// lambdaRegions are the Lambda regions of the catalog (regions.csv). Lambda
-// publishes one on-demand price list for every region and no per-region
-// availability, so a price from that list is repeated for each region.
-var lambdaRegions = []string{
-	"asia-northeast-1", "asia-northeast-2", "asia-south-1", "australia-east-1", "europe-central-1", "me-west-1",
-	"us-east-1", "us-east-2", "us-east-3", "us-midwest-1", "us-south-1", "us-south-2", "us-south-3",
-	"us-west-1", "us-west-2", "us-west-3",
-}
-
 // silybenchLambdaTypes maps the file's Lambda product names to catalog
 // instance types; an empty value leaves the product out (see SOURCE.md).
 var silybenchLambdaTypes = map[string]string{
@@ -147,15 +138,13 @@ func silybenchLambda() Source {
 				}
 				hourly := p.PerGPUHour.Mul(decimal.NewFromInt(int64(p.MinGPUs)))
 				notes := fmt.Sprintf("%s USD per GPU-hour for %q x %d GPUs, as read off %s on %s (checked_at) and written into the repo's price list; "+
-					"Lambda publishes one on-demand price for every region and no per-region availability, so the price is repeated for each Lambda region; "+
+					"PRICE LIST: Lambda publishes one on-demand price for every region and the page says nothing of capacity, so the row stands for any Lambda region (region ANY) until a live answer places it; "+
 					"as_of = the file's checked_at; %s", p.PerGPUHour, p.Product, p.MinGPUs, p.Source, p.CheckedAt, silybenchVersion)
-				for _, reg := range lambdaRegions {
-					rows = append(rows, Row{
-						Provider: "lambda", InstanceType: typ, Region: reg, Billing: "on-demand",
-						Hourly: hourly.String(), Currency: "USD", Notes: notes,
-						SourceKind: "third-party", SourceRef: silybenchRef, AsOf: p.CheckedAt,
-					})
-				}
+				rows = append(rows, Row{
+					Provider: "lambda", InstanceType: typ, Region: lambdaAnyRegion, Billing: "on-demand",
+					Hourly: hourly.String(), Currency: "USD", Notes: notes,
+					SourceKind: "third-party", SourceRef: silybenchRef, AsOf: p.CheckedAt,
+				})
 			}
 			return rows, nil
 		},
