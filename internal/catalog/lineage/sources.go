@@ -11,6 +11,7 @@ func Sources() []Source {
 		priceserverAlibaba(),
 		silybenchLambda(),
 		silybenchGCP(),
+		cyclenerdGCP(),
 		skypilotSource(skypilotVerda),
 		skypilotSource(skypilotNebius),
 		skypilotSource(skypilotHyperstack),
