@@ -19,6 +19,7 @@ func Sources() []Source {
 		skypilotSource(skypilotRunPod),
 		skypilotSource(skypilotLambda),
 		KarpenterAzure,
+		azureRetailWestus(),
 		skypilotOCI.source(),
 		skypilotAzure.source(),
 		skypilotAWSSource(),
