@@ -103,7 +103,15 @@ func TestValidation(t *testing.T) {
 		{"bad billing", func(d *catalog.Data) { d.Offers[0].Billing = "monthly" }, "acme/big8/us-east/monthly", "billing", "canonical"},
 		{"bad currency", func(d *catalog.Data) { d.Offers[0].Price.Currency = "usd" }, "acme/big8/us-east/on-demand", "currency", "ISO 4217"},
 		{"upfront without term", func(d *catalog.Data) { d.Offers[1].Price.Upfront = D("1") }, "acme/big8/us-east/spot", "upfront", "no term"},
-		{"duplicate offer", func(d *catalog.Data) { d.Offers = append(d.Offers, d.Offers[0]) }, "acme/big8/us-east/on-demand", "", "duplicate offer"},
+		{"duplicate offer", func(d *catalog.Data) { d.Offers = append(d.Offers, d.Offers[0]) }, "acme/big8/us-east/on-demand", "", "duplicate offer (the same price from"},
+		// Which source is right when two give one offer different prices?
+		// The problem names both, with their citations and dates.
+		{"two sources disagree", func(d *catalog.Data) {
+			o := *d.Offers[0]
+			o.Price.Hourly = o.Price.Hourly.Add(D("1"))
+			o.Source.Ref = "https://example.com/later-page"
+			d.Offers = append(d.Offers, &o)
+		}, "acme/big8/us-east/on-demand", "", "two sources disagree"},
 		{"missing source", func(d *catalog.Data) { d.Offers[0].Source.Ref = "" }, "acme/big8/us-east/on-demand", "source_ref", "source"},
 		{"missing as-of", func(d *catalog.Data) { d.Instances[0].Source.AsOf = time.Time{} }, "acme/big8", "as_of", "or read_on for an undated source"},
 		{"as-of and read_on both set", func(d *catalog.Data) { d.Offers[0].Source.ReadOn = d.Offers[0].Source.AsOf }, "acme/big8/us-east/on-demand", "read_on", "only for an undated source"},
