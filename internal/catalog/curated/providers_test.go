@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/shopspring/decimal"
 )
 
 // newProviders are the GPU clouds added beside the hyperscalers and the
@@ -172,10 +173,32 @@ func TestDigitalOceanH100AtPublishedPrice(t *testing.T) {
 	}
 }
 
+// What does an H100 cost at DigitalOcean? Only the published GPU Droplet
+// price, 3.39 USD per GPU-hour: the undated Paperspace rows (5.95 per
+// GPU-hour, SkyPilot v6) that a dated official page supersedes are gone.
+func TestDigitalOceanH100OnlyAtPublishedPrice(t *testing.T) {
+	c := load(t)
+	n := 0
+	for _, o := range c.Offers() {
+		if o.Provider != "digitalocean" || o.Instance == nil || !strings.HasPrefix(o.Instance.GPUID, "H100") {
+			continue
+		}
+		n++
+		per := o.Price.Hourly.Div(o.Instance.GPUCount)
+		if !per.Equal(decimal.RequireFromString("2.99")) && !per.Equal(decimal.RequireFromString("3.39")) || o.Source.Undated() {
+			t.Errorf("%s: %s USD per GPU-hour from %q (undated %v), want DigitalOcean's published price", o.ID(), per, o.Source.Ref, o.Source.Undated())
+		}
+	}
+	if n != 2 {
+		t.Errorf("got %d DigitalOcean H100 offers, want the 2 GPU Droplets", n)
+	}
+}
+
 // TestRunPodOffersArePriceLists checks that RunPod offers are not placed in
 // data centres: RunPod has one Secure Cloud price for every data centre and
 // no source shows stock per data centre, so every offer is in region ANY
-// (no single country), says so, and is undated like its source.
+// (no single country) and says so; those priced from the dated page copy
+// carry its date, the others are undated like the SkyPilot file.
 func TestRunPodOffersArePriceLists(t *testing.T) {
 	c := load(t)
 	n := 0
@@ -187,8 +210,9 @@ func TestRunPodOffersArePriceLists(t *testing.T) {
 		if o.RegionCode != "ANY" || o.Region == nil || o.Region.Country != "ZZ" || o.Region.Residency != "any" {
 			t.Errorf("%s: want region ANY (country ZZ, residency any), got %+v", o.ID(), o.Region)
 		}
-		if !strings.HasPrefix(o.Notes, "PRICE LIST:") || !o.Source.Undated() {
-			t.Errorf("%s: want an undated PRICE LIST note, got %q (as of %s)", o.ID(), o.Notes, o.Source.AsOfString())
+		dated := strings.Contains(o.Notes, "runpod.io/pricing on 2026-09-25") && o.Source.AsOfString() == "2026-09-25"
+		if !strings.HasPrefix(o.Notes, "PRICE LIST:") || !dated && !o.Source.Undated() {
+			t.Errorf("%s: want a PRICE LIST note, dated by the page copy or undated, got %q (as of %s)", o.ID(), o.Notes, o.Source.AsOfString())
 		}
 	}
 	if n == 0 {

@@ -187,3 +187,65 @@ func silybenchGCP() Source {
 		},
 	}
 }
+
+// silybenchRunPodTypes maps the file's RunPod Secure Cloud products to the
+// catalog's pod types of that GPU, each with its GPU count. Community
+// Cloud products and Secure Cloud GPUs the catalog does not describe (H100
+// PCIe, RTX 4090) map to none.
+var silybenchRunPodTypes = map[string][]struct {
+	Type  string
+	Count int64
+}{
+	"H100 SXM, Secure Cloud":  {{"1x_H100-SXM_SECURE", 1}, {"2x_H100-SXM_SECURE", 2}, {"8x_H100-SXM_SECURE", 8}},
+	"H100 NVL, Secure Cloud":  {{"4x_H100-NVL_SECURE", 4}},
+	"H200, Secure Cloud":      {{"1x_H200-SXM_SECURE", 1}, {"2x_H200-SXM_SECURE", 2}, {"4x_H200-SXM_SECURE", 4}},
+	"B200, Secure Cloud":      {{"1x_B200_SECURE", 1}, {"8x_B200_SECURE", 8}},
+	"A100 SXM, Secure Cloud":  {{"1x_A100-80GB-SXM_SECURE", 1}, {"2x_A100-80GB-SXM_SECURE", 2}, {"4x_A100-80GB-SXM_SECURE", 4}, {"8x_A100-80GB-SXM_SECURE", 8}},
+	"A100 PCIe, Secure Cloud": {{"1x_A100-80GB_SECURE", 1}, {"2x_A100-80GB_SECURE", 2}},
+	"L40S, Secure Cloud":      {{"8x_L40S_SECURE", 8}},
+	"H100 PCIe, Secure Cloud": nil,
+	"RTX 4090, Secure Cloud":  nil,
+}
+
+// silybenchRunPod prices RunPod's Secure Cloud pods from the dated copy of
+// RunPod's pricing page: per GPU-hour × the pod's GPU count, one row per
+// type in region ANY. These types are left out of skypilot-runpod: a dated
+// price wins over the undated file's for the same offer.
+func silybenchRunPod() Source {
+	return Source{
+		Name:   "silybench-runpod",
+		Output: "offers/runpod-silybench.csv",
+		Generate: func(excerpt fs.FS) ([]Row, error) {
+			prices, err := readSilybench(excerpt)
+			if err != nil {
+				return nil, err
+			}
+			var rows []Row
+			for _, p := range prices {
+				if p.Provider != "runpod" || strings.HasSuffix(p.Product, ", Community Cloud") {
+					continue
+				}
+				types, ok := silybenchRunPodTypes[p.Product]
+				if !ok {
+					return nil, fmt.Errorf("gpu_prices.csv line %d: RunPod product %q has no catalog pod types", p.Line, p.Product)
+				}
+				if p.Provisioning != "on-demand" || p.MinGPUs != 1 {
+					return nil, fmt.Errorf("gpu_prices.csv line %d: %s, %d GPUs: want an on-demand price per single GPU", p.Line, p.Provisioning, p.MinGPUs)
+				}
+				for _, t := range types {
+					notes := fmt.Sprintf("PRICE LIST: RunPod Secure Cloud price, the same in every data centre, so the row stands for any of them (region ANY); "+
+						"%s USD per GPU-hour for %q as read off %s on %s (checked_at) and written into the repo's price list; "+
+						"RunPod prices pods per GPU, so a %d-GPU pod is %d × that (as every row of the SkyPilot RunPod file is too); "+
+						"this dated price replaces the undated SkyPilot v8 row for the same pod; as_of = the file's checked_at; %s",
+						p.PerGPUHour, p.Product, p.Source, p.CheckedAt, t.Count, t.Count, silybenchVersion)
+					rows = append(rows, Row{
+						Provider: "runpod", InstanceType: t.Type, Region: runpodAnyRegion, Billing: "on-demand",
+						Hourly: p.PerGPUHour.Mul(decimal.NewFromInt(t.Count)).String(), Currency: "USD", Notes: notes,
+						SourceKind: "third-party", SourceRef: silybenchRef, AsOf: p.CheckedAt,
+					})
+				}
+			}
+			return rows, nil
+		},
+	}
+}

@@ -151,3 +151,30 @@ func TestSkypilotLambdaLeavesDatedProductsOut(t *testing.T) {
 		}
 	}
 }
+
+// What does a RunPod H100 SXM pod cost, and as of when? The dated copy of
+// RunPod's page (3.49 per GPU on 2026-09-25), not the undated SkyPilot
+// file's 3.29: a dated price wins over an undated one for the same offer,
+// so no pod type is priced by both.
+func TestRunPodDatedPriceWins(t *testing.T) {
+	dated := rowsByKey(t, silybenchRunPod(), "testdata/silybench-runpod")
+	undated := rowsByKey(t, skypilotSource(skypilotRunPod), "testdata/skypilot-runpod")
+	for key, want := range map[string]string{
+		"1x_H100-SXM_SECURE/ANY/on-demand":  "3.49",
+		"8x_H100-SXM_SECURE/ANY/on-demand":  "27.92",
+		"1x_A100-80GB_SECURE/ANY/on-demand": "1.59",
+		"8x_L40S_SECURE/ANY/on-demand":      "8.72",
+	} {
+		if r := dated[key]; r.Hourly != want || r.AsOf != "2026-09-25" {
+			t.Errorf("%s = %q as of %q, want %s as of 2026-09-25", key, r.Hourly, r.AsOf, want)
+		}
+	}
+	for key := range dated {
+		if _, ok := undated[key]; ok {
+			t.Errorf("%s: priced by the dated page copy and the undated file", key)
+		}
+	}
+	if len(dated) != 16 {
+		t.Errorf("got %d dated RunPod rows, want 16", len(dated))
+	}
+}

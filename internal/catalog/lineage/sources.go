@@ -11,6 +11,7 @@ func Sources() []Source {
 		priceserverAlibaba(),
 		silybenchLambda(),
 		silybenchGCP(),
+		silybenchRunPod(),
 		cyclenerdGCP(),
 		skypilotSource(skypilotVerda),
 		skypilotSource(skypilotNebius),
