@@ -219,3 +219,25 @@ func TestRunPodOffersArePriceLists(t *testing.T) {
 		t.Error("runpod has no offers")
 	}
 }
+
+// Is Tencent's 1- or 3-year GPU price one Tencent quotes? No: it is the
+// monthly list price times the general CVM duration discount, which the
+// cited GPU price page says may differ for GPU instances (时长折扣的比率和
+// CVM 云服务器可能不同). Every such offer is an estimate whose notes give the
+// rule and the page's caveat.
+func TestTencentYearPricesAreEstimates(t *testing.T) {
+	c := load(t)
+	n := 0
+	for _, o := range c.Offers() {
+		if o.Provider != "tencent" || (o.Billing != catalog.Subscription1y && o.Billing != catalog.Subscription3y) {
+			continue
+		}
+		n++
+		if o.Source.Kind != catalog.SourceEstimate || !strings.HasPrefix(o.Notes, "ESTIMATE:") || !strings.Contains(o.Notes, "可能不同") {
+			t.Errorf("%s: source %s, notes %.80q: want an estimate that states the rule and the page's caveat", o.ID(), o.Source.Kind, o.Notes)
+		}
+	}
+	if n != 132 {
+		t.Errorf("got %d Tencent 1- and 3-year offers, want 132", n)
+	}
+}
