@@ -129,6 +129,11 @@ func TestValidation(t *testing.T) {
 		{"unknown provider", func(d *catalog.Data) { d.Regions[0].Provider = "zeta" }, "zeta/us-east", "provider", "unknown provider"},
 		{"bad provider id", func(d *catalog.Data) { d.Providers[0].ID = "Acme Cloud" }, "Acme Cloud", "id", "lower-case"},
 		{"GPU without memory", func(d *catalog.Data) { d.GPUs[2].MemoryGB = decimal.Zero }, "A10", "memory_gb", "positive"},
+		// Where does a GPU's FP64 figure come from? A document a reader can
+		// open, never the project's own research notes.
+		{"FP64 source cites research notes", func(d *catalog.Data) {
+			d.GPUs[0].FP64Source = "NVIDIA product page: FP64 1 TFLOPS (seed research rates it medium confidence)"
+		}, "A100-SXM4-40GB", "fp64_source", "internal research notes"},
 		{"negative TFLOPS", func(d *catalog.Data) { d.GPUs[2].FP16TFLOPS = D("-5") }, "A10", "fp16_tflops", "negative"},
 		{"claim without evidence", func(d *catalog.Data) { d.Claims[0].Evidence = "" }, "c1", "evidence", "evidence"},
 		{"claim with bad verdict", func(d *catalog.Data) { d.Claims[0].Verdict = "nonsense" }, "c1", "verdict", "not one of"},

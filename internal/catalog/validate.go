@@ -25,7 +25,7 @@ var (
 
 // internalRefs are phrases that name gpuscout's own working notes, which a
 // reader cannot open.
-var internalRefs = []string{"gpuscout research", "gpuscout 调研", "shared/research/", "shared/data/", "gpuscout catalog:"}
+var internalRefs = []string{"gpuscout research", "gpuscout 调研", "shared/research/", "shared/data/", "gpuscout catalog:", "seed research"}
 
 // citesInternal reports whether a source reference cites gpuscout's own
 // research notes instead of the public document they summarise.
@@ -268,6 +268,9 @@ func (v *validator) gpu(c *Catalog, g *GPU) {
 		v.nonNegative(g, g.ID, field, d)
 	}
 	v.source(g, g.ID, g.Source)
+	if g.FP64Source != "" && citesInternal(g.FP64Source) {
+		v.add(g, g.ID, "fp64_source", "%q cites gpuscout's internal research notes: cite the original public document", g.FP64Source)
+	}
 	c.addGPUNames(g)
 }
 
