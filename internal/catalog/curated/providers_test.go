@@ -241,3 +241,26 @@ func TestTencentYearPricesAreEstimates(t *testing.T) {
 		t.Errorf("got %d Tencent 1- and 3-year offers, want 132", n)
 	}
 }
+
+// Does an 8-GPU A100, A800 or H100 SXM node join its GPUs by NVSwitch? Yes:
+// eight SXM4/SXM5 modules sit on an NVIDIA HGX 8-GPU baseboard, whose GPUs
+// are joined by NVSwitch, so no such node has an unknown interconnect, and
+// an 8-GPU V100 SXM2 node (no NVSwitch on that board) is NVLink.
+func TestEightGPUSXMNodesHaveAnInterconnect(t *testing.T) {
+	c := load(t)
+	for _, it := range c.Instances() {
+		if !it.GPUCount.Equal(decimal.NewFromInt(8)) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(it.GPUID, "A100-SXM4"), strings.HasPrefix(it.GPUID, "A800-SXM4"), strings.HasPrefix(it.GPUID, "H100-SXM"):
+			if it.GPUInterconnect == "" {
+				t.Errorf("%s: 8× %s with no GPU interconnect: an HGX board is NVSwitch", it.ID(), it.GPUID)
+			}
+		case strings.HasPrefix(it.GPUID, "V100-SXM2"):
+			if it.GPUInterconnect != "nvlink" {
+				t.Errorf("%s: 8× %s with interconnect %q, want nvlink", it.ID(), it.GPUID, it.GPUInterconnect)
+			}
+		}
+	}
+}
