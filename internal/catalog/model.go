@@ -205,6 +205,10 @@ type Offer struct {
 	Price  Price
 	Notes  string
 	Source Source
+	// Stock is the provider API's last reading of capacity for the offer
+	// and when it was taken; nil when none was (every curated offer: the
+	// compiled catalog carries none).
+	Stock *Stock
 	// Resolved by the catalog.
 	Instance *InstanceType
 	Region   *Region

@@ -84,6 +84,9 @@ type OfferQuery struct {
 	// OS is the operating system the prices are for: OSLinux (the
 	// default) or OSWindows. One query never mixes them.
 	OS string
+	// Available keeps only the offers whose provider API last reported
+	// capacity (Offer.Stock: available or low).
+	Available bool
 }
 
 // OfferRow is an offer with its prices in the query's currency.
@@ -181,7 +184,8 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 			(len(q.Regions) == 0 || inFold(q.Regions, o.RegionCode)) &&
 			(len(q.Countries) == 0 || inFold(q.Countries, o.Region.Country)) &&
 			(len(q.Residency) == 0 || inFold(q.Residency, o.Region.Residency)) &&
-			(len(q.Billing) == 0 || matchAnyBilling(o.Billing, q.Billing))
+			(len(q.Billing) == 0 || matchAnyBilling(o.Billing, q.Billing)) &&
+			(!q.Available || o.Stock.Available())
 	}
 	offers := c.OffersOS(q.OS)
 	if top == nil {

@@ -420,6 +420,13 @@ func (v *validator) offer(c *Catalog, o *Offer, id string) {
 	if o.OS != OSLinux && o.OS != OSWindows {
 		v.add(o, id, "os", "%q is not an operating system gpuscout prices (empty for Linux, or windows)", o.OS)
 	}
+	if s := o.Stock; s != nil {
+		if _, err := ParseStockState(string(s.State)); err != nil || s.State == "" {
+			v.add(o, id, "stock", "%q is not a stock state (available, low or none)", s.State)
+		} else if s.Seen.IsZero() {
+			v.add(o, id, "stock", "a stock reading without the time it was seen")
+		}
+	}
 	// Every offer after the first with its ID is a duplicate; when the two
 	// give different prices, the problem names both sources.
 	if first, ok := v.dup[id]; ok {

@@ -31,8 +31,11 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/baidu"
 	"github.com/gpuscout/gpuscout/internal/importer/gcp"
 	"github.com/gpuscout/gpuscout/internal/importer/huawei"
+	"github.com/gpuscout/gpuscout/internal/importer/lambda"
+	"github.com/gpuscout/gpuscout/internal/importer/runpod"
 	"github.com/gpuscout/gpuscout/internal/importer/skypilot"
 	"github.com/gpuscout/gpuscout/internal/importer/tencent"
+	"github.com/gpuscout/gpuscout/internal/importer/vast"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/server"
 	"github.com/gpuscout/gpuscout/internal/sqlite"
@@ -106,7 +109,7 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 	return nil, usagef("sources: "+strings.Join(importSources, ", ")+".", "unknown import source %q", source)
 }
 
-var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "skypilot"}
+var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "skypilot"}
 
 // progress draws "source: 12.3 MB read (45.6 MB/s), 789 records" on
 // stderr when it is a terminal (nil otherwise).
@@ -782,6 +785,12 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 		return &huawei.Importer{Now: now}, true, nil
 	case "baidu":
 		return &baidu.Importer{Now: now}, true, nil
+	case "vast":
+		return &vast.Importer{Now: now}, true, nil
+	case "lambda":
+		return &lambda.Importer{AnyRegion: a.regionIfAny("lambda", "ANY"), Now: now}, true, nil
+	case "runpod":
+		return &runpod.Importer{AnyRegion: a.regionIfAny("runpod", "ANY"), CommunityRegion: a.regionIfAny("runpod", "COMMUNITY"), Now: now}, true, nil
 	case "skypilot":
 		if cloud == "" {
 			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
@@ -906,10 +915,46 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 			jobs = append(jobs, job("skypilot", cloud, &skypilot.Importer{Cloud: cloud, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now}))
 		}
 		return jobs, nil
+	case "vast":
+		imp := &vast.Importer{APIKey: a.env.Getenv(vast.EnvAPIKey), Base: a.env.Getenv("GPUSCOUT_VAST_URL"), Now: now}
+		j := job("vast", "offer search", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
+	case "lambda":
+		key := a.env.Getenv(lambda.EnvAPIKey)
+		if key == "" && !dryRun {
+			return nil, usagef("create a Cloud API key at https://cloud.lambda.ai/api-keys and export "+lambda.EnvAPIKey+".", "lambda needs "+lambda.EnvAPIKey)
+		}
+		imp := &lambda.Importer{APIKey: key, Base: a.env.Getenv("GPUSCOUT_LAMBDA_URL"), AnyRegion: a.regionIfAny("lambda", "ANY"), Now: now}
+		j := job("lambda", "Cloud API instance types", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
+	case "runpod":
+		key := a.env.Getenv(runpod.EnvAPIKey)
+		if key == "" && !dryRun {
+			return nil, usagef("create an API key in RunPod's console (Settings, API Keys) and export "+runpod.EnvAPIKey+".", "runpod needs "+runpod.EnvAPIKey)
+		}
+		imp := &runpod.Importer{APIKey: key, Base: a.env.Getenv("GPUSCOUT_RUNPOD_URL"), AnyRegion: a.regionIfAny("runpod", "ANY"),
+			CommunityRegion: a.regionIfAny("runpod", "COMMUNITY"), Now: now}
+		j := job("runpod", "GraphQL gpuTypes", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
 	case "nebius", "hyperstack", "verda":
 		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
 	}
-	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
+	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
+}
+
+// regionIfAny is code when the catalog has that region of provider (the
+// row that stands for any of its regions), else "".
+func (a *app) regionIfAny(provider, code string) string {
+	if a.ds == nil || a.ds.Catalog == nil {
+		return ""
+	}
+	if _, ok := a.ds.Catalog.Region(provider, code); ok {
+		return code
+	}
+	return ""
 }
 
 // skyPilotV8Clouds are the providers whose instance types and region codes

@@ -29,6 +29,7 @@ type offersOptions struct {
 	oneRegion   bool
 	all         bool
 	osName      string
+	available   bool
 }
 
 func (a *app) offersCmd() *cobra.Command {
@@ -76,6 +77,7 @@ values of one filter with OR.`,
 	f.IntVar(&o.perProvider, "per-provider", 0, "keep only the first N offers of each provider (after sorting)")
 	f.BoolVar(&o.oneRegion, "cheapest-region", false, "show each instance type and billing model once, in its cheapest region")
 	f.BoolVar(&o.all, "include-retired", false, "include retired instance types")
+	f.BoolVar(&o.available, "available", false, "keep only offers the provider's own API last reported capacity for (a live import: gpuscout catalog update --provider lambda,runpod,vast), with how long ago")
 	f.StringVar(&o.osName, "os", "linux", "operating system the prices are for: linux, or windows (licence-included Windows rates, where an import carries them)")
 	return cmd
 }
@@ -124,6 +126,7 @@ func (a *app) buildOfferQuery(c *catalog.Catalog, o *offersOptions) (catalog.Off
 		return q, usagef("--os linux (the default) or --os windows.", "unknown operating system %q", o.osName)
 	}
 	q.OS = os
+	q.Available = o.available
 	return q, nil
 }
 
@@ -192,6 +195,12 @@ func (a *app) showOffers(o *offersOptions) error {
 		g.Headers = append(g.Headers, p.T("col.os"))
 		g.Align = append(g.Align, output.Left)
 	}
+	// The stock column shows when a row has a reading (a live import's).
+	withStock := slices.ContainsFunc(rows, func(r catalog.OfferRow) bool { return r.Offer.Stock != nil })
+	if withStock {
+		g.Headers = append(g.Headers, p.T("col.stock"))
+		g.Align = append(g.Align, output.Left)
+	}
 	// CSV is written row by row; the other formats need every row first
 	// (a table sizes its columns on them).
 	var cw *output.CSVWriter
@@ -220,6 +229,9 @@ func (a *app) showOffers(o *offersOptions) error {
 		if withOS {
 			cells = append(cells, r.Offer.OSName())
 		}
+		if withStock {
+			cells = append(cells, a.stockCell(r.Offer.Stock))
+		}
 		if cw != nil {
 			if err := cw.Write(cells); err != nil {
 				return err
@@ -237,6 +249,9 @@ func (a *app) showOffers(o *offersOptions) error {
 			return nil
 		}
 		fmt.Fprintln(a.io.Out, p.T("note.none"))
+		if q.Available {
+			fmt.Fprintln(a.io.Out, p.T("note.stock_none"))
+		}
 		for _, id := range unpriced(c, q.Providers) {
 			fmt.Fprintln(a.io.Out, p.T("note.no_public_price", id, c.Stats().ByProvider[id].InstanceTypes))
 		}
@@ -266,10 +281,22 @@ func (a *app) showOffers(o *offersOptions) error {
 	if discovered {
 		fmt.Fprintln(a.io.Out, p.T("note.discovered"))
 	}
+	if withStock {
+		fmt.Fprintln(a.io.Out, p.T("note.stock"))
+	}
 	if q.OS == catalog.OSWindows {
 		fmt.Fprintln(a.io.Out, p.T("note.windows"))
 	}
 	return nil
+}
+
+// stockCell renders an offer's stock reading ("seen available 12 min
+// ago"), "-" for none.
+func (a *app) stockCell(s *catalog.Stock) string {
+	if s == nil {
+		return "-"
+	}
+	return a.printer.StockPhrase(string(s.State), s.Age(a.env.Now()))
 }
 
 // unpriced lists the asked-for providers that have instance types but no

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"math"
 	"sort"
+	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/fx"
@@ -141,6 +142,24 @@ type Offer struct {
 	// Marketplace is true for a marketplace provider's offer (a host's
 	// asking price in a dated snapshot, no SLA); omitted otherwise.
 	Marketplace bool `json:"marketplace,omitempty"`
+	// Stock is what the provider's own API last said about capacity for
+	// the offer, and when; omitted when no live import read it.
+	Stock *Stock `json:"stock,omitempty"`
+}
+
+// Stock is a capacity reading (catalog.Stock): available, low or none,
+// and when it was seen (RFC 3339, UTC).
+type Stock struct {
+	State  string `json:"state"`
+	SeenAt string `json:"seen_at"`
+}
+
+// stockOf is the document form of a reading; nil for none.
+func stockOf(s *catalog.Stock) *Stock {
+	if s == nil {
+		return nil
+	}
+	return &Stock{State: string(s.State), SeenAt: s.Seen.UTC().Format(time.RFC3339)}
 }
 
 // Offers is the gpuscout/offers@v1 document.
@@ -175,7 +194,7 @@ func BuildOffers(rows []catalog.OfferRow, total int, currency string, t *fx.Tabl
 			Price: OfferPrice{Hourly: Num(r.Hourly), Upfront: Num(r.Upfront), Monthly: Num(r.Monthly),
 				EffectiveHourly: Num(r.EffectiveHourly), PerGPUHourly: Num(r.PerGPUHourly),
 				Currency: r.Currency, OriginalCurrency: o.Price.Currency},
-			Source: source(o.Source), Marketplace: r.Marketplace,
+			Source: source(o.Source), Marketplace: r.Marketplace, Stock: stockOf(o.Stock),
 		})
 	}
 	doc.FX = BuildFX(t, from, currency)

@@ -227,11 +227,14 @@ type detail struct {
 	spotPlan  *spot.Plan
 	spotRisk  *spot.Risk
 	stale     bool
-	nearKM    float64
-	scaling   float64
-	fabric    []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
-	fp64      float64
-	inf       *infSizing
+	// stock is the offer's capacity reading when it says low or none
+	// (a risk); nil otherwise.
+	stock   *catalog.Stock
+	nearKM  float64
+	scaling float64
+	fabric  []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
+	fp64    float64
+	inf     *infSizing
 }
 
 // Recommend evaluates every offer against the requirements. When no plan
@@ -424,6 +427,11 @@ func sortCands(r Requirements, cands []*cand) {
 		}
 		if !strict && math.Abs(a-b) > 0.005*math.Max(math.Abs(a), math.Abs(b)) {
 			return a < b
+		}
+		// Of two plans otherwise tied, the one a provider's API last saw
+		// available comes first.
+		if ai, aj := cands[i].offer.Stock.Available(), cands[j].offer.Stock.Available(); ai != aj {
+			return ai
 		}
 		if cands[i].score != cands[j].score {
 			return cands[i].score < cands[j].score

@@ -588,6 +588,13 @@ func missProbability(t, high, d float64) float64 {
 	return 0.5 * math.Erfc(z/math.Sqrt2)
 }
 
+// Risk of a capacity reading: none now is as risky as a likely deadline
+// miss of 15%; low stock, 3%.
+const (
+	noCapacityRisk = 0.15
+	lowStockRisk   = 0.03
+)
+
 // confidencePenalty makes less direct estimates riskier.
 var confidencePenalty = map[perf.Confidence]float64{perf.Measured: 0, perf.Interpolated: 0.02, perf.Transferred: 0.05, perf.SpecsOnly: 0.15}
 
@@ -601,6 +608,18 @@ func (x *run) commonRisk(c *cand) {
 	if !x.e.Now.IsZero() && (c.offer.Source.Undated() || x.e.Now.Sub(c.offer.Source.AsOf) > staleAfter) {
 		c.stale = true
 		c.risk += 0.05
+	}
+	// A provider API's reading of no capacity now (or little) is a risk,
+	// never a price: the plan costs what it costs, but a launch may fail.
+	if st := c.offer.Stock; st != nil {
+		switch st.State {
+		case catalog.StockNone:
+			c.stock = st
+			c.risk += noCapacityRisk
+		case catalog.StockLow:
+			c.stock = st
+			c.risk += lowStockRisk
+		}
 	}
 	if len(x.near) > 0 {
 		c.nearKM, c.nearBonus = x.e.near(x.near, c.offer.Region)

@@ -330,6 +330,16 @@ func (x *run) explain(cands []*cand) error {
 		if e.Catalog.IsMarketplace(o.Provider) {
 			add("rec.marketplace", o.Provider)
 		}
+		if st := o.Stock; st != nil {
+			switch st.State {
+			case catalog.StockAvailable:
+				add("rec.stock_seen", o.Provider, p.StockAge(st.Age(e.Now)))
+			case catalog.StockLow:
+				risk("rec.risk_stock_low", o.Provider, p.StockAge(st.Age(e.Now)))
+			case catalog.StockNone:
+				risk("rec.risk_no_capacity", o.Provider, p.StockAge(st.Age(e.Now)))
+			}
+		}
 		switch o.Billing {
 		case catalog.CapacityBlock:
 			if !r.service() {
@@ -632,6 +642,13 @@ func (x *run) riskParts(c *cand) string {
 	}
 	if c.spotRisk != nil {
 		parts = append(parts, p.T("rec.riskpart.spot"))
+	}
+	if c.stock != nil {
+		if c.stock.State == catalog.StockNone {
+			parts = append(parts, p.T("rec.riskpart.no_capacity"))
+		} else {
+			parts = append(parts, p.T("rec.riskpart.stock_low"))
+		}
 	}
 	if x.r.guaranteed() && !reserved(c.offer) {
 		parts = append(parts, p.T("rec.riskpart.not_reserved"))

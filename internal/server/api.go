@@ -280,6 +280,9 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 			q.GPUs = append(q.GPUs, g.ID)
 		}
 	}
+	if q.Available, err = p.bool("available"); err != nil {
+		return s, err
+	}
 	if v := p.str("os"); v != "" {
 		os, ok := catalog.ParseOS(v)
 		if !ok {

@@ -274,7 +274,7 @@ func (d *Data) pricedList(k pricedKey) (*pricedList, error) {
 func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 	// The index holds the Linux offers; the catalog answers for another
 	// operating system.
-	if q.FX != catalog.Converter(d.FX) && q.Currency != "" || q.OS != catalog.OSLinux {
+	if q.FX != catalog.Converter(d.FX) && q.Currency != "" || q.OS != catalog.OSLinux || q.Available {
 		return d.Catalog.QueryOffers(q)
 	}
 	all, err := d.pricedList(pricedKey{q.Currency, q.Per, q.Sort})
@@ -310,7 +310,7 @@ func (d *Data) queryOffers(q catalog.OfferQuery) ([]catalog.OfferRow, error) {
 // from the index (another FX, a limit, a list that could not be priced);
 // the caller then takes the general path.
 func (d *Data) queryCheapest(q catalog.OfferQuery) (rows []catalog.OfferRow, ok bool) {
-	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 || q.OS != catalog.OSLinux {
+	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 || q.OS != catalog.OSLinux || q.Available {
 		return nil, false
 	}
 	all, err := d.pricedList(pricedKey{q.Currency, q.Per, q.Sort})

@@ -14,7 +14,7 @@ var knownParams = func() map[string]bool {
 		// offers, explorer and exports (q and size are read by the script)
 		"gpu", "provider", "region", "country", "residency", "billing", "min_gpus", "min_vram", "min_price", "max_price",
 		"per", "interconnect", "rdma", "order", "desc", "sort", "include_retired", "cheapest_region", "limit", "offset",
-		"per_provider", "page", "col", "cols", "q", "size", "os",
+		"per_provider", "page", "col", "cols", "q", "size", "os", "available",
 		// compare, TCO, spot, advisor, estimate, rightsize, catalog pages
 		"offer", "onprem", "months", "instances", "servers", "support", "load_balancers", "kind", "work_hours", "mtbi",
 		"checkpoint_minutes", "restart_minutes", "deadline_hours", "trials", "seed", "start", "spot", "priority",

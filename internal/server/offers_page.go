@@ -20,7 +20,7 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 	q := s.Query
 	// The index holds the Linux offers: another operating system's are
 	// the catalog's to answer (runAll).
-	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 || (s.Order != "" && s.PerProvider > 0) || q.OS != catalog.OSLinux {
+	if (q.FX != catalog.Converter(d.FX) && q.Currency != "") || q.Limit > 0 || (s.Order != "" && s.PerProvider > 0) || q.OS != catalog.OSLinux || q.Available {
 		return nil, 0, 0, false
 	}
 	all, err := d.pricedList(pricedKey{q.Currency, q.Per, q.Sort})

@@ -107,6 +107,13 @@ func (pk *packer) add(o *catalog.Offer) {
 	if pk.failed {
 		return
 	}
+	if o.Stock != nil {
+		// The packed forms carry no stock reading: a snapshot with one
+		// (a live API's, a few thousand offers at most) is read from its
+		// rows, which hold it.
+		pk.failed = true
+		return
+	}
 	if o.OS != catalog.OSLinux && !pk.os {
 		pk.upgradeOS()
 	}

@@ -513,9 +513,9 @@ func scanOffers(rows *sql.Rows) ([]*catalog.Offer, []int64, error) {
 	for rows.Next() {
 		var o catalog.Offer
 		var snap int64
-		var billing, hourly, upfront, monthly, kind, asOf, fetched string
+		var billing, hourly, upfront, monthly, kind, asOf, fetched, stock, stockAt string
 		if err := rows.Scan(&snap, &o.Provider, &o.InstanceName, &o.RegionCode, &billing, &o.OS, &hourly, &upfront, &monthly, &o.Price.Currency,
-			&kind, &o.Source.Ref, &asOf, &fetched); err != nil {
+			&kind, &o.Source.Ref, &asOf, &fetched, &stock, &stockAt); err != nil {
 			return nil, nil, err
 		}
 		o.Billing = catalog.Billing(billing)
@@ -531,13 +531,14 @@ func scanOffers(rows *sql.Rows) ([]*catalog.Offer, []int64, error) {
 		o.Source.Kind = catalog.SourceKind(kind)
 		o.Source.AsOf, _ = catalog.ParseDate(asOf)
 		o.Source.FetchedAt, _ = time.Parse(time.RFC3339, fetched)
+		o.Stock = readStock(stock, stockAt)
 		out = append(out, &o)
 		snaps = append(snaps, snap)
 	}
 	return out, snaps, rows.Err()
 }
 
-const offerCols = `o.snapshot_id, o.provider, o.instance_type, o.region, o.billing, o.os, o.hourly, o.upfront, o.monthly, o.currency, o.source_kind, o.source_ref, o.as_of, s.fetched_at`
+const offerCols = `o.snapshot_id, o.provider, o.instance_type, o.region, o.billing, o.os, o.hourly, o.upfront, o.monthly, o.currency, o.source_kind, o.source_ref, o.as_of, s.fetched_at, o.stock, o.stock_seen`
 
 // Imports is what reads overlay on the curated catalog: the records of
 // the newest snapshot of each scope. Where two scopes price the same offer

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/shopspring/decimal"
@@ -38,6 +39,39 @@ var offerColumns = []offerColumn{
 	{"source_kind", true, func(o *catalog.Offer) any { return string(o.Source.Kind) }},
 	{"source_ref", true, func(o *catalog.Offer) any { return o.Source.Ref }},
 	{"as_of", true, func(o *catalog.Offer) any { return o.Source.AsOfString() }},
+	{"stock", false, func(o *catalog.Offer) any { return stockState(o.Stock) }},
+	{"stock_seen", true, func(o *catalog.Offer) any { return stockSeen(o.Stock) }},
+}
+
+// stockState is the stored form of an offer's stock reading (” for none).
+func stockState(s *catalog.Stock) string {
+	if s == nil {
+		return ""
+	}
+	return string(s.State)
+}
+
+// stockSeen is when a stock reading was taken, RFC 3339 (” for none).
+func stockSeen(s *catalog.Stock) string {
+	if s == nil || s.Seen.IsZero() {
+		return ""
+	}
+	return s.Seen.UTC().Format(time.RFC3339)
+}
+
+// readStock is the stock reading of stored columns: nil when there is
+// none, or when the stored text is not one (reads never fail on stored
+// data: a damaged reading is no reading).
+func readStock(state, seen string) *catalog.Stock {
+	st, err := catalog.ParseStockState(state)
+	if err != nil || st == "" {
+		return nil
+	}
+	at, err := time.Parse(time.RFC3339, seen)
+	if err != nil {
+		return nil
+	}
+	return &catalog.Stock{State: st, Seen: at.UTC()}
 }
 
 // offerBatch is the rows one INSERT statement writes: a statement per row

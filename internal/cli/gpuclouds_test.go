@@ -1,0 +1,105 @@
+package cli_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// gpuCloud is one live GPU-cloud source as the update test drives it.
+type gpuCloud struct {
+	provider, env, keyEnv, path, fixture string
+	refused                              string // an error answer to a refused key
+	want                                 []string
+}
+
+var gpuClouds = []gpuCloud{
+	{provider: "lambda", env: "GPUSCOUT_LAMBDA_URL", keyEnv: "LAMBDA_API_KEY", path: "/api/v1/instance-types",
+		fixture: "../importer/lambda/testdata/capacity/answer.json",
+		refused: `{"error": {"code": "global/invalid-api-key", "message": "API key was invalid, expired, or deleted.", "suggestion": "Check your API key."}}`,
+		want:    []string{"gpu_8x_h100_sxm5", "us-east-1", "22.220"}},
+	{provider: "runpod", env: "GPUSCOUT_RUNPOD_URL", keyEnv: "RUNPOD_API_KEY", path: "/graphql",
+		fixture: "../importer/runpod/testdata/stock/answer.json",
+		refused: `{"errors":[{"message":"Unauthorized","extensions":{"code":"UNAUTHENTICATED"}}]}`,
+		want:    []string{"1x_H100-SXM_SECURE", "3.110", "seen low"}},
+	{provider: "vast", env: "GPUSCOUT_VAST_URL", keyEnv: "VAST_API_KEY", path: "/api/v0/bundles/",
+		fixture: "../importer/vast/testdata/market/answer.json",
+		refused: `{"success": false, "error": "invalid_api_key", "msg": "Invalid user key"}`,
+		want:    []string{"1x-H100_SXM-32-65536", "1.999"}},
+}
+
+// "Can I get an H100 now, and where?": catalog update reaches Vast.ai,
+// Lambda and RunPod's own APIs (each listed by --dry-run with its
+// endpoint, without credentials), stores their prices with the capacity
+// each saw, and offers --available answers from them. A refused key
+// stores nothing, keeps the previous snapshot, and never prints the key.
+func TestUpdateGPUClouds(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", "vast,lambda,runpod", "--dry-run", "--db", filepath.Join(t.TempDir(), "g.db"))
+	if code != 0 {
+		t.Fatalf("dry run (%d): %s", code, errOut)
+	}
+	for _, want := range []string{"POST https://console.vast.ai/api/v0/bundles/", "GET https://cloud.lambda.ai/api/v1/instance-types", "$LAMBDA_API_KEY",
+		"POST https://api.runpod.io/graphql", "$RUNPOD_API_KEY"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry run lacks %q:\n%s", want, out)
+		}
+	}
+	for _, c := range gpuClouds {
+		t.Run(c.provider, func(t *testing.T) {
+			answer, err := os.ReadFile(c.fixture)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var refuse atomic.Bool
+			const key = "live-secret-key-0123456789abcdef"
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path != c.path {
+					http.NotFound(w, r)
+					return
+				}
+				if refuse.Load() {
+					w.WriteHeader(http.StatusUnauthorized)
+					w.Write([]byte(strings.Replace(c.refused, `"message": "`, `"message": "`+key+` `, 1)))
+					return
+				}
+				w.Header().Set("Content-Type", "application/json")
+				w.Write(answer)
+			}))
+			defer srv.Close()
+			db := filepath.Join(t.TempDir(), "g.db")
+			env := map[string]string{c.env: srv.URL, c.keyEnv: key}
+			if _, errOut, code := exec(t, true, env, "catalog", "update", "--provider", c.provider, "--db", db); code != 0 {
+				t.Fatalf("update (%d): %s", code, errOut)
+			}
+			check := func(when string) {
+				t.Helper()
+				out, errOut, code := exec(t, true, nil, "offers", "--db", db, "--provider", c.provider, "--available", "--limit", "0")
+				if code != 0 {
+					t.Fatalf("%s: offers (%d): %s", when, code, errOut)
+				}
+				for _, want := range append(c.want, "seen available") {
+					if !strings.Contains(out, want) {
+						t.Errorf("%s: offers --available lacks %q:\n%s", when, want, out)
+					}
+				}
+			}
+			check("after the update")
+			refuse.Store(true)
+			out, errOut, code := exec(t, true, env, "catalog", "update", "--provider", c.provider, "--db", db)
+			if code == 0 || strings.Contains(out+errOut, key) {
+				t.Errorf("refused key: exit %d, output shows the key or succeeds:\n%s%s", code, out, errOut)
+			}
+			check("after a refused update")
+		})
+	}
+	// Lambda and RunPod need their keys; Vast's search is public.
+	for _, p := range []string{"lambda", "runpod"} {
+		if _, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", p, "--db", filepath.Join(t.TempDir(), "g.db")); code == 0 || !strings.Contains(errOut, "_API_KEY") {
+			t.Errorf("%s without a key: exit %d: %s", p, code, errOut)
+		}
+	}
+}
