@@ -30,6 +30,10 @@ var gpuClouds = []gpuCloud{
 		fixture: "../importer/vast/testdata/market/answer.json",
 		refused: `{"success": false, "error": "invalid_api_key", "msg": "Invalid user key"}`,
 		want:    []string{"1x-H100_SXM-32-65536", "1.999"}},
+	{provider: "digitalocean", env: "GPUSCOUT_DIGITALOCEAN_URL", keyEnv: "DIGITALOCEAN_TOKEN", path: "/v2/sizes",
+		fixture: "../importer/digitalocean/testdata/sizes/answer.json",
+		refused: `{"id": "unauthorized", "message": "Unable to authenticate you", "request_id": "test"}`,
+		want:    []string{"gpu-h100x1-80gb", "tor1", "1.110"}},
 }
 
 // "Can I get an H100 now, and where?": catalog update reaches Vast.ai,
@@ -38,12 +42,12 @@ var gpuClouds = []gpuCloud{
 // each saw, and offers --available answers from them. A refused key
 // stores nothing, keeps the previous snapshot, and never prints the key.
 func TestUpdateGPUClouds(t *testing.T) {
-	out, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", "vast,lambda,runpod", "--dry-run", "--db", filepath.Join(t.TempDir(), "g.db"))
+	out, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", "vast,lambda,runpod,digitalocean", "--dry-run", "--db", filepath.Join(t.TempDir(), "g.db"))
 	if code != 0 {
 		t.Fatalf("dry run (%d): %s", code, errOut)
 	}
 	for _, want := range []string{"POST https://console.vast.ai/api/v0/bundles/", "GET https://cloud.lambda.ai/api/v1/instance-types", "$LAMBDA_API_KEY",
-		"POST https://api.runpod.io/graphql", "$RUNPOD_API_KEY"} {
+		"POST https://api.runpod.io/graphql", "$RUNPOD_API_KEY", "GET https://api.digitalocean.com/v2/sizes?per_page=200", "$DIGITALOCEAN_TOKEN"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("dry run lacks %q:\n%s", want, out)
 		}
@@ -97,8 +101,8 @@ func TestUpdateGPUClouds(t *testing.T) {
 		})
 	}
 	// Lambda and RunPod need their keys; Vast's search is public.
-	for _, p := range []string{"lambda", "runpod"} {
-		if _, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", p, "--db", filepath.Join(t.TempDir(), "g.db")); code == 0 || !strings.Contains(errOut, "_API_KEY") {
+	for _, p := range []string{"lambda", "runpod", "digitalocean"} {
+		if _, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", p, "--db", filepath.Join(t.TempDir(), "g.db")); code == 0 || !strings.Contains(errOut, "_API_KEY") && !strings.Contains(errOut, "_TOKEN") {
 			t.Errorf("%s without a key: exit %d: %s", p, code, errOut)
 		}
 	}

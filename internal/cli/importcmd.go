@@ -29,6 +29,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/aws"
 	"github.com/gpuscout/gpuscout/internal/importer/azure"
 	"github.com/gpuscout/gpuscout/internal/importer/baidu"
+	"github.com/gpuscout/gpuscout/internal/importer/digitalocean"
 	"github.com/gpuscout/gpuscout/internal/importer/gcp"
 	"github.com/gpuscout/gpuscout/internal/importer/huawei"
 	"github.com/gpuscout/gpuscout/internal/importer/lambda"
@@ -109,7 +110,7 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 	return nil, usagef("sources: "+strings.Join(importSources, ", ")+".", "unknown import source %q", source)
 }
 
-var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "skypilot"}
+var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "digitalocean", "skypilot"}
 
 // progress draws "source: 12.3 MB read (45.6 MB/s), 789 records" on
 // stderr when it is a terminal (nil otherwise).
@@ -791,6 +792,8 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 		return &lambda.Importer{AnyRegion: a.regionIfAny("lambda", "ANY"), Now: now}, true, nil
 	case "runpod":
 		return &runpod.Importer{AnyRegion: a.regionIfAny("runpod", "ANY"), CommunityRegion: a.regionIfAny("runpod", "COMMUNITY"), Now: now}, true, nil
+	case "digitalocean":
+		return &digitalocean.Importer{Now: now}, true, nil
 	case "skypilot":
 		if cloud == "" {
 			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
@@ -939,10 +942,19 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 		j := job("runpod", "GraphQL gpuTypes", imp)
 		j.plan = imp.Plan
 		return []fetchJob{j}, nil
+	case "digitalocean":
+		token := a.env.Getenv(digitalocean.EnvToken)
+		if token == "" && !dryRun {
+			return nil, usagef("create a personal access token (API, Tokens) in DigitalOcean's control panel and export "+digitalocean.EnvToken+".", "digitalocean needs "+digitalocean.EnvToken)
+		}
+		imp := &digitalocean.Importer{Token: token, Base: a.env.Getenv("GPUSCOUT_DIGITALOCEAN_URL"), Now: now}
+		j := job("digitalocean", "sizes", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
 	case "nebius", "hyperstack", "verda":
 		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
 	}
-	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
+	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, digitalocean, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
 }
 
 // regionIfAny is code when the catalog has that region of provider (the
