@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -106,4 +107,65 @@ func TestUpdateGPUClouds(t *testing.T) {
 			t.Errorf("%s without a key: exit %d: %s", p, code, errOut)
 		}
 	}
+}
+
+// What does an OCI GPU shape cost today? catalog update --provider oci
+// reads Oracle's public price list and the Cost Estimator's shapes (no
+// key; --dry-run lists both endpoints), prices each shape in the catalog's
+// any-OCI-region row, and a refused answer stores nothing and keeps the
+// previous snapshot.
+func TestUpdateOCI(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", "oci", "--dry-run", "--db", filepath.Join(t.TempDir(), "o.db"))
+	if code != 0 {
+		t.Fatalf("dry run (%d): %s", code, errOut)
+	}
+	for _, want := range []string{"GET https://www.oracle.com/a/ocom/docs/cloudestimator2/data/shapes.json",
+		"GET https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/?currencyCode=USD", "no key"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry run lacks %q:\n%s", want, out)
+		}
+	}
+	var rec struct{ Shapes, Products json.RawMessage }
+	b, err := os.ReadFile("../importer/oci/testdata/list/answer.json")
+	if err != nil || json.Unmarshal(b, &rec) != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	var refuse atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/a/ocom/docs/cloudestimator2/data/shapes.json":
+			w.Write(rec.Shapes)
+		case r.URL.Path == "/pls/apex/cetools/api/v1/products/" && refuse.Load():
+			w.WriteHeader(http.StatusForbidden)
+			w.Write([]byte(`{"code": "NotAuthorizedOrNotFound", "message": "Authorization failed or requested resource not found."}`))
+		case r.URL.Path == "/pls/apex/cetools/api/v1/products/":
+			w.Write(rec.Products)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "o.db")
+	env := map[string]string{"GPUSCOUT_OCI_URL": srv.URL}
+	if _, errOut, code := exec(t, true, env, "catalog", "update", "--provider", "oci", "--db", db); code != 0 {
+		t.Fatalf("update (%d): %s", code, errOut)
+	}
+	check := func(when string) {
+		t.Helper()
+		out, errOut, code := exec(t, true, nil, "offers", "--db", db, "--provider", "oci", "--gpu", "H100", "--limit", "0")
+		if code != 0 {
+			t.Fatalf("%s: offers (%d): %s", when, code, errOut)
+		}
+		for _, want := range []string{"BM.GPU.H100.8", "ANY", "8.880"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: offers lacks %q:\n%s", when, want, out)
+			}
+		}
+	}
+	check("after the update")
+	refuse.Store(true)
+	if _, _, code := exec(t, true, env, "catalog", "update", "--provider", "oci", "--db", db); code == 0 {
+		t.Error("a refused price list succeeded")
+	}
+	check("after a refused update")
 }

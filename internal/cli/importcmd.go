@@ -33,6 +33,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/gcp"
 	"github.com/gpuscout/gpuscout/internal/importer/huawei"
 	"github.com/gpuscout/gpuscout/internal/importer/lambda"
+	"github.com/gpuscout/gpuscout/internal/importer/oci"
 	"github.com/gpuscout/gpuscout/internal/importer/runpod"
 	"github.com/gpuscout/gpuscout/internal/importer/skypilot"
 	"github.com/gpuscout/gpuscout/internal/importer/tencent"
@@ -110,7 +111,7 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 	return nil, usagef("sources: "+strings.Join(importSources, ", ")+".", "unknown import source %q", source)
 }
 
-var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "digitalocean", "skypilot"}
+var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "digitalocean", "oci", "skypilot"}
 
 // progress draws "source: 12.3 MB read (45.6 MB/s), 789 records" on
 // stderr when it is a terminal (nil otherwise).
@@ -794,6 +795,8 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 		return &runpod.Importer{AnyRegion: a.regionIfAny("runpod", "ANY"), CommunityRegion: a.regionIfAny("runpod", "COMMUNITY"), Now: now}, true, nil
 	case "digitalocean":
 		return &digitalocean.Importer{Now: now}, true, nil
+	case "oci":
+		return &oci.Importer{AnyRegion: a.regionIfAny("oci", "ANY"), Now: now}, true, nil
 	case "skypilot":
 		if cloud == "" {
 			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
@@ -951,10 +954,16 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 		j := job("digitalocean", "sizes", imp)
 		j.plan = imp.Plan
 		return []fetchJob{j}, nil
+	case "oci":
+		base := a.env.Getenv("GPUSCOUT_OCI_URL")
+		imp := &oci.Importer{PriceBase: base, ShapesBase: base, AnyRegion: a.regionIfAny("oci", "ANY"), Now: now}
+		j := job("oci", "price list", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
 	case "nebius", "hyperstack", "verda":
 		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
 	}
-	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, digitalocean, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
+	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, digitalocean, oci, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
 }
 
 // regionIfAny is code when the catalog has that region of provider (the
