@@ -169,3 +169,69 @@ func TestUpdateOCI(t *testing.T) {
 	}
 	check("after a refused update")
 }
+
+// Can I get an H100 flavor at Hyperstack now? catalog update --provider
+// hyperstack with HYPERSTACK_API_KEY reads its flavors and pricebook
+// (--dry-run lists both endpoints without a key), stores each flavor's
+// price with its stock reading, and a refused key stores nothing, keeps the
+// previous snapshot and never prints the key.
+func TestUpdateHyperstack(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", "hyperstack", "--dry-run", "--db", filepath.Join(t.TempDir(), "h.db"))
+	if code != 0 {
+		t.Fatalf("dry run (%d): %s", code, errOut)
+	}
+	for _, want := range []string{"GET https://infrahub-api.nexgencloud.com/v1/core/flavors", "GET https://infrahub-api.nexgencloud.com/v1/pricebook", "$HYPERSTACK_API_KEY"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry run lacks %q:\n%s", want, out)
+		}
+	}
+	var rec struct{ Flavors, Pricebook json.RawMessage }
+	b, err := os.ReadFile("../importer/hyperstack/testdata/flavors/answer.json")
+	if err != nil || json.Unmarshal(b, &rec) != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	const key = "live-secret-key-0123456789abcdef"
+	var refuse atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("api_key") != key {
+			http.Error(w, "no key", http.StatusBadRequest)
+			return
+		}
+		switch {
+		case refuse.Load():
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"status": false, "message": "Invalid API key ` + key + `"}`))
+		case r.URL.Path == "/v1/core/flavors":
+			w.Write(rec.Flavors)
+		case r.URL.Path == "/v1/pricebook":
+			w.Write(rec.Pricebook)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "h.db")
+	env := map[string]string{"GPUSCOUT_HYPERSTACK_URL": srv.URL + "/v1", "HYPERSTACK_API_KEY": key}
+	if _, errOut, code := exec(t, true, env, "catalog", "update", "--provider", "hyperstack", "--db", db); code != 0 {
+		t.Fatalf("update (%d): %s", code, errOut)
+	}
+	check := func(when string) {
+		t.Helper()
+		out, errOut, code := exec(t, true, nil, "offers", "--db", db, "--provider", "hyperstack", "--available", "--limit", "0")
+		if code != 0 {
+			t.Fatalf("%s: offers (%d): %s", when, code, errOut)
+		}
+		for _, want := range []string{"n3-H100x1", "NORWAY-1", "1.110", "seen available"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: offers --available lacks %q:\n%s", when, want, out)
+			}
+		}
+	}
+	check("after the update")
+	refuse.Store(true)
+	out, errOut, code = exec(t, true, env, "catalog", "update", "--provider", "hyperstack", "--db", db)
+	if code == 0 || strings.Contains(out+errOut, key) {
+		t.Errorf("refused key: exit %d, output shows the key or succeeds:\n%s%s", code, out, errOut)
+	}
+	check("after a refused update")
+}

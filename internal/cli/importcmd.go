@@ -32,6 +32,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/digitalocean"
 	"github.com/gpuscout/gpuscout/internal/importer/gcp"
 	"github.com/gpuscout/gpuscout/internal/importer/huawei"
+	"github.com/gpuscout/gpuscout/internal/importer/hyperstack"
 	"github.com/gpuscout/gpuscout/internal/importer/lambda"
 	"github.com/gpuscout/gpuscout/internal/importer/oci"
 	"github.com/gpuscout/gpuscout/internal/importer/runpod"
@@ -111,7 +112,7 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 	return nil, usagef("sources: "+strings.Join(importSources, ", ")+".", "unknown import source %q", source)
 }
 
-var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "digitalocean", "oci", "skypilot"}
+var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "digitalocean", "oci", "hyperstack", "skypilot"}
 
 // progress draws "source: 12.3 MB read (45.6 MB/s), 789 records" on
 // stderr when it is a terminal (nil otherwise).
@@ -797,6 +798,8 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 		return &digitalocean.Importer{Now: now}, true, nil
 	case "oci":
 		return &oci.Importer{AnyRegion: a.regionIfAny("oci", "ANY"), Now: now}, true, nil
+	case "hyperstack":
+		return &hyperstack.Importer{Now: now}, true, nil
 	case "skypilot":
 		if cloud == "" {
 			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
@@ -960,7 +963,17 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 		j := job("oci", "price list", imp)
 		j.plan = imp.Plan
 		return []fetchJob{j}, nil
-	case "nebius", "hyperstack", "verda":
+	case "hyperstack":
+		// Hyperstack's own API with a key (or to list it); without one, the
+		// SkyPilot catalog's Hyperstack file, as before the API importer.
+		if key := a.env.Getenv(hyperstack.EnvAPIKey); key != "" || dryRun {
+			imp := &hyperstack.Importer{APIKey: key, Base: a.env.Getenv("GPUSCOUT_HYPERSTACK_URL"), Now: now}
+			j := job("hyperstack", "flavors and pricebook", imp)
+			j.plan = imp.Plan
+			return []fetchJob{j}, nil
+		}
+		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
+	case "nebius", "verda":
 		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
 	}
 	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, digitalocean, oci, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
