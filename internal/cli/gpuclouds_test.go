@@ -38,17 +38,19 @@ var gpuClouds = []gpuCloud{
 }
 
 // "Can I get an H100 now, and where?": catalog update reaches Vast.ai,
-// Lambda and RunPod's own APIs (each listed by --dry-run with its
+// Lambda, RunPod, OCI, DigitalOcean, Hyperstack and Verda's own APIs (each listed by --dry-run with its
 // endpoint, without credentials), stores their prices with the capacity
 // each saw, and offers --available answers from them. A refused key
 // stores nothing, keeps the previous snapshot, and never prints the key.
 func TestUpdateGPUClouds(t *testing.T) {
-	out, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", "vast,lambda,runpod,digitalocean", "--dry-run", "--db", filepath.Join(t.TempDir(), "g.db"))
+	out, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", "vast,lambda,runpod,oci,digitalocean,hyperstack,verda", "--dry-run", "--db", filepath.Join(t.TempDir(), "g.db"))
 	if code != 0 {
 		t.Fatalf("dry run (%d): %s", code, errOut)
 	}
 	for _, want := range []string{"POST https://console.vast.ai/api/v0/bundles/", "GET https://cloud.lambda.ai/api/v1/instance-types", "$LAMBDA_API_KEY",
-		"POST https://api.runpod.io/graphql", "$RUNPOD_API_KEY", "GET https://api.digitalocean.com/v2/sizes?per_page=200", "$DIGITALOCEAN_TOKEN"} {
+		"POST https://api.runpod.io/graphql", "$RUNPOD_API_KEY", "GET https://api.digitalocean.com/v2/sizes?per_page=200", "$DIGITALOCEAN_TOKEN",
+		"GET https://apexapps.oracle.com/pls/apex/cetools/api/v1/products/?currencyCode=USD", "GET https://infrahub-api.nexgencloud.com/v1/core/flavors",
+		"$HYPERSTACK_API_KEY", "GET https://api.verda.com/v1/instance-types", "$VERDA_CLIENT_SECRET"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("dry run lacks %q:\n%s", want, out)
 		}
@@ -232,6 +234,80 @@ func TestUpdateHyperstack(t *testing.T) {
 	out, errOut, code = exec(t, true, env, "catalog", "update", "--provider", "hyperstack", "--db", db)
 	if code == 0 || strings.Contains(out+errOut, key) {
 		t.Errorf("refused key: exit %d, output shows the key or succeeds:\n%s%s", code, out, errOut)
+	}
+	check("after a refused update")
+}
+
+// Where can I deploy a Verda H100 now? catalog update --provider verda
+// with VERDA_CLIENT_ID/SECRET gets a token, reads the instance types and
+// both availabilities (--dry-run lists the four requests without
+// credentials), stores each type where it is available, and refused
+// credentials store nothing, keep the previous snapshot and are never
+// printed.
+func TestUpdateVerda(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "catalog", "update", "--provider", "verda", "--dry-run", "--db", filepath.Join(t.TempDir(), "v.db"))
+	if code != 0 {
+		t.Fatalf("dry run (%d): %s", code, errOut)
+	}
+	for _, want := range []string{"POST https://api.verda.com/v1/oauth2/token", "GET https://api.verda.com/v1/instance-types",
+		"GET https://api.verda.com/v1/instance-availability", "$VERDA_CLIENT_ID", "$VERDA_CLIENT_SECRET"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry run lacks %q:\n%s", want, out)
+		}
+	}
+	var rec struct {
+		Types json.RawMessage `json:"instance_types"`
+		Avail json.RawMessage `json:"availability"`
+		Spot  json.RawMessage `json:"spot_availability"`
+	}
+	b, err := os.ReadFile("../importer/verda/testdata/types/answer.json")
+	if err != nil || json.Unmarshal(b, &rec) != nil {
+		t.Fatalf("fixture: %v", err)
+	}
+	const secret = "live-secret-0123456789abcdef"
+	var refuse atomic.Bool
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/v1/oauth2/token" && refuse.Load():
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(`{"code": "unauthorized_request", "message": "Invalid client credentials ` + secret + `"}`))
+		case r.URL.Path == "/v1/oauth2/token":
+			w.Write([]byte(`{"access_token": "tok", "token_type": "Bearer"}`))
+		case r.Header.Get("Authorization") != "Bearer tok":
+			http.Error(w, "no token", http.StatusUnauthorized)
+		case r.URL.Path == "/v1/instance-types":
+			w.Write(rec.Types)
+		case r.URL.Path == "/v1/instance-availability" && r.URL.Query().Get("isSpot") == "true":
+			w.Write(rec.Spot)
+		case r.URL.Path == "/v1/instance-availability":
+			w.Write(rec.Avail)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "v.db")
+	env := map[string]string{"GPUSCOUT_VERDA_URL": srv.URL + "/v1", "VERDA_CLIENT_ID": "client-id", "VERDA_CLIENT_SECRET": secret}
+	if _, errOut, code := exec(t, true, env, "catalog", "update", "--provider", "verda", "--db", db); code != 0 {
+		t.Fatalf("update (%d): %s", code, errOut)
+	}
+	check := func(when string) {
+		t.Helper()
+		out, errOut, code := exec(t, true, nil, "offers", "--db", db, "--provider", "verda", "--available", "--limit", "0")
+		if code != 0 {
+			t.Fatalf("%s: offers (%d): %s", when, code, errOut)
+		}
+		for _, want := range []string{"1H100.80S.32V", "FIN-01", "1.110", "seen available"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: offers --available lacks %q:\n%s", when, want, out)
+			}
+		}
+	}
+	check("after the update")
+	refuse.Store(true)
+	out, errOut, code = exec(t, true, env, "catalog", "update", "--provider", "verda", "--db", db)
+	if code == 0 || strings.Contains(out+errOut, secret) {
+		t.Errorf("refused credentials: exit %d, output shows the secret or succeeds:\n%s%s", code, out, errOut)
 	}
 	check("after a refused update")
 }

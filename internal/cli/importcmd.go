@@ -39,6 +39,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/skypilot"
 	"github.com/gpuscout/gpuscout/internal/importer/tencent"
 	"github.com/gpuscout/gpuscout/internal/importer/vast"
+	"github.com/gpuscout/gpuscout/internal/importer/verda"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/server"
 	"github.com/gpuscout/gpuscout/internal/sqlite"
@@ -112,7 +113,7 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 	return nil, usagef("sources: "+strings.Join(importSources, ", ")+".", "unknown import source %q", source)
 }
 
-var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "digitalocean", "oci", "hyperstack", "skypilot"}
+var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "digitalocean", "oci", "hyperstack", "verda", "skypilot"}
 
 // progress draws "source: 12.3 MB read (45.6 MB/s), 789 records" on
 // stderr when it is a terminal (nil otherwise).
@@ -800,6 +801,8 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 		return &oci.Importer{AnyRegion: a.regionIfAny("oci", "ANY"), Now: now}, true, nil
 	case "hyperstack":
 		return &hyperstack.Importer{Now: now}, true, nil
+	case "verda":
+		return &verda.Importer{Now: now}, true, nil
 	case "skypilot":
 		if cloud == "" {
 			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
@@ -973,7 +976,18 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 			return []fetchJob{j}, nil
 		}
 		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
-	case "nebius", "verda":
+	case "verda":
+		// Verda's own API with client credentials (or to list it); without
+		// them, the SkyPilot catalog's Verda file, as before.
+		id, secret := a.env.Getenv(verda.EnvClientID), a.env.Getenv(verda.EnvClientSecret)
+		if id != "" && secret != "" || dryRun {
+			imp := &verda.Importer{ClientID: id, ClientSecret: secret, Base: a.env.Getenv("GPUSCOUT_VERDA_URL"), Now: now}
+			j := job("verda", "instance types and availability", imp)
+			j.plan = imp.Plan
+			return []fetchJob{j}, nil
+		}
+		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
+	case "nebius":
 		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
 	}
 	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, digitalocean, oci, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
