@@ -97,6 +97,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/huawei
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/baidu
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/skypilot
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/vast
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/lambda
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/runpod
 	$(GO) test -run '^$$' -fuzz FuzzCheckField -fuzztime $(FUZZTIME) ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzDecodeCompiled -fuzztime $(FUZZTIME) ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzReadsAsEncodingCSV -fuzztime $(FUZZTIME) ./internal/csvtext

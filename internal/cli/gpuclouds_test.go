@@ -101,6 +101,16 @@ func TestUpdateGPUClouds(t *testing.T) {
 				t.Errorf("refused key: exit %d, output shows the key or succeeds:\n%s%s", code, out, errOut)
 			}
 			check("after a refused update")
+			// A recorded answer imports its prices, but no reading: its
+			// age is unknown.
+			db2 := filepath.Join(t.TempDir(), "r.db")
+			if _, errOut, code := exec(t, true, nil, "catalog", "import", c.provider, "--file", c.fixture, "--db", db2); code != 0 {
+				t.Fatalf("import of the recorded answer (%d): %s", code, errOut)
+			}
+			out, _, _ = exec(t, true, nil, "offers", "--db", db2, "--provider", c.provider, "--limit", "0")
+			if !strings.Contains(out, c.want[1]) || strings.Contains(out, "seen available") {
+				t.Errorf("recorded answer: want %q and no reading:\n%s", c.want[1], out)
+			}
 		})
 	}
 	// Lambda and RunPod need their keys; Vast's search is public.

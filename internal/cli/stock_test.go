@@ -89,6 +89,10 @@ func TestOffersAvailable(t *testing.T) {
 	for _, c := range []struct{ path, want, not string }{
 		{"/api/v1/offers?available=true", `"stock":{"state":"available","seen_at":"2026-12-02T08:48:00Z"}`, "p4d.24xlarge"},
 		{"/offers?available=true&cheapest_region=false", "g4dn.xlarge", "p4d.24xlarge"},
+		{"/offers?available=true&cheapest_region=false&cols=provider,instance,region,stock", `<td data-col="stock">seen available 12 min ago</td>`, "p4d.24xlarge"},
+		{"/offers?cheapest_region=false&region=us-east-1&lang=zh&cols=provider,instance,stock", "12 分钟前无可用容量", "no capacity"},
+		{"/offers.csv?available=true&cheapest_region=false&cols=instance,stock", "g4dn.xlarge,seen available 12 min ago", "p4d"},
+		{`/offers?cheapest_region=false&region=us-east-1`, `name="available" value="true">`, `name="available" value="true" checked`},
 	} {
 		resp, err := http.Get(base + c.path)
 		if err != nil {

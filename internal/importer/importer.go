@@ -40,6 +40,11 @@ type Result struct {
 	Instances []*catalog.DiscoveredInstance
 	// Skipped counts what was left out, by reason, with a few examples.
 	Skipped Skips
+	// ListsCapacity: the source lists an offer only where it saw capacity
+	// (a marketplace's offers, a cloud's regions with capacity now), so
+	// how many offers it holds follows capacity, not completeness; the
+	// store's shrink guard counts its instance types instead.
+	ListsCapacity bool
 }
 
 // Skips counts skipped records by reason.

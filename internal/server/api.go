@@ -252,7 +252,7 @@ func (s OfferSearch) cutoff() time.Time {
 }
 
 // orderKeys are the columns offers can be ordered by.
-var orderKeys = []string{"provider", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "region", "billing", "price", "per_gpu", "upfront", "as_of", "network", "interconnect", "rdma", "source"}
+var orderKeys = []string{"provider", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "region", "billing", "price", "per_gpu", "upfront", "as_of", "network", "interconnect", "rdma", "source", "stock"}
 
 // parseOfferSearch turns query parameters into an offer search.
 func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error) {
@@ -501,6 +501,21 @@ func sortRows(rows []catalog.OfferRow, key string, desc bool) {
 	})
 }
 
+// stockRank orders capacity readings: seen available, low, none, then no
+// reading.
+func stockRank(s *catalog.Stock) int {
+	if s == nil {
+		return 3
+	}
+	switch s.State {
+	case catalog.StockAvailable:
+		return 0
+	case catalog.StockLow:
+		return 1
+	}
+	return 2
+}
+
 // columnOrder compares two rows by a column (desc reverses it), with
 // unknown specs last either way; 0 when they tie (sortRows then orders
 // them by offer ID).
@@ -541,6 +556,8 @@ func columnOrder(key string, desc bool) func(a, b *catalog.OfferRow) int {
 			return strings.Compare(ia.RDMA, ib.RDMA)
 		case "source":
 			return strings.Compare(string(a.Offer.Source.Kind), string(b.Offer.Source.Kind))
+		case "stock":
+			return stockRank(a.Offer.Stock) - stockRank(b.Offer.Stock)
 		}
 		return cmpDec(a.Price, b.Price)
 	}
@@ -559,6 +576,8 @@ func columnOrder(key string, desc bool) func(a, b *catalog.OfferRow) int {
 			return !it.MemoryGiB.IsPositive()
 		case "network":
 			return !it.NetworkGbps.IsPositive()
+		case "stock":
+			return r.Offer.Stock == nil
 		}
 		return false
 	}

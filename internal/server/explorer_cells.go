@@ -48,6 +48,36 @@ var asOfColumn = func() int {
 	panic("no as_of column")
 }()
 
+// stockColumn is the stock column's position in allColumns.
+var stockColumn = columnIndex("stock")
+
+// stockText is an offer's capacity reading as read at now, in p's
+// language ("seen available 12 min ago"); "" for none.
+func stockText(p *i18n.Printer, now time.Time, s *catalog.Stock) string {
+	if s == nil {
+		return ""
+	}
+	return p.StockPhrase(string(s.State), s.Age(now))
+}
+
+// hasStock reports whether an offer of the load carries a capacity
+// reading (a live import's), found once per load: the explorer offers its
+// "seen available" filter only then.
+func hasStock(d *Data) bool {
+	if v, ok := d.footer.Load("has-stock"); ok {
+		return v.(bool)
+	}
+	has := false
+	for _, o := range d.Catalog.Offers() {
+		if o.Stock != nil {
+			has = true
+			break
+		}
+	}
+	d.footer.Store("has-stock", has)
+	return has
+}
+
 // newOfferCells formats one priced row: names maps provider IDs to their
 // names in p's language, scale multiplies the price (days, years).
 func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRow, scale decimal.Decimal, currency string) *offerCells {
@@ -177,7 +207,7 @@ func (d *Data) rowCells(p *i18n.Printer, s OfferSearch, currency string, rows []
 // offersJSON is the explorer's rows as compact arrays in offersDataCols
 // order (the page's script sorts, filters and pages them without asking
 // the server), joined from each offer's pre-encoded row.
-func offersJSON(cells []*offerCells, fresh []string, gpuNames string) template.JS {
+func offersJSON(cells []*offerCells, fresh, stock []string, gpuNames string) template.JS {
 	n := len(offersDataHead) + len(gpuNames) + 12
 	for _, c := range cells {
 		n += len(c.json) + 12
@@ -192,7 +222,9 @@ func offersJSON(cells []*offerCells, fresh []string, gpuNames string) template.J
 		b.Write(c.json)
 		b.WriteString(`,"`)
 		b.WriteString(fresh[i])
-		b.WriteString(`"]`)
+		b.WriteString(`",`)
+		b.Write(appendJSONString(nil, stock[i]))
+		b.WriteString(`]`)
 	}
 	b.WriteString(`],"gpus":`)
 	b.WriteString(gpuNames)
@@ -256,7 +288,7 @@ var offersDataHead = func() string {
 
 // offerRowsHTML renders the explorer's table rows (the same cells the
 // script renders from the JSON) from each offer's escaped cells.
-func offerRowsHTML(cells []*offerCells, fresh []string, cols []column) template.HTML {
+func offerRowsHTML(cells []*offerCells, fresh, stock []string, cols []column) template.HTML {
 	open := make([]string, len(cols))
 	for i, c := range cols {
 		o := `<td data-col="` + c.Key + `"`
@@ -281,6 +313,8 @@ func offerRowsHTML(cells []*offerCells, fresh []string, cols []column) template.
 				b.WriteString(`">`)
 				b.WriteString(r.html[k])
 				b.WriteString(`</span>`)
+			} else if k == stockColumn {
+				b.WriteString(html.EscapeString(stock[i]))
 			} else if k >= 0 {
 				b.WriteString(r.html[k])
 			}

@@ -304,6 +304,13 @@ type offersPage struct {
 	DataJS template.JS
 	// All are the cells of every row the filters match (the CSV's rows).
 	All []*offerCells
+	// Stock is each row's capacity reading as read now ("seen available
+	// 12 min ago"), "" for none: it moves with the clock, so it is no
+	// cached cell.
+	Stock []string
+	// Available: the filter keeps offers seen available only; HasStock:
+	// some offer has a reading, so the filter is offered.
+	Available, HasStock bool
 	// Body is the table rows of the page, rendered in Go from each offer's
 	// precomputed cells: a template walking every cell through reflection
 	// cost most of an uncached page.
@@ -379,7 +386,7 @@ var allColumns = []struct {
 	num bool
 }{{"provider", false}, {"instance", false}, {"gpu", false}, {"gpus", true}, {"vram", true}, {"vcpu", true}, {"ram", true},
 	{"interconnect", false}, {"network", true}, {"rdma", false}, {"region", false}, {"billing", false}, {"price", true},
-	{"per_gpu", true}, {"upfront", true}, {"source", false}, {"as_of", false}}
+	{"per_gpu", true}, {"upfront", true}, {"source", false}, {"as_of", false}, {"stock", false}}
 
 // offersData runs the page's search; a parameter error comes back as
 // *apiError for the page to show.
@@ -391,6 +398,8 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	page := &offersPage{Query: q, GPU: p.str("gpu"), MinGPUs: p.str("min_gpus"), MinVRAM: p.str("min_vram"), MinPrice: p.str("min_price"),
 		MaxPrice: p.str("max_price"), Region: p.str("region"), Country: p.str("country"), CheapestRegion: p.str("cheapest_region") != "false"}
 	page.RDMA, _ = p.bool("rdma")
+	page.Available, _ = p.bool("available")
+	page.HasStock = page.Available || hasStock(d)
 	q.Set("cheapest_region", fmt.Sprint(page.CheapestRegion))
 	// Prices older than a year are hidden unless asked for (see
 	// docs/web.md, "Freshness"); the links below carry the choice.
@@ -440,10 +449,13 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	now := s.cfg.Now()
 	cells := d.rowCells(v.P, search, v.Currency, rows)
 	fresh := make([]string, len(rows))
+	stock := make([]string, len(rows))
 	for i, row := range rows {
 		fresh[i] = freshness(now, row.Offer.Source)
+		stock[i] = stockText(v.P, now, row.Offer.Stock)
 	}
-	page.DataJS = offersJSON(cells, fresh, explorerGPUNames(d))
+	page.Stock = stock
+	page.DataJS = offersJSON(cells, fresh, stock, explorerGPUNames(d))
 	page.All = cells
 	if len(cells) == 0 && search.Query.Billing != nil {
 		page.EmptyWhy = v.P.T("web.x.none_billing", v.P.Billing(strings.Join(search.Query.Billing, ","), catalog.Billing(strings.Join(search.Query.Billing, ",")).Family()))
@@ -462,7 +474,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	page.HasRows = hi > lo
 	page.FirstRow, page.LastRow = lo+1, hi
 	defer func() {
-		page.Body = offerRowsHTML(cells[lo:hi], fresh[lo:hi], page.Columns)
+		page.Body = offerRowsHTML(cells[lo:hi], fresh[lo:hi], stock[lo:hi], page.Columns)
 		page.slotted()
 	}()
 	page.Shown = hi - lo
@@ -549,7 +561,7 @@ const offersPageSize = 50
 
 // offersDataCols are the fields of each row of the explorer's JSON.
 var offersDataCols = []string{"id", "provider", "provider_id", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "interconnect", "network",
-	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "gpu_id", "billing_code", "billing_family", "price_n", "per_gpu_n", "source_kind", "as_of", "fresh"}
+	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "gpu_id", "billing_code", "billing_family", "price_n", "per_gpu_n", "source_kind", "as_of", "fresh", "stock"}
 
 // providerNames maps provider IDs to their names in the page's language.
 func providerNames(d *Data, p *i18n.Printer) map[string]string {
@@ -609,7 +621,7 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	head = append(head, "id")
 	cw.Write(head)
 	words := strings.Fields(strings.ToLower(r.URL.Query().Get("q")))
-	for _, oc := range page.All {
+	for k, oc := range page.All {
 		row := oc.view
 		if !quickMatch(row, words) {
 			continue
@@ -618,6 +630,9 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 		for _, c := range page.Columns {
 			if c.Shown {
 				cell := row.cell(c.Key)
+				if c.Key == "stock" && k < len(page.Stock) {
+					cell = page.Stock[k]
+				}
 				if c.Num { // plain numbers for spreadsheets
 					cell = strings.ReplaceAll(cell, ",", "")
 				}

@@ -294,6 +294,14 @@ func (db *DB) save(ctx context.Context, imp StreamImport, opt SaveOptions) (Snap
 				return s, res, fmt.Errorf("read the previous snapshot: %w", err)
 			}
 		}
+		// A source that lists offers only where it saw capacity shrinks
+		// when capacity does: its instance types are compared instead.
+		if prevID > 0 && res != nil && res.ListsCapacity {
+			usable = usableTypes(res, opt.Usable)
+			if before, err = previousTypes(ctx, tx, prevID, opt.Usable); err != nil {
+				return s, res, fmt.Errorf("read the previous snapshot: %w", err)
+			}
+		}
 		if prevID > 0 && float64(usable) < MinShare*float64(before) {
 			return s, res, &ShrinkError{Source: s.Source, Scope: s.Scope, Previous: prevID, Before: before, After: usable}
 		}
@@ -358,6 +366,39 @@ func keys(set map[string]bool) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// usableTypes counts the distinct instance types of an import's usable
+// offers.
+func usableTypes(res *importer.Result, usable func(provider, instance, region string) bool) int {
+	seen := map[[2]string]bool{}
+	for _, o := range res.Offers {
+		if usable == nil || usable(o.Provider, o.InstanceName, o.RegionCode) {
+			seen[[2]string{o.Provider, o.InstanceName}] = true
+		}
+	}
+	return len(seen)
+}
+
+// previousTypes counts the distinct instance types of snapshot id's usable
+// offers.
+func previousTypes(ctx context.Context, tx *sql.Tx, id int64, usable func(provider, instance, region string) bool) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT provider, instance_type, region FROM offers WHERE snapshot_id = ?`, id)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	seen := map[[2]string]bool{}
+	for rows.Next() {
+		var p, i, r string
+		if err := rows.Scan(&p, &i, &r); err != nil {
+			return 0, err
+		}
+		if usable == nil || usable(p, i, r) {
+			seen[[2]string{p, i}] = true
+		}
+	}
+	return len(seen), rows.Err()
 }
 
 // previousSize is the newest snapshot of a scope and how many offers and

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -142,5 +143,42 @@ func TestStockMigrationKeepsEveryOffer(t *testing.T) {
 	}
 	if err != nil || len(offers) != 6 || n != 2 {
 		t.Errorf("%d offers, %d with a reading, %v", len(offers), n, err)
+	}
+}
+
+// A source that lists offers only where it saw capacity (Lambda's regions
+// with capacity) shrinks when capacity does: fewer regions with the same
+// instance types is a new reading, stored; losing most of its instance
+// types is still refused.
+func TestCapacityShrinkCountsInstanceTypes(t *testing.T) {
+	ctx := context.Background()
+	db := open(t, filepath.Join(t.TempDir(), "c.db"))
+	answer := func(at time.Time, types []string, regions ...string) *importer.Result {
+		res := &importer.Result{Source: "lambda", ListsCapacity: true}
+		src := catalog.Source{Kind: catalog.SourceOfficialAPI, Ref: "instance-types", AsOf: at, FetchedAt: at}
+		for _, it := range types {
+			for _, r := range regions {
+				res.Offers = append(res.Offers, &catalog.Offer{Provider: "lambda", InstanceName: it, RegionCode: r, Billing: catalog.OnDemand,
+					Price: catalog.Price{Hourly: decimal.RequireFromString("1.00"), Currency: "USD"}, Source: src,
+					Stock: &catalog.Stock{State: catalog.StockAvailable, Seen: at}})
+			}
+		}
+		return res
+	}
+	t1 := time.Date(2026, 12, 6, 5, 0, 0, 0, time.UTC)
+	types := []string{"gpu_1x_a", "gpu_1x_b", "gpu_1x_c"}
+	if _, err := db.SaveImport(ctx, answer(t1, types, "us-east-1", "us-west-1", "us-south-1", "europe-central-1"), "a", "instance-types", t1, SaveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// Capacity left three of four regions: 3 offers instead of 12.
+	t2 := t1.Add(time.Hour)
+	if _, err := db.SaveImport(ctx, answer(t2, types, "us-east-1"), "b", "instance-types", t2, SaveOptions{}); err != nil {
+		t.Fatalf("capacity shrinking was refused: %v", err)
+	}
+	// One of three types left: a truncated answer, refused.
+	t3 := t2.Add(time.Hour)
+	var se *ShrinkError
+	if _, err := db.SaveImport(ctx, answer(t3, types[:1], "us-east-1", "us-west-1", "us-south-1", "europe-central-1"), "c", "instance-types", t3, SaveOptions{}); !errors.As(err, &se) {
+		t.Errorf("losing two of three types: %v, want a ShrinkError", err)
 	}
 }

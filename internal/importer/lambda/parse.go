@@ -72,7 +72,7 @@ func parse(body []byte, anyRegion string, fetched, seen time.Time, ref string) (
 	if a.Data == nil {
 		return nil, &importer.ParseError{Source: sourceName, Field: "data", Err: errors.New("no data object: not an instance-types answer")}
 	}
-	res := &importer.Result{Source: sourceName}
+	res := &importer.Result{Source: sourceName, ListsCapacity: true}
 	src := importer.Source(catalog.SourceOfficialAPI, ref, fetched, fetched)
 	keys := make([]string, 0, len(a.Data))
 	for k := range a.Data {

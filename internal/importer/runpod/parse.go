@@ -108,7 +108,7 @@ func parse(body []byte, anyRegion, communityRegion string, fetched, seen time.Ti
 	if a.Data == nil || a.Data.GPUTypes == nil {
 		return nil, &importer.ParseError{Source: sourceName, Field: "data.gpuTypes", Err: errors.New("no gpuTypes list: not a gpuTypes answer")}
 	}
-	res := &importer.Result{Source: sourceName}
+	res := &importer.Result{Source: sourceName, ListsCapacity: true}
 	src := importer.Source(catalog.SourceOfficialAPI, ref, fetched, fetched)
 	types := append([]gpuType(nil), a.Data.GPUTypes...)
 	sort.SliceStable(types, func(i, j int) bool { return types[i].ID < types[j].ID })

@@ -58,7 +58,7 @@ func parse(body []byte, fetched, seen time.Time, ref string) (*importer.Result, 
 	if a.Offers == nil {
 		return nil, &importer.ParseError{Source: sourceName, Field: "offers", Err: errors.New("no offers list: not an offer search answer")}
 	}
-	res := &importer.Result{Source: sourceName}
+	res := &importer.Result{Source: sourceName, ListsCapacity: true}
 	groups := map[string]*group{}
 	for k, o := range a.Offers {
 		ex := fmt.Sprintf("offer %s", o.ID)
