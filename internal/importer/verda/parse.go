@@ -110,7 +110,8 @@ func parse(typesBody, availBody, spotBody []byte, fetched, seen time.Time, ref s
 	if err != nil {
 		return nil, err
 	}
-	res := &importer.Result{Source: sourceName}
+	// Offers are listed only where a location has the type available now.
+	res := &importer.Result{Source: sourceName, ListsCapacity: true}
 	src := importer.Source(catalog.SourceOfficialAPI, ref, fetched, fetched)
 	reading := func() *catalog.Stock {
 		if seen.IsZero() {
