@@ -103,7 +103,15 @@ func TestValidation(t *testing.T) {
 		{"bad billing", func(d *catalog.Data) { d.Offers[0].Billing = "monthly" }, "acme/big8/us-east/monthly", "billing", "canonical"},
 		{"bad currency", func(d *catalog.Data) { d.Offers[0].Price.Currency = "usd" }, "acme/big8/us-east/on-demand", "currency", "ISO 4217"},
 		{"upfront without term", func(d *catalog.Data) { d.Offers[1].Price.Upfront = D("1") }, "acme/big8/us-east/spot", "upfront", "no term"},
-		{"duplicate offer", func(d *catalog.Data) { d.Offers = append(d.Offers, d.Offers[0]) }, "acme/big8/us-east/on-demand", "", "duplicate offer"},
+		{"duplicate offer", func(d *catalog.Data) { d.Offers = append(d.Offers, d.Offers[0]) }, "acme/big8/us-east/on-demand", "", "duplicate offer (the same price from"},
+		// Which source is right when two give one offer different prices?
+		// The problem names both, with their citations and dates.
+		{"two sources disagree", func(d *catalog.Data) {
+			o := *d.Offers[0]
+			o.Price.Hourly = o.Price.Hourly.Add(D("1"))
+			o.Source.Ref = "https://example.com/later-page"
+			d.Offers = append(d.Offers, &o)
+		}, "acme/big8/us-east/on-demand", "", "two sources disagree"},
 		{"missing source", func(d *catalog.Data) { d.Offers[0].Source.Ref = "" }, "acme/big8/us-east/on-demand", "source_ref", "source"},
 		{"missing as-of", func(d *catalog.Data) { d.Instances[0].Source.AsOf = time.Time{} }, "acme/big8", "as_of", "or read_on for an undated source"},
 		{"as-of and read_on both set", func(d *catalog.Data) { d.Offers[0].Source.ReadOn = d.Offers[0].Source.AsOf }, "acme/big8/us-east/on-demand", "read_on", "only for an undated source"},
@@ -121,6 +129,11 @@ func TestValidation(t *testing.T) {
 		{"unknown provider", func(d *catalog.Data) { d.Regions[0].Provider = "zeta" }, "zeta/us-east", "provider", "unknown provider"},
 		{"bad provider id", func(d *catalog.Data) { d.Providers[0].ID = "Acme Cloud" }, "Acme Cloud", "id", "lower-case"},
 		{"GPU without memory", func(d *catalog.Data) { d.GPUs[2].MemoryGB = decimal.Zero }, "A10", "memory_gb", "positive"},
+		// Where does a GPU's FP64 figure come from? A document a reader can
+		// open, never the project's own research notes.
+		{"FP64 source cites research notes", func(d *catalog.Data) {
+			d.GPUs[0].FP64Source = "NVIDIA product page: FP64 1 TFLOPS (seed research rates it medium confidence)"
+		}, "A100-SXM4-40GB", "fp64_source", "internal research notes"},
 		{"negative TFLOPS", func(d *catalog.Data) { d.GPUs[2].FP16TFLOPS = D("-5") }, "A10", "fp16_tflops", "negative"},
 		{"claim without evidence", func(d *catalog.Data) { d.Claims[0].Evidence = "" }, "c1", "evidence", "evidence"},
 		{"claim with bad verdict", func(d *catalog.Data) { d.Claims[0].Verdict = "nonsense" }, "c1", "verdict", "not one of"},

@@ -25,7 +25,7 @@ var (
 
 // internalRefs are phrases that name gpuscout's own working notes, which a
 // reader cannot open.
-var internalRefs = []string{"gpuscout research", "gpuscout 调研", "shared/research/", "shared/data/", "gpuscout catalog:"}
+var internalRefs = []string{"gpuscout research", "gpuscout 调研", "shared/research/", "shared/data/", "gpuscout catalog:", "seed research"}
 
 // citesInternal reports whether a source reference cites gpuscout's own
 // research notes instead of the public document they summarise.
@@ -81,7 +81,7 @@ type validator struct {
 	// once (nil when none), from the duplicate check (duplicates); seen
 	// marks the duplicated IDs met so far.
 	sorted []*Offer
-	dup    map[string]bool
+	dup    map[string]*Offer
 	// mapPrices makes offerPrices take its map (tests compare the paths).
 	mapPrices bool
 	// lastRef is the last source reference checked, and the checks'
@@ -268,6 +268,9 @@ func (v *validator) gpu(c *Catalog, g *GPU) {
 		v.nonNegative(g, g.ID, field, d)
 	}
 	v.source(g, g.ID, g.Source)
+	if g.FP64Source != "" && citesInternal(g.FP64Source) {
+		v.add(g, g.ID, "fp64_source", "%q cites gpuscout's internal research notes: cite the original public document", g.FP64Source)
+	}
 	c.addGPUNames(g)
 }
 
@@ -385,9 +388,9 @@ func (v *validator) duplicates(c *Catalog) {
 	for i := 1; i < len(ids); i++ {
 		if ids[i] == ids[i-1] {
 			if v.dup == nil {
-				v.dup = map[string]bool{}
+				v.dup = map[string]*Offer{}
 			}
-			v.dup[ids[i]] = false
+			v.dup[ids[i]] = nil
 		}
 	}
 }
@@ -424,12 +427,14 @@ func (v *validator) offer(c *Catalog, o *Offer, id string) {
 			v.add(o, id, "stock", "a stock reading without the time it was seen")
 		}
 	}
-	// Every offer after the first with its ID is a duplicate.
-	if seen, ok := v.dup[id]; ok {
-		if seen {
-			v.add(o, id, "", "duplicate offer")
+	// Every offer after the first with its ID is a duplicate; when the two
+	// give different prices, the problem names both sources.
+	if first, ok := v.dup[id]; ok {
+		if first != nil {
+			v.add(o, id, "", "%s", duplicateMsg(first, o))
+		} else {
+			v.dup[id] = o
 		}
-		v.dup[id] = true
 	}
 	p := o.Price
 	v.nonNegative(o, id, "hourly", p.Hourly)
@@ -445,6 +450,43 @@ func (v *validator) offer(c *Catalog, o *Offer, id string) {
 		v.add(o, id, "upfront", "billing %s has no term to spread an upfront payment over", o.Billing)
 	}
 	v.source(o, id, o.Source)
+}
+
+// duplicateMsg says what is wrong with a second offer with the ID of
+// first: two sources disagreeing on its price, each with its citation and
+// date, or the same offer twice.
+func duplicateMsg(first, o *Offer) string {
+	a, b := first.Price, o.Price
+	if a.Hourly.Equal(b.Hourly) && a.Upfront.Equal(b.Upfront) && a.Monthly.Equal(b.Monthly) && a.Currency == b.Currency {
+		return "duplicate offer (the same price from " + citation(first.Source) + ")"
+	}
+	return fmt.Sprintf("duplicate offer: two sources disagree: %s from %s, and %s from %s",
+		priceText(a), citation(first.Source), priceText(b), citation(o.Source))
+}
+
+func priceText(p Price) string {
+	var parts []string
+	if !p.Hourly.IsZero() {
+		parts = append(parts, p.Hourly.String()+" "+p.Currency+"/h")
+	}
+	if !p.Upfront.IsZero() {
+		parts = append(parts, p.Upfront.String()+" "+p.Currency+" upfront")
+	}
+	if !p.Monthly.IsZero() {
+		parts = append(parts, p.Monthly.String()+" "+p.Currency+"/month")
+	}
+	if len(parts) == 0 {
+		return "no price"
+	}
+	return strings.Join(parts, " + ")
+}
+
+func citation(s Source) string {
+	date := "undated"
+	if !s.AsOf.IsZero() {
+		date = "as of " + s.AsOf.Format("2006-01-02")
+	}
+	return fmt.Sprintf("%s %q (%s)", s.Kind, s.Ref, date)
 }
 
 // offerPrices checks that spot and commitment prices are not above the

@@ -156,7 +156,11 @@ func (a *app) catalogStatsCmd() *cobra.Command {
 				p.T("stats.oldest"), s.OldestAsOf.Format(catalog.DateLayout), p.T("stats.newest"), s.NewestAsOf.Format(catalog.DateLayout))
 			var kinds []string
 			for k, n := range s.BySourceKind {
-				kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+				label := string(k) // the catalog's code, as source_kind writes it
+				if p.Lang() != i18n.EN {
+					label = p.T("source." + string(k))
+				}
+				kinds = append(kinds, fmt.Sprintf("%s %d", label, n))
 			}
 			sort.Strings(kinds)
 			fmt.Fprintf(w, "%s: %s\n", p.T("col.source"), strings.Join(kinds, ", "))

@@ -29,13 +29,17 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/aws"
 	"github.com/gpuscout/gpuscout/internal/importer/azure"
 	"github.com/gpuscout/gpuscout/internal/importer/baidu"
+	"github.com/gpuscout/gpuscout/internal/importer/digitalocean"
 	"github.com/gpuscout/gpuscout/internal/importer/gcp"
 	"github.com/gpuscout/gpuscout/internal/importer/huawei"
+	"github.com/gpuscout/gpuscout/internal/importer/hyperstack"
 	"github.com/gpuscout/gpuscout/internal/importer/lambda"
+	"github.com/gpuscout/gpuscout/internal/importer/oci"
 	"github.com/gpuscout/gpuscout/internal/importer/runpod"
 	"github.com/gpuscout/gpuscout/internal/importer/skypilot"
 	"github.com/gpuscout/gpuscout/internal/importer/tencent"
 	"github.com/gpuscout/gpuscout/internal/importer/vast"
+	"github.com/gpuscout/gpuscout/internal/importer/verda"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/server"
 	"github.com/gpuscout/gpuscout/internal/sqlite"
@@ -109,7 +113,7 @@ func (a *app) importer(source, file, cloud string) (importer.Importer, error) {
 	return nil, usagef("sources: "+strings.Join(importSources, ", ")+".", "unknown import source %q", source)
 }
 
-var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "skypilot"}
+var importSources = []string{"aws", "aws-savings-plans", "aws-spot-history", "aws-spot-advisor", "azure", "gcp", "alibaba", "tencent", "huawei", "baidu", "vast", "lambda", "runpod", "digitalocean", "oci", "hyperstack", "verda", "skypilot"}
 
 // progress draws "source: 12.3 MB read (45.6 MB/s), 789 records" on
 // stderr when it is a terminal (nil otherwise).
@@ -796,6 +800,14 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 		return &lambda.Importer{AnyRegion: a.regionIfAny("lambda", "ANY"), Now: now}, true, nil
 	case "runpod":
 		return &runpod.Importer{AnyRegion: a.regionIfAny("runpod", "ANY"), CommunityRegion: a.regionIfAny("runpod", "COMMUNITY"), Now: now}, true, nil
+	case "digitalocean":
+		return &digitalocean.Importer{Now: now}, true, nil
+	case "oci":
+		return &oci.Importer{AnyRegion: a.regionIfAny("oci", "ANY"), Now: now}, true, nil
+	case "hyperstack":
+		return &hyperstack.Importer{Now: now}, true, nil
+	case "verda":
+		return &verda.Importer{Now: now}, true, nil
 	case "skypilot":
 		if cloud == "" {
 			return nil, true, usagef("e.g. --cloud lambda.", "skypilot imports need --cloud: the provider the vms.csv describes")
@@ -944,10 +956,46 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 		j := job("runpod", "GraphQL gpuTypes", imp)
 		j.plan = imp.Plan
 		return []fetchJob{j}, nil
-	case "nebius", "hyperstack", "verda":
+	case "digitalocean":
+		token := a.env.Getenv(digitalocean.EnvToken)
+		if token == "" && !dryRun {
+			return nil, usagef("create a personal access token (API, Tokens) in DigitalOcean's control panel and export "+digitalocean.EnvToken+".", "digitalocean needs "+digitalocean.EnvToken)
+		}
+		imp := &digitalocean.Importer{Token: token, Base: a.env.Getenv("GPUSCOUT_DIGITALOCEAN_URL"), Now: now}
+		j := job("digitalocean", "sizes", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
+	case "oci":
+		base := a.env.Getenv("GPUSCOUT_OCI_URL")
+		imp := &oci.Importer{PriceBase: base, ShapesBase: base, AnyRegion: a.regionIfAny("oci", "ANY"), Now: now}
+		j := job("oci", "price list", imp)
+		j.plan = imp.Plan
+		return []fetchJob{j}, nil
+	case "hyperstack":
+		// Hyperstack's own API with a key (or to list it); without one, the
+		// SkyPilot catalog's Hyperstack file, as before the API importer.
+		if key := a.env.Getenv(hyperstack.EnvAPIKey); key != "" || dryRun {
+			imp := &hyperstack.Importer{APIKey: key, Base: a.env.Getenv("GPUSCOUT_HYPERSTACK_URL"), Now: now}
+			j := job("hyperstack", "flavors and pricebook", imp)
+			j.plan = imp.Plan
+			return []fetchJob{j}, nil
+		}
+		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
+	case "verda":
+		// Verda's own API with client credentials (or to list it); without
+		// them, the SkyPilot catalog's Verda file, as before.
+		id, secret := a.env.Getenv(verda.EnvClientID), a.env.Getenv(verda.EnvClientSecret)
+		if id != "" && secret != "" || dryRun {
+			imp := &verda.Importer{ClientID: id, ClientSecret: secret, Base: a.env.Getenv("GPUSCOUT_VERDA_URL"), Now: now}
+			j := job("verda", "instance types and availability", imp)
+			j.plan = imp.Plan
+			return []fetchJob{j}, nil
+		}
+		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
+	case "nebius":
 		return []fetchJob{job("skypilot", provider, &skypilot.Importer{Cloud: provider, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now})}, nil
 	}
-	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
+	return nil, usagef("providers: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, digitalocean, oci, nebius, hyperstack, verda, skypilot.", "no live source for %q", provider)
 }
 
 // regionIfAny is code when the catalog has that region of provider (the

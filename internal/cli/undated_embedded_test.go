@@ -54,7 +54,7 @@ func TestEmbeddedUndatedPricesSaySo(t *testing.T) {
 // undated, the advisor's closing line says so instead of printing an empty
 // date range ("Prices as of  to .").
 func TestRecommendOnUndatedPricesSaysSo(t *testing.T) {
-	args := []string{"recommend", "--provider", "runpod", "--gpu", "H100", "--gpu-hours", "100"}
+	args := []string{"recommend", "--provider", "hyperstack", "--gpu", "H100", "--gpu-hours", "100"}
 	out, errOut, code := exec(t, true, nil, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -72,7 +72,10 @@ AI Cloud (their signed price APIs; ALIBABA_CLOUD_ACCESS_KEY_ID/SECRET, TENCENTCL
 HUAWEICLOUD_SDK_AK/SK, BCE_ACCESS_KEY_ID/BCE_SECRET_ACCESS_KEY — read from the environment, never
 stored), the GPU clouds' own APIs with what they say about capacity now (Vast.ai's public offer
 search, VAST_API_KEY optional; Lambda's Cloud API, LAMBDA_API_KEY; RunPod's GraphQL API,
-RUNPOD_API_KEY), and the SkyPilot catalog.
+RUNPOD_API_KEY; DigitalOcean's sizes list, DIGITALOCEAN_TOKEN; Oracle's public price
+list for OCI, no key; Hyperstack's flavors and pricebook, HYPERSTACK_API_KEY; Verda's instance types and
+availability, VERDA_CLIENT_ID/SECRET; without their keys, their SkyPilot files), and the SkyPilot
+catalog.
 --dry-run prints what would be fetched and sends nothing. Requests time out, retry with backoff, and show progress;
 Ctrl-C cancels cleanly. Each source is one transaction: a failed source stores nothing and the
 others still land. A source fails when the provider refuses the credentials (HTTP 401/403, with the
@@ -82,7 +85,7 @@ the offers of its previous snapshot (unless --allow-shrink).`,
 		Example: `  gpuscout catalog update --provider aws --region us-east-1 --region us-west-2
   gpuscout catalog update --provider azure,skypilot
   gpuscout catalog update --provider huawei --dry-run
-  gpuscout catalog update --provider vast,lambda,runpod --dry-run`,
+  gpuscout catalog update --provider vast,lambda,runpod,digitalocean,oci,hyperstack,verda --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ds, err := a.data()
@@ -156,7 +159,7 @@ the offers of its previous snapshot (unless --allow-shrink).`,
 			return a.watchAfterUpdate(ctx, watchFile)
 		},
 	}
-	cmd.Flags().StringSliceVar(&providers, "provider", nil, "providers to update: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, skypilot (default aws, azure, skypilot)")
+	cmd.Flags().StringSliceVar(&providers, "provider", nil, "providers to update: aws, azure, gcp, alibaba, tencent, huawei, baidu, vast, lambda, runpod, digitalocean, oci, hyperstack, verda, skypilot (default aws, azure, skypilot)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print what would be fetched (sources, endpoints, request counts) without sending a request or storing anything; credentials are not needed")
 	cmd.Flags().StringSliceVar(&regions, "region", []string{"us-east-1"}, "AWS regions whose offer files to fetch (each is hundreds of MB)")
 	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Minute, "time limit per source")

@@ -454,8 +454,8 @@ func TestTerraformRefusals(t *testing.T) {
 		id, want string
 		opt      export.Options
 	}{
-		{"oci/VM.GPU2.1/us-chicago-1/on-demand", "no Terraform export for provider oci", export.Options{}},
-		{"lambda/gpu_1x_a6000/us-east-1/on-demand", "no Terraform export for provider lambda", export.Options{}},
+		{"oci/VM.GPU2.1/ANY/on-demand", "no Terraform export for provider oci", export.Options{}},
+		{"lambda/gpu_1x_a6000/ANY/on-demand", "no Terraform export for provider lambda", export.Options{}},
 		{"aws/p4d.24xlarge/us-east-1/reserved-1y-no-upfront", "--spot does not combine", export.Options{Spot: true}},
 		{"gcp/a3-highgpu-8g/us-central1/flex-start", "flex-start (DWS) offer cannot be exported", export.Options{}},
 	} {
@@ -506,8 +506,8 @@ func TestSkyPilot(t *testing.T) {
 		{"skypilot-aws-p5.yaml", "aws/p5.48xlarge/us-east-1/on-demand", 2, "aws", "H100", 8, false},
 		{"skypilot-azure-nd96asr-spot.yaml", "azure/Standard_ND96asr_v4/eastus/spot", 1, "azure", "A100", 8, true},
 		{"skypilot-gcp-a3-spot.yaml", "gcp/a3-highgpu-8g/us-central1/spot", 4, "gcp", "H100", 8, true},
-		{"skypilot-lambda-a6000.yaml", "lambda/gpu_1x_a6000/us-east-1/on-demand", 1, "lambda", "A6000", 1, false},
-		{"skypilot-oci.yaml", "oci/BM.GPU.A100-v2.8/us-chicago-1/on-demand", 1, "oci", "A100-80GB", 8, false},
+		{"skypilot-lambda-a6000.yaml", "lambda/gpu_1x_a6000/ANY/on-demand", 1, "lambda", "A6000", 1, false},
+		{"skypilot-oci.yaml", "oci/BM.GPU.A100-v2.8/ANY/on-demand", 1, "oci", "A100-80GB", 8, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			off := pinned(t, tt.id)
@@ -521,7 +521,11 @@ func TestSkyPilot(t *testing.T) {
 				t.Fatalf("not YAML: %v\n%s", err, src)
 			}
 			r := task.Resources
-			if r.Cloud != tt.cloud || r.Region != off.RegionCode || r.InstanceType != off.InstanceName || task.NumNodes != tt.count ||
+			wantRegion := off.RegionCode
+			if wantRegion == "ANY" {
+				wantRegion = "" // a price list: SkyPilot picks the region
+			}
+			if r.Cloud != tt.cloud || r.Region != wantRegion || r.InstanceType != off.InstanceName || task.NumNodes != tt.count ||
 				r.UseSpot == nil || *r.UseSpot != tt.spot || len(r.Accelerators) != 1 || r.Accelerators[tt.accl] != tt.n {
 				t.Errorf("task %+v", task)
 			}
@@ -631,7 +635,7 @@ func TestYAMLRefusals(t *testing.T) {
 		{export.TargetSkyPilot, "alibaba/ecs.gn7i-c8g1.2xlarge/cn-beijing/on-demand", "SkyPilot does not support provider alibaba", export.Options{}},
 		{export.TargetDstack, "alibaba/ecs.gn7i-c8g1.2xlarge/cn-beijing/on-demand", "dstack does not support provider alibaba", export.Options{}},
 		{export.TargetDstack, "tencent/GT4.4XLARGE96/ap-guangzhou/on-demand", "dstack does not support provider tencent", export.Options{}},
-		{export.TargetDstack, "lambda/gpu_1x_a6000/us-east-1/on-demand", "Lambda sells no spot instances", export.Options{Spot: true}},
+		{export.TargetDstack, "lambda/gpu_1x_a6000/ANY/on-demand", "Lambda sells no spot instances", export.Options{Spot: true}},
 		{export.TargetDstack, "aws/p5.48xlarge/us-east-1/on-demand", "unknown dstack configuration type", export.Options{Kind: "service"}},
 		{"pulumi", "aws/p5.48xlarge/us-east-1/on-demand", "unknown export target", export.Options{}},
 	} {
@@ -709,5 +713,20 @@ func TestTerraformCanonicalForWholeCatalog(t *testing.T) {
 	}
 	if n < 100 {
 		t.Errorf("only %d exports checked", n)
+	}
+}
+
+// Where does a dstack task for a price-list offer (region ANY: one price in
+// every region, no evidence of capacity in one) run? Wherever dstack finds
+// capacity: the file names no region, rather than a region called ANY.
+func TestDstackPriceListNamesNoRegion(t *testing.T) {
+	for _, id := range []string{"lambda/gpu_1x_a6000/ANY/on-demand", "oci/BM.GPU.A100-v2.8/ANY/on-demand"} {
+		src, err := export.Dstack(pinned(t, id), export.Options{Count: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if strings.Contains(string(src), "ANY]") || strings.Contains(string(src), "\nregions:") {
+			t.Errorf("%s: the task names a region:\n%s", id, src)
+		}
 	}
 }

@@ -22,7 +22,6 @@ func TestSkyPilotAddedClouds(t *testing.T) {
 		{"hyperstack/n3-H100x8/CANADA-1/on-demand", "hyperstack", "CANADA-1", "", "H100", 8},
 		{"verda/1H200.141S.44V/FIN-03/on-demand", "verda", "FIN-03", "", "H200", 1},
 		{"digitalocean/gpu-h100x8-640gb/tor1/on-demand", "do", "tor1", "", "H100", 8},
-		{"digitalocean/H100/NY2/on-demand", "paperspace", "East Coast (NY2)", "", "H100", 1},
 	} {
 		t.Run(tt.id, func(t *testing.T) {
 			off := realOffer(t, tt.id)

@@ -88,11 +88,12 @@ func skyPilotCloud(off *catalog.Offer) (string, bool) {
 
 // skyPilotPlacement is SkyPilot's region and zone for an offer. RunPod data
 // centers (US-TX-3) are zones of a country region (US) in SkyPilot's catalog,
-// and RunPod's ANY region (one price in every data center) has neither, so
-// SkyPilot may pick; Paperspace's NY2 is the region "East Coast (NY2)".
+// and the ANY region of a price list (RunPod, Lambda, OCI: one price in every
+// region, no evidence of capacity in one) has neither, so SkyPilot may pick;
+// Paperspace's NY2 is the region "East Coast (NY2)".
 func skyPilotPlacement(off *catalog.Offer) (region, zone string) {
 	switch {
-	case off.Provider == "runpod" && off.RegionCode == "ANY":
+	case off.RegionCode == "ANY":
 		return "", ""
 	case off.Provider == "runpod" && off.Region != nil:
 		return off.Region.Country, off.RegionCode
@@ -232,7 +233,11 @@ func Dstack(off *catalog.Offer, opt Options) ([]byte, error) {
 	}
 	doc.add("resources", res.Node)
 	doc.add("backends", flowSeq(backend))
-	doc.add("regions", flowSeq(off.RegionCode))
+	if off.RegionCode == "ANY" {
+		doc.HeadCommentNext("No regions: the price is the same in every region; dstack picks one with capacity.")
+	} else {
+		doc.add("regions", flowSeq(off.RegionCode))
+	}
 	if isGCPAttachment(it) {
 		doc.HeadCommentNext("A GPU attached to an N1 VM: dstack picks the N1 host type (billed besides the GPU).")
 	} else {

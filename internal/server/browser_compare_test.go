@@ -29,7 +29,7 @@ func TestBrowserComparePhone(t *testing.T) {
 	if err := chromedp.Run(ctx, emulation.SetDeviceMetricsOverride(390, 844, 1, true)); err != nil {
 		t.Fatal(err)
 	}
-	const offers = "offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand&onprem=H100&months=120"
+	const offers = "offer=lambda/gpu_1x_h100_sxm5/ANY/on-demand&offer=lambda/gpu_2x_h100_sxm5/ANY/on-demand&onprem=H100&months=120"
 	for _, lang := range []string{"en", "zh"} {
 		var cols int
 		var tabs []string

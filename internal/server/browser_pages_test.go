@@ -18,8 +18,8 @@ import (
 // everyPage is each page of the UI with real data.
 var everyPage = []struct{ name, path string }{
 	{"offers", "/offers?gpu=H100"},
-	{"compare", "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand&onprem=H100&months=120&tab=tco"},
-	{"compare-specs", "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=aws/p5.48xlarge/us-east-1/spot&offer=azure/Standard_ND96isr_H100_v5/eastus/on-demand"},
+	{"compare", "/compare?offer=lambda/gpu_1x_h100_sxm5/ANY/on-demand&offer=lambda/gpu_2x_h100_sxm5/ANY/on-demand&onprem=H100&months=120&tab=tco"},
+	{"compare-specs", "/compare?offer=lambda/gpu_1x_h100_sxm5/ANY/on-demand&offer=aws/p5.48xlarge/us-east-1/spot&offer=azure/Standard_ND96isr_H100_v5/eastus/on-demand"},
 	{"advisor", "/advisor"},
 	{"spot", "/spot?offer=aws/p5en.48xlarge/us-east-1/spot&work_hours=48"},
 	{"estimate", "/estimate?job=transformer-train&params=7e9&tokens=1e12&offer=aws/p5.48xlarge/us-east-1/on-demand&instances=8"},

@@ -366,15 +366,15 @@ func TestPagesRenderInBothLanguages(t *testing.T) {
 // each instance and billing model once and embeds the chart data.
 func TestOffersPageShowsTheCheapestRegionAndChart(t *testing.T) {
 	srv := newServer(t)
-	body := get(t, srv, "/offers?gpu=H100&min_gpus=8&billing=on-demand&provider=lambda&lang=en").Body.String()
-	if n := strings.Count(body, `data-offer="lambda/gpu_8x_h100_sxm5/`); n != 1 {
-		t.Errorf("the 8×H100 Lambda on-demand offer should appear once (cheapest region), got %d rows", n)
+	body := get(t, srv, "/offers?gpu=H100&min_gpus=8&billing=on-demand&provider=aws&lang=en").Body.String()
+	if n := strings.Count(body, `data-offer="aws/p5.48xlarge/`); n != 1 {
+		t.Errorf("the 8×H100 AWS p5.48xlarge on-demand offer should appear once (cheapest region), got %d rows", n)
 	}
 	if !strings.Contains(body, `data-chart="chart-offers"`) || !strings.Contains(body, `<script type="application/json" id="chart-offers">{`) {
 		t.Error("the offers chart and its data are missing")
 	}
-	all := get(t, srv, "/offers?gpu=H100&min_gpus=8&billing=on-demand&provider=lambda&cheapest_region=false&lang=en").Body.String()
-	if n := strings.Count(all, `data-offer="lambda/gpu_8x_h100_sxm5/`); n < 2 {
+	all := get(t, srv, "/offers?gpu=H100&min_gpus=8&billing=on-demand&provider=aws&cheapest_region=false&lang=en").Body.String()
+	if n := strings.Count(all, `data-offer="aws/p5.48xlarge/`); n < 2 {
 		t.Errorf("every region should be listed when asked, got %d rows", n)
 	}
 	bad := get(t, srv, "/offers?gpu=H1000&lang=en")

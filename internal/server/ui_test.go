@@ -20,7 +20,7 @@ import (
 // sits on the lowest total, and the break-even answers are Chinese.
 func TestTCOPageBadgesTheLowestTotalAtTheSameGPUs(t *testing.T) {
 	srv := newServer(t)
-	rec := get(t, srv, "/compare?offer=lambda/gpu_1x_h100_sxm5/asia-northeast-1/on-demand&offer=lambda/gpu_2x_h100_sxm5/asia-northeast-1/on-demand"+
+	rec := get(t, srv, "/compare?offer=lambda/gpu_1x_h100_sxm5/ANY/on-demand&offer=lambda/gpu_2x_h100_sxm5/ANY/on-demand"+
 		"&onprem=H100&months=120&lang=zh&currency=CNY&tab=tco")
 	if rec.Code != 200 {
 		t.Fatalf("status %d: %s", rec.Code, trim(rec.Body.Bytes()))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/shopspring/decimal"
 )
 
 // newProviders are the GPU clouds added beside the hyperscalers and the
@@ -172,10 +173,32 @@ func TestDigitalOceanH100AtPublishedPrice(t *testing.T) {
 	}
 }
 
+// What does an H100 cost at DigitalOcean? Only the published GPU Droplet
+// price, 3.39 USD per GPU-hour: the undated Paperspace rows (5.95 per
+// GPU-hour, SkyPilot v6) that a dated official page supersedes are gone.
+func TestDigitalOceanH100OnlyAtPublishedPrice(t *testing.T) {
+	c := load(t)
+	n := 0
+	for _, o := range c.Offers() {
+		if o.Provider != "digitalocean" || o.Instance == nil || !strings.HasPrefix(o.Instance.GPUID, "H100") {
+			continue
+		}
+		n++
+		per := o.Price.Hourly.Div(o.Instance.GPUCount)
+		if !per.Equal(decimal.RequireFromString("2.99")) && !per.Equal(decimal.RequireFromString("3.39")) || o.Source.Undated() {
+			t.Errorf("%s: %s USD per GPU-hour from %q (undated %v), want DigitalOcean's published price", o.ID(), per, o.Source.Ref, o.Source.Undated())
+		}
+	}
+	if n != 2 {
+		t.Errorf("got %d DigitalOcean H100 offers, want the 2 GPU Droplets", n)
+	}
+}
+
 // TestRunPodOffersArePriceLists checks that RunPod offers are not placed in
 // data centres: RunPod has one Secure Cloud price for every data centre and
 // no source shows stock per data centre, so every offer is in region ANY
-// (no single country), says so, and is undated like its source.
+// (no single country) and says so; those priced from the dated page copy
+// carry its date, the others are undated like the SkyPilot file.
 func TestRunPodOffersArePriceLists(t *testing.T) {
 	c := load(t)
 	n := 0
@@ -187,11 +210,57 @@ func TestRunPodOffersArePriceLists(t *testing.T) {
 		if o.RegionCode != "ANY" || o.Region == nil || o.Region.Country != "ZZ" || o.Region.Residency != "any" {
 			t.Errorf("%s: want region ANY (country ZZ, residency any), got %+v", o.ID(), o.Region)
 		}
-		if !strings.HasPrefix(o.Notes, "PRICE LIST:") || !o.Source.Undated() {
-			t.Errorf("%s: want an undated PRICE LIST note, got %q (as of %s)", o.ID(), o.Notes, o.Source.AsOfString())
+		dated := strings.Contains(o.Notes, "runpod.io/pricing on 2026-09-25") && o.Source.AsOfString() == "2026-09-25"
+		if !strings.HasPrefix(o.Notes, "PRICE LIST:") || !dated && !o.Source.Undated() {
+			t.Errorf("%s: want a PRICE LIST note, dated by the page copy or undated, got %q (as of %s)", o.ID(), o.Notes, o.Source.AsOfString())
 		}
 	}
 	if n == 0 {
 		t.Error("runpod has no offers")
+	}
+}
+
+// Is Tencent's 1- or 3-year GPU price one Tencent quotes? No: it is the
+// monthly list price times the general CVM duration discount, which the
+// cited GPU price page says may differ for GPU instances (时长折扣的比率和
+// CVM 云服务器可能不同). Every such offer is an estimate whose notes give the
+// rule and the page's caveat.
+func TestTencentYearPricesAreEstimates(t *testing.T) {
+	c := load(t)
+	n := 0
+	for _, o := range c.Offers() {
+		if o.Provider != "tencent" || (o.Billing != catalog.Subscription1y && o.Billing != catalog.Subscription3y) {
+			continue
+		}
+		n++
+		if o.Source.Kind != catalog.SourceEstimate || !strings.HasPrefix(o.Notes, "ESTIMATE:") || !strings.Contains(o.Notes, "可能不同") {
+			t.Errorf("%s: source %s, notes %.80q: want an estimate that states the rule and the page's caveat", o.ID(), o.Source.Kind, o.Notes)
+		}
+	}
+	if n != 132 {
+		t.Errorf("got %d Tencent 1- and 3-year offers, want 132", n)
+	}
+}
+
+// Does an 8-GPU A100, A800 or H100 SXM node join its GPUs by NVSwitch? Yes:
+// eight SXM4/SXM5 modules sit on an NVIDIA HGX 8-GPU baseboard, whose GPUs
+// are joined by NVSwitch, so no such node has an unknown interconnect, and
+// an 8-GPU V100 SXM2 node (no NVSwitch on that board) is NVLink.
+func TestEightGPUSXMNodesHaveAnInterconnect(t *testing.T) {
+	c := load(t)
+	for _, it := range c.Instances() {
+		if !it.GPUCount.Equal(decimal.NewFromInt(8)) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(it.GPUID, "A100-SXM4"), strings.HasPrefix(it.GPUID, "A800-SXM4"), strings.HasPrefix(it.GPUID, "H100-SXM"):
+			if it.GPUInterconnect == "" {
+				t.Errorf("%s: 8× %s with no GPU interconnect: an HGX board is NVSwitch", it.ID(), it.GPUID)
+			}
+		case strings.HasPrefix(it.GPUID, "V100-SXM2"):
+			if it.GPUInterconnect != "nvlink" {
+				t.Errorf("%s: 8× %s with interconnect %q, want nvlink", it.ID(), it.GPUID, it.GPUInterconnect)
+			}
+		}
 	}
 }

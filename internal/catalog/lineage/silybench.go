@@ -99,15 +99,6 @@ func readSilybench(excerpt fs.FS) ([]silybenchPrice, error) {
 	return parseSilybenchPrices(f)
 }
 
-// lambdaRegions are the Lambda regions of the catalog (regions.csv). Lambda
-// publishes one on-demand price list for every region and no per-region
-// availability, so a price from that list is repeated for each region.
-var lambdaRegions = []string{
-	"asia-northeast-1", "asia-northeast-2", "asia-south-1", "australia-east-1", "europe-central-1", "me-west-1",
-	"us-east-1", "us-east-2", "us-east-3", "us-midwest-1", "us-south-1", "us-south-2", "us-south-3",
-	"us-west-1", "us-west-2", "us-west-3",
-}
-
 // silybenchLambdaTypes maps the file's Lambda product names to catalog
 // instance types; an empty value leaves the product out (see SOURCE.md).
 var silybenchLambdaTypes = map[string]string{
@@ -147,15 +138,13 @@ func silybenchLambda() Source {
 				}
 				hourly := p.PerGPUHour.Mul(decimal.NewFromInt(int64(p.MinGPUs)))
 				notes := fmt.Sprintf("%s USD per GPU-hour for %q x %d GPUs, as read off %s on %s (checked_at) and written into the repo's price list; "+
-					"Lambda publishes one on-demand price for every region and no per-region availability, so the price is repeated for each Lambda region; "+
+					"PRICE LIST: Lambda publishes one on-demand price for every region and the page says nothing of capacity, so the row stands for any Lambda region (region ANY) until a live answer places it; "+
 					"as_of = the file's checked_at; %s", p.PerGPUHour, p.Product, p.MinGPUs, p.Source, p.CheckedAt, silybenchVersion)
-				for _, reg := range lambdaRegions {
-					rows = append(rows, Row{
-						Provider: "lambda", InstanceType: typ, Region: reg, Billing: "on-demand",
-						Hourly: hourly.String(), Currency: "USD", Notes: notes,
-						SourceKind: "third-party", SourceRef: silybenchRef, AsOf: p.CheckedAt,
-					})
-				}
+				rows = append(rows, Row{
+					Provider: "lambda", InstanceType: typ, Region: lambdaAnyRegion, Billing: "on-demand",
+					Hourly: hourly.String(), Currency: "USD", Notes: notes,
+					SourceKind: "third-party", SourceRef: silybenchRef, AsOf: p.CheckedAt,
+				})
 			}
 			return rows, nil
 		},
@@ -193,6 +182,68 @@ func silybenchGCP() Source {
 					Hourly: hourly.String(), Currency: "USD", Notes: notes,
 					SourceKind: "third-party", SourceRef: silybenchRef, AsOf: p.CheckedAt,
 				})
+			}
+			return rows, nil
+		},
+	}
+}
+
+// silybenchRunPodTypes maps the file's RunPod Secure Cloud products to the
+// catalog's pod types of that GPU, each with its GPU count. Community
+// Cloud products and Secure Cloud GPUs the catalog does not describe (H100
+// PCIe, RTX 4090) map to none.
+var silybenchRunPodTypes = map[string][]struct {
+	Type  string
+	Count int64
+}{
+	"H100 SXM, Secure Cloud":  {{"1x_H100-SXM_SECURE", 1}, {"2x_H100-SXM_SECURE", 2}, {"8x_H100-SXM_SECURE", 8}},
+	"H100 NVL, Secure Cloud":  {{"4x_H100-NVL_SECURE", 4}},
+	"H200, Secure Cloud":      {{"1x_H200-SXM_SECURE", 1}, {"2x_H200-SXM_SECURE", 2}, {"4x_H200-SXM_SECURE", 4}},
+	"B200, Secure Cloud":      {{"1x_B200_SECURE", 1}, {"8x_B200_SECURE", 8}},
+	"A100 SXM, Secure Cloud":  {{"1x_A100-80GB-SXM_SECURE", 1}, {"2x_A100-80GB-SXM_SECURE", 2}, {"4x_A100-80GB-SXM_SECURE", 4}, {"8x_A100-80GB-SXM_SECURE", 8}},
+	"A100 PCIe, Secure Cloud": {{"1x_A100-80GB_SECURE", 1}, {"2x_A100-80GB_SECURE", 2}},
+	"L40S, Secure Cloud":      {{"8x_L40S_SECURE", 8}},
+	"H100 PCIe, Secure Cloud": nil,
+	"RTX 4090, Secure Cloud":  nil,
+}
+
+// silybenchRunPod prices RunPod's Secure Cloud pods from the dated copy of
+// RunPod's pricing page: per GPU-hour × the pod's GPU count, one row per
+// type in region ANY. These types are left out of skypilot-runpod: a dated
+// price wins over the undated file's for the same offer.
+func silybenchRunPod() Source {
+	return Source{
+		Name:   "silybench-runpod",
+		Output: "offers/runpod-silybench.csv",
+		Generate: func(excerpt fs.FS) ([]Row, error) {
+			prices, err := readSilybench(excerpt)
+			if err != nil {
+				return nil, err
+			}
+			var rows []Row
+			for _, p := range prices {
+				if p.Provider != "runpod" || strings.HasSuffix(p.Product, ", Community Cloud") {
+					continue
+				}
+				types, ok := silybenchRunPodTypes[p.Product]
+				if !ok {
+					return nil, fmt.Errorf("gpu_prices.csv line %d: RunPod product %q has no catalog pod types", p.Line, p.Product)
+				}
+				if p.Provisioning != "on-demand" || p.MinGPUs != 1 {
+					return nil, fmt.Errorf("gpu_prices.csv line %d: %s, %d GPUs: want an on-demand price per single GPU", p.Line, p.Provisioning, p.MinGPUs)
+				}
+				for _, t := range types {
+					notes := fmt.Sprintf("PRICE LIST: RunPod Secure Cloud price, the same in every data centre, so the row stands for any of them (region ANY); "+
+						"%s USD per GPU-hour for %q as read off %s on %s (checked_at) and written into the repo's price list; "+
+						"RunPod prices pods per GPU, so a %d-GPU pod is %d × that (as every row of the SkyPilot RunPod file is too); "+
+						"this dated price replaces the undated SkyPilot v8 row for the same pod; as_of = the file's checked_at; %s",
+						p.PerGPUHour, p.Product, p.Source, p.CheckedAt, t.Count, t.Count, silybenchVersion)
+					rows = append(rows, Row{
+						Provider: "runpod", InstanceType: t.Type, Region: runpodAnyRegion, Billing: "on-demand",
+						Hourly: p.PerGPUHour.Mul(decimal.NewFromInt(t.Count)).String(), Currency: "USD", Notes: notes,
+						SourceKind: "third-party", SourceRef: silybenchRef, AsOf: p.CheckedAt,
+					})
+				}
 			}
 			return rows, nil
 		},

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -57,9 +56,11 @@ func FuzzParseSilybenchPrices(f *testing.F) {
 	})
 }
 
-// TestLambdaRegionsMatchCatalog keeps the repeated-region list equal to the
-// catalog's Lambda regions.
-func TestLambdaRegionsMatchCatalog(t *testing.T) {
+// TestPriceListsHaveAnAnyRegion keeps a catalog region ANY for every
+// provider whose generated rows stand for a price list rather than a
+// region (RunPod, Lambda, OCI): an offer cannot name a region the catalog
+// does not have.
+func TestPriceListsHaveAnAnyRegion(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(dataDir, "regions.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -68,16 +69,18 @@ func TestLambdaRegionsMatchCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []string
+	have := map[string]bool{}
 	for _, r := range recs[1:] {
-		if r[0] == "lambda" {
-			want = append(want, r[1])
+		if r[1] == "ANY" {
+			have[r[0]] = true
+			if r[5] != "any" {
+				t.Errorf("%s/ANY: residency %q, want any (no one country)", r[0], r[5])
+			}
 		}
 	}
-	sort.Strings(want)
-	got := append([]string(nil), lambdaRegions...)
-	sort.Strings(got)
-	if strings.Join(got, ",") != strings.Join(want, ",") {
-		t.Errorf("lambdaRegions = %v, regions.csv has %v", got, want)
+	for _, p := range []string{"runpod", "lambda", "oci"} {
+		if !have[p] {
+			t.Errorf("regions.csv has no %s/ANY row", p)
+		}
 	}
 }

@@ -48,6 +48,10 @@ type skypilotFile struct {
 	// DropSpot, when set, says why the SpotPrice column is not a spot
 	// offer for this cloud; no spot rows are generated.
 	DropSpot string
+	// Uniform, when set, requires every row that maps to one catalog
+	// region to have the same price (a price list repeated in every
+	// region): a different price is an error, not a merge to the lowest.
+	Uniform bool
 }
 
 // ref is the offers' source_ref.
@@ -122,6 +126,10 @@ func (f skypilotFile) generate(excerpt fs.FS) ([]Row, error) {
 		key := [3]string{o.InstanceName, region, string(o.Billing)}
 		if k, ok := index[key]; ok {
 			merged[k]++
+			if f.Uniform && !o.Price.Hourly.Equal(rows[k].price) {
+				return nil, fmt.Errorf("%s %s: %s in one %s and %s in another: not one price list", o.InstanceName, o.Billing,
+					rows[k].price, strings.TrimSuffix(f.RegionWord, "s"), o.Price.Hourly)
+			}
 			if o.Price.Hourly.LessThan(rows[k].price) {
 				rows[k].price = o.Price.Hourly
 			}
@@ -153,7 +161,9 @@ func (f skypilotFile) generate(excerpt fs.FS) ([]Row, error) {
 		if lead != nil {
 			r.notes = append([]string{lead[k]}, r.notes...)
 		}
-		if n := merged[k]; n > 0 {
+		if n := merged[k]; n > 0 && f.Uniform {
+			r.notes = append(r.notes, fmt.Sprintf("the same price in all %d %s the file lists", n+1, f.RegionWord))
+		} else if n > 0 {
 			r.notes = append(r.notes, fmt.Sprintf("lowest of %d %s in this region", n+1, f.RegionWord))
 		}
 		r.notes = append(r.notes, f.dating())

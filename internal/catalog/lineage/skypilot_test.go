@@ -1,6 +1,7 @@
 package lineage
 
 import (
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -86,8 +87,55 @@ func TestSkypilotRunPodIsOnePriceList(t *testing.T) {
 	}
 }
 
-// Lambda rows from the SkyPilot file cover the 16 catalog regions and leave
-// out the products priced from the dated page copy (silybench-lambda).
+// Does the catalog say a Lambda or OCI type can be had in a given region?
+// Not from a price list: the files list every type in every region at one
+// price, so each type is one row per billing model in region ANY, and a
+// file whose regions disagree on a price is an error, not a merge.
+func TestLambdaAndOCIAreOnePriceList(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		gen  func(fs.FS) ([]Row, error)
+		dir  string
+		want int
+	}{
+		{"skypilot-lambda", skypilotLambda.generate, "testdata/skypilot-lambda", len(skypilotLambda.Instances)},
+		{"silybench-lambda", silybenchLambda().Generate, "testdata/silybench-lambda", 8},
+		{"skypilot-oci", skypilotOCI.generate, "testdata/skypilot-oci", len(skypilotOCI.Instances) + 4},
+	} {
+		rows, err := c.gen(os.DirFS(c.dir))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		seen := map[string]bool{}
+		for _, r := range rows {
+			key := r.InstanceType + "/" + r.Billing
+			if r.Region != "ANY" || seen[key] {
+				t.Errorf("%s: %s %s %s: want one row per type and billing model, in region ANY", c.name, r.InstanceType, r.Region, r.Billing)
+			}
+			seen[key] = true
+			if !strings.Contains(r.Notes, "PRICE LIST:") {
+				t.Errorf("%s: %s: the notes do not say the row is a price list: %q", c.name, r.InstanceType, r.Notes)
+			}
+		}
+		if len(rows) != c.want {
+			t.Errorf("%s: got %d rows, want %d", c.name, len(rows), c.want)
+		}
+	}
+	head := "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region\n"
+	two := fstest.MapFS{"vms.csv": {Data: []byte(head +
+		"gpu_1x_a6000,A6000,1,14,46,,0.80,,us-east-1\n" +
+		"gpu_1x_a6000,A6000,1,14,46,,0.90,,us-west-1\n")}}
+	if _, err := skypilotLambda.generate(two); err == nil || !strings.Contains(err.Error(), "not one price list") {
+		t.Errorf("two prices for one type: got %v, want an error", err)
+	}
+	bad := fstest.MapFS{"vms.csv": {Data: []byte(head + "gpu_1x_a6000,A6000,1,14,46,,0.80,,Virginia\n")}}
+	if _, err := skypilotLambda.generate(bad); err == nil || !strings.Contains(err.Error(), `"Virginia"`) {
+		t.Errorf("bad region: got %v, want an error naming it", err)
+	}
+}
+
+// Lambda rows from the SkyPilot file leave out the products priced from
+// the dated page copy (silybench-lambda).
 func TestSkypilotLambdaLeavesDatedProductsOut(t *testing.T) {
 	rows, err := skypilotLambda.generate(os.DirFS("testdata/skypilot-lambda"))
 	if err != nil {
@@ -98,11 +146,35 @@ func TestSkypilotLambdaLeavesDatedProductsOut(t *testing.T) {
 		dated[typ] = true
 	}
 	for _, r := range rows {
-		if dated[r.InstanceType] || !contains(lambdaRegions, r.Region) {
-			t.Errorf("%s/%s: priced by silybench-lambda or not a catalog region", r.InstanceType, r.Region)
+		if dated[r.InstanceType] {
+			t.Errorf("%s: priced by silybench-lambda", r.InstanceType)
 		}
 	}
-	if want := len(skypilotLambda.Instances) * len(lambdaRegions); len(rows) != want {
-		t.Errorf("got %d Lambda rows, want %d", len(rows), want)
+}
+
+// What does a RunPod H100 SXM pod cost, and as of when? The dated copy of
+// RunPod's page (3.49 per GPU on 2026-09-25), not the undated SkyPilot
+// file's 3.29: a dated price wins over an undated one for the same offer,
+// so no pod type is priced by both.
+func TestRunPodDatedPriceWins(t *testing.T) {
+	dated := rowsByKey(t, silybenchRunPod(), "testdata/silybench-runpod")
+	undated := rowsByKey(t, skypilotSource(skypilotRunPod), "testdata/skypilot-runpod")
+	for key, want := range map[string]string{
+		"1x_H100-SXM_SECURE/ANY/on-demand":  "3.49",
+		"8x_H100-SXM_SECURE/ANY/on-demand":  "27.92",
+		"1x_A100-80GB_SECURE/ANY/on-demand": "1.59",
+		"8x_L40S_SECURE/ANY/on-demand":      "8.72",
+	} {
+		if r := dated[key]; r.Hourly != want || r.AsOf != "2026-09-25" {
+			t.Errorf("%s = %q as of %q, want %s as of 2026-09-25", key, r.Hourly, r.AsOf, want)
+		}
+	}
+	for key := range dated {
+		if _, ok := undated[key]; ok {
+			t.Errorf("%s: priced by the dated page copy and the undated file", key)
+		}
+	}
+	if len(dated) != 16 {
+		t.Errorf("got %d dated RunPod rows, want 16", len(dated))
 	}
 }
