@@ -171,6 +171,15 @@ func (m *Model) estimateThroughput(e *Estimate, q Query) (*Estimate, error) {
 			same = append(same, i)
 		}
 	}
+	if len(same) == 0 {
+		if lo, hi, ok := m.bracket(q); ok {
+			m.interpolateNodes(e, q, lo, hi)
+			return e, nil
+		}
+	}
+	if note := m.assumeFabric(&q); note.Key != "" {
+		e.Assumptions = append(e.Assumptions, note)
+	}
 	var t1 float64
 	switch {
 	case len(same) > 0:
