@@ -68,7 +68,12 @@ priced through the cost engine.`,
   gpuscout estimate --workload transformer-train --params 7e9 --tokens 1e12 \
       --offer aws/p5.48xlarge/us-east-1/on-demand --instances 8`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runEstimate(o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkSizeFlags(cmd.Flags()); err != nil {
+				return err
+			}
+			return a.runEstimate(o)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.benchmark, "benchmark", "", "a calibration benchmark (mlperf-inf-resnet50, resnet50-train-throughput, ...)")

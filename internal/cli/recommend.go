@@ -139,6 +139,9 @@ examples/*.yaml and docs/advisor.md.`,
 // requirements merges the job file and the flags.
 func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.Requirements, error) {
 	var r recommend.Requirements
+	if err := checkSizeFlags(cmd.Flags()); err != nil {
+		return r, err
+	}
 	if o.file != "" {
 		fh, err := os.Open(o.file)
 		if err != nil {
