@@ -189,7 +189,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	if set("method") {
 		m, err := perf.ParseMethod(o.method)
 		if err != nil {
-			return r, usagef("", "%v", err)
+			return r, &usageError{err: err}
 		}
 		if w.Job == nil {
 			return r, usagef("", "--method applies to a sized training job (--workload transformer-train)")

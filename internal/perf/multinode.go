@@ -22,6 +22,16 @@ type SystemFabric struct {
 	Source string
 }
 
+// URL is the address of the fabric's source document.
+func (s SystemFabric) URL() string {
+	if i := strings.Index(s.Source, "(http"); i >= 0 {
+		if j := strings.Index(s.Source[i:], ")"); j > 0 {
+			return s.Source[i+1 : i+j]
+		}
+	}
+	return s.Source
+}
+
 // Gbps is the node's rate across nodes.
 func (s SystemFabric) Gbps() float64 { return float64(s.Rails) * s.RailGbps }
 
@@ -85,9 +95,9 @@ func (m *Model) assumeFabric(q *Query) i18n.Msg {
 	if q.Nodes < 2 || !q.Fabric.unstated() {
 		return i18n.Msg{}
 	}
-	if s, p, ok := m.publishedFabric(*q); ok {
+	if s, _, ok := m.publishedFabric(*q); ok {
 		q.Fabric = Fabric{NetworkGbps: s.Gbps(), RDMA: s.RDMA}
-		return i18n.M("perf.as.published_fabric", s.Rails, s.RailGbps, s.Label, p.System, s.Source)
+		return i18n.M("perf.as.published_fabric", s.Match, s.Rails, s.RailGbps, s.Label, s.URL())
 	}
 	q.Fabric = Fabric{NetworkGbps: 100}
 	return i18n.M("perf.as.no_published_fabric", q.GPU)
@@ -172,6 +182,6 @@ func (m *Model) interpolateNodes(e *Estimate, q Query, lo, hi []Point) {
 	if len(one) > 0 {
 		e.Efficiency = e.PerGPU / median(one)
 	}
-	e.Assumptions = append(e.Assumptions, i18n.M("perf.as.interp_nodes", n1, lo[0].Nodes, t1*float64(n1), n2, hi[0].Nodes, t2*float64(n2), lo[0].System, hi[0].System))
+	e.Assumptions = append(e.Assumptions, i18n.M("perf.as.interp_nodes", n1, lo[0].Nodes, t1*float64(n1), n2, hi[0].Nodes, t2*float64(n2)))
 	m.band(e)
 }

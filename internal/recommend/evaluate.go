@@ -408,7 +408,7 @@ func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 		}
 		est, err := x.estimate(o, n, "", prec)
 		if err != nil {
-			return &why{stage: "fit", key: "rec.rej.no_estimate", args: []any{err.Error()}}, nil
+			return &why{stage: "fit", key: "rec.rej.no_estimate", args: []any{perf.ErrorMsg(err)}}, nil
 		}
 		if est.Memory != nil && !est.Memory.Fits {
 			return &why{stage: "fit", key: "rec.rej.memory", args: []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil

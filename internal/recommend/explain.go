@@ -473,7 +473,7 @@ func (x *run) explain(cands []*cand) error {
 			if r.MTBIHours > 0 {
 				risk("rec.risk_spot_given", s.MTBIHours)
 			} else {
-				risk("rec.risk_spot2", fmt.Sprintf("%.0f", s.MTBIHours), pl.spotRisk.Source)
+				risk("rec.risk_spot2", fmt.Sprintf("%.0f", s.MTBIHours), spotSource(x.p, pl.spotRisk, o))
 			}
 		}
 		// A commitment longer than the horizon is paid in full.

@@ -269,6 +269,10 @@ func ErrorIn(err error, p *i18n.Printer) string {
 		}
 		return msg
 	}
+	var me *perf.MsgError
+	if errors.As(err, &me) {
+		return p.M(me.Msg)
+	}
 	var le *locError
 	if errors.As(err, &le) {
 		if k := "in:" + le.format; p.T(k) != k {
