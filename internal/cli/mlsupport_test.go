@@ -58,6 +58,9 @@ func TestNoMLStackKeptOutOfMLPlans(t *testing.T) {
 	if len(doc.Plans) == 0 || doc.Plans[0].GPU != "Radeon-Pro-V520" {
 		t.Errorf("--gpu V520: plans %v, want the V520 first", doc.Plans)
 	}
+	if !strings.Contains(out, "Radeon-Pro-V520 is on no ML software support list of its vendor") {
+		t.Errorf("--gpu V520: the plan does not warn that no ML stack supports it")
+	}
 }
 
 // "Which GPUs run CUDA or ROCm?" gpus -o json carries each GPU's stack

@@ -507,7 +507,9 @@ func (x *run) explain(cands []*cand) error {
 		if g := o.Instance.GPU; g != nil && armHost(o.Instance) {
 			risk("rec.risk_arm", o.Instance.GPUID)
 		}
-		if g := o.Instance.GPU; g != nil && strings.EqualFold(g.Vendor, "AMD") {
+		if g := o.Instance.GPU; g != nil && !g.MLSupported() && r.mlWorkload() {
+			risk("rec.risk_no_ml_stack", g.ID) // named by the user: kept, with the warning
+		} else if g != nil && strings.EqualFold(g.Vendor, "AMD") {
 			risk("rec.risk_rocm")
 		}
 		if pl.Confidence == perf.Transferred || pl.Confidence == perf.SpecsOnly {
