@@ -69,7 +69,29 @@ type GPU struct {
 	Aliases         []string
 	Notes           string
 	Source          Source
+	// MLStack is the vendor's ML software stack that supports the GPU
+	// (MLStackCUDA, MLStackROCm), MLStackNone when its vendor's support
+	// list leaves it out, "" when the catalog does not say. MLStackDetail
+	// is what the list says (CUDA compute capability, ROCm LLVM target),
+	// MLSource the list, MLReadOn the day it was read (YYYY-MM-DD; the
+	// vendors' lists show no date).
+	MLStack       string
+	MLStackDetail string
+	MLSource      string
+	MLReadOn      string
 }
+
+// ML software stacks of a GPU (GPU.MLStack).
+const (
+	MLStackCUDA = "cuda"
+	MLStackROCm = "rocm"
+	MLStackNone = "none"
+)
+
+// MLSupported reports whether the GPU runs the common ML frameworks
+// (PyTorch, vLLM, ...) on a stack its vendor supports. A GPU whose record
+// does not say counts as supported.
+func (g *GPU) MLSupported() bool { return g.MLStack != MLStackNone }
 
 // Interconnect kinds between the GPUs of one instance.
 const (

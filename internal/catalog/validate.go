@@ -267,6 +267,14 @@ func (v *validator) gpu(c *Catalog, g *GPU) {
 	} {
 		v.nonNegative(g, g.ID, field, d)
 	}
+	switch g.MLStack {
+	case "", MLStackCUDA, MLStackROCm, MLStackNone:
+	default:
+		v.add(g, g.ID, "ml_stack", "%q: use cuda, rocm or none", g.MLStack)
+	}
+	if g.MLStack != "" && g.MLSource == "" {
+		v.add(g, g.ID, "ml_source", "required with ml_stack: the vendor's support list")
+	}
 	v.source(g, g.ID, g.Source)
 	if g.FP64Source != "" && citesInternal(g.FP64Source) {
 		v.add(g, g.ID, "fp64_source", "%q cites gpuscout's internal research notes: cite the original public document", g.FP64Source)

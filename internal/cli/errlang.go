@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/perf"
 	"github.com/gpuscout/gpuscout/internal/recommend"
 )
 
@@ -35,6 +36,10 @@ func localMsg(err error, msg string, p *i18n.Printer) string {
 	var ie *recommend.InputError
 	if errors.As(err, &ie) {
 		return strings.Replace(msg, ie.Error(), ie.In(p), 1)
+	}
+	var me *perf.MsgError
+	if errors.As(err, &me) {
+		return strings.Replace(msg, me.Error(), p.M(me.Msg), 1)
 	}
 	switch m := msg; {
 	case flagUnknown().MatchString(m):

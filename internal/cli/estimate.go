@@ -34,6 +34,8 @@ type estimateOptions struct {
 	outTok    float64
 	active    float64
 	maxBatch  int
+	fabric    string
+	fabricBps float64
 }
 
 func (a *app) estimateCmd() *cobra.Command {
@@ -66,7 +68,12 @@ priced through the cost engine.`,
   gpuscout estimate --workload transformer-train --params 7e9 --tokens 1e12 \
       --offer aws/p5.48xlarge/us-east-1/on-demand --instances 8`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runEstimate(o) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkSizeFlags(cmd.Flags()); err != nil {
+				return err
+			}
+			return a.runEstimate(o)
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.benchmark, "benchmark", "", "a calibration benchmark (mlperf-inf-resnet50, resnet50-train-throughput, ...)")
@@ -88,7 +95,10 @@ priced through the cost engine.`,
 	f.Float64Var(&o.outTok, "output-tokens", 0, "mean generated tokens per request (llm-inference; default 293)")
 	f.Float64Var(&o.active, "active-params", 0, "parameters active per token, for a mixture of experts (llm-inference)")
 	f.IntVar(&o.maxBatch, "max-batch", 0, "cap on concurrent sequences per model copy (llm-inference; default: what memory holds)")
+	f.StringVar(&o.fabric, "fabric", "", "network between nodes without --offer: tcp, efa, infiniband, roce, erdma (default: that of the GPU's published multi-node systems, else 100 Gb/s TCP)")
+	f.Float64Var(&o.fabricBps, "fabric-gbps", 0, "the --fabric rate per node in Gb/s (default: 100 for tcp; one rail per GPU of the GPU's generation for RDMA)")
 	cmd.MarkFlagsMutuallyExclusive("benchmark", "workload")
+	cmd.MarkFlagsMutuallyExclusive("fabric", "offer")
 	cmd.MarkFlagsMutuallyExclusive("gpu", "offer")
 	return cmd
 }
@@ -116,7 +126,8 @@ func (a *app) runEstimate(o *estimateOptions) error {
 		Benchmark: o.benchmark, Workload: o.workload, GPU: o.gpu, Offer: o.offer, Count: o.count, Nodes: o.nodes, Instances: o.instances,
 		Precision: o.precision, Samples: o.samples, Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs,
 		GFLOPsPerImage: o.gflops, FLOPs: o.flops, Currency: a.cur,
-		InputTokens: o.inTok, OutputTokens: o.outTok, ActiveParams: o.active, MaxBatch: o.maxBatch, Lang: a.printer.Lang()})
+		InputTokens: o.inTok, OutputTokens: o.outTok, ActiveParams: o.active, MaxBatch: o.maxBatch, Lang: a.printer.Lang(),
+		Fabric: o.fabric, FabricGbps: o.fabricBps})
 	if err != nil {
 		return jobInputError(err)
 	}

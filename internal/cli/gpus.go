@@ -2,9 +2,11 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
+	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
@@ -75,13 +77,13 @@ func (a *app) runGPUs(o *gpusOptions) error {
 	g := &output.Grid{
 		Headers: []string{p.T("col.id"), p.T("col.vendor"), p.T("col.arch"), p.T("col.memory"), p.T("col.bandwidth"),
 			p.T("col.fp32"), p.T("col.tf32"), p.T("col.fp16"), p.T("col.fp8"), p.T("col.int8"), p.T("col.tdp"),
-			p.T("col.source"), p.T("col.as_of")},
+			p.T("col.ml"), p.T("col.source"), p.T("col.as_of")},
 		Align: []output.Align{output.Left, output.Left, output.Left, output.Right, output.Right, output.Right, output.Right,
-			output.Right, output.Right, output.Right, output.Right, output.Left, output.Left},
+			output.Right, output.Right, output.Right, output.Right, output.Left, output.Left, output.Left},
 	}
 	for _, x := range list {
 		g.Add(x.ID, x.Vendor, x.Architecture, qty(x.MemoryGB)+" GB", qty(x.BandwidthGBs), spec(x.FP32TFLOPS), spec(x.TF32TFLOPS),
-			spec(x.FP16TFLOPS), spec(x.FP8TFLOPS), spec(x.INT8TOPS), qty(x.TDPW), enumLabel(p, "source.", string(x.Source.Kind)), p.SourceDate(x.Source.AsOfString(), x.Source.ReadOnString()))
+			spec(x.FP16TFLOPS), spec(x.FP8TFLOPS), spec(x.INT8TOPS), qty(x.TDPW), mlLabel(p, x), enumLabel(p, "source.", string(x.Source.Kind)), p.SourceDate(x.Source.AsOfString(), x.Source.ReadOnString()))
 	}
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err
@@ -97,4 +99,25 @@ func spec(d decimal.Decimal) string {
 		return "-"
 	}
 	return d.Round(1).String()
+}
+
+// mlLabel is a GPU's ML software support in a few words: CUDA and its
+// compute capability, ROCm and its LLVM target, or none (catalog.GPU.MLStack).
+func mlLabel(p *i18n.Printer, g *catalog.GPU) string {
+	f := strings.Fields(g.MLStackDetail)
+	switch g.MLStack {
+	case catalog.MLStackCUDA:
+		if len(f) >= 3 && f[0] == "compute" {
+			return "CUDA " + f[2]
+		}
+		return "CUDA"
+	case catalog.MLStackROCm:
+		if len(f) >= 3 && f[0] == "LLVM" {
+			return "ROCm " + f[2]
+		}
+		return "ROCm"
+	case catalog.MLStackNone:
+		return p.T("gpus.ml.none")
+	}
+	return "—"
 }

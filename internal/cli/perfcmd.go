@@ -82,6 +82,8 @@ func (a *app) runPerfValidate() error {
 		}
 	}
 	add("  "+p.T("perf.no_gpu_result"), v.NoGPUResult, nil)
+	add(p.T("perf.single_node"), v.SingleNode, nil)
+	add(p.T("perf.multi_node"), v.MultiNode, nil)
 	if err := output.Write(a.io.Out, a.out, g, a.tty()); err != nil {
 		return err
 	}

@@ -141,6 +141,9 @@ examples/*.yaml and docs/advisor.md.`,
 // requirements merges the job file and the flags.
 func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.Requirements, error) {
 	var r recommend.Requirements
+	if err := checkSizeFlags(cmd.Flags()); err != nil {
+		return r, err
+	}
 	if o.file != "" {
 		fh, err := os.Open(o.file)
 		if err != nil {
@@ -190,7 +193,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	if set("method") {
 		m, err := perf.ParseMethod(o.method)
 		if err != nil {
-			return r, usagef("", "%v", err)
+			return r, &usageError{err: err}
 		}
 		if w.Job == nil {
 			return r, usagef("", "--method applies to a sized training job (--workload transformer-train)")

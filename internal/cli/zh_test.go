@@ -64,6 +64,7 @@ func cliCatalogNames(t *testing.T, ecosystem bool) map[string]bool {
 	add("gpuscout catalog update --provider")
 	add("gpuscout cost --offer ID -o json")
 	add("gpuscout catalog claims -o markdown")
+	add("--fabric") // the flag named by the estimate's fabric assumption
 	add("business") // the support plan named by --support, as the provider names it
 	// A published result's suite is a source name (NVIDIA
 	// DeepLearningExamples, NGC pytorch), quoted as published.

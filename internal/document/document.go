@@ -263,6 +263,17 @@ type GPU struct {
 	LaunchYear      int          `json:"launch_year,omitempty"`
 	Aliases         []string     `json:"aliases"`
 	Source          Source       `json:"source"`
+	// MLSupport is the vendor's ML software support; absent when the
+	// catalog does not say.
+	MLSupport *MLSupport `json:"ml_support,omitempty"`
+}
+
+// MLSupport is a GPU's ML software stack as its vendor's list gives it.
+type MLSupport struct {
+	Stack  string `json:"stack"` // cuda, rocm or none
+	Detail string `json:"detail,omitempty"`
+	Source string `json:"source"`
+	ReadOn string `json:"read_on,omitempty"`
 }
 
 // GPUs is the gpuscout/gpus@v1 document.
@@ -285,7 +296,7 @@ func BuildGPUs(list []*catalog.GPU) GPUs {
 			FP32TFLOPS: optNum(g.FP32TFLOPS), TF32TFLOPS: optNum(g.TF32TFLOPS), FP16TFLOPS: optNum(g.FP16TFLOPS),
 			FP8TFLOPS: optNum(g.FP8TFLOPS), INT8TOPS: optNum(g.INT8TOPS), Interconnect: g.Interconnect,
 			InterconnectGBs: optNum(g.InterconnectGBs), TDPW: optNum(g.TDPW), LaunchYear: g.LaunchYear,
-			Aliases: aliases, Source: source(g.Source),
+			Aliases: aliases, Source: source(g.Source), MLSupport: mlSupport(g),
 		})
 	}
 	return doc
@@ -545,4 +556,12 @@ func BuildWarnings(rs []catalog.Rejection, p *i18n.Printer) []Warning {
 			Message: p.Rejected(r.Kind, r.Record, string(r.Reason), r.Detail)})
 	}
 	return out
+}
+
+// mlSupport is a GPU's ML support, nil when the catalog does not say.
+func mlSupport(g *catalog.GPU) *MLSupport {
+	if g.MLStack == "" {
+		return nil
+	}
+	return &MLSupport{Stack: g.MLStack, Detail: g.MLStackDetail, Source: g.MLSource, ReadOn: g.MLReadOn}
 }

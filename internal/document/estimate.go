@@ -169,6 +169,10 @@ type PerfValidation struct {
 	Worst        []ValidationRow         `json:"worst"`
 	// NoGPUResult is the specs fallback: rows whose GPU had no other result for the workload.
 	NoGPUResult ErrorSummary `json:"no_result_on_gpu"`
+	// SingleNode and MultiNode split every result (throughput and
+	// time-to-train) by whether its system spanned several nodes.
+	SingleNode ErrorSummary `json:"single_node"`
+	MultiNode  ErrorSummary `json:"multi_node"`
 	// Intervals: leave-one-out coverage and median width of the 80 % intervals.
 	Intervals        map[string]IntervalSummary `json:"intervals"`
 	IntervalsByClass map[string]IntervalSummary `json:"intervals_by_class"`
@@ -214,6 +218,7 @@ func BuildPerfValidation(v *perf.Validation, worst []perf.Result) PerfValidation
 		doc.ByConfidence[string(c)] = errSummary(s)
 	}
 	doc.NoGPUResult = errSummary(v.NoGPUResult)
+	doc.SingleNode, doc.MultiNode = errSummary(v.SingleNode), errSummary(v.MultiNode)
 	doc.Intervals, doc.IntervalsByClass = map[string]IntervalSummary{}, map[string]IntervalSummary{}
 	iv := func(in perf.Interval) IntervalSummary {
 		return IntervalSummary{N: in.N, Coverage: fnum(in.Coverage), Width: fnum(in.Width)}

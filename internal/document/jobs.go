@@ -112,6 +112,12 @@ type EstimateRequest struct {
 	// tokens per request, active parameters (mixture of experts), batch cap.
 	InputTokens, OutputTokens, ActiveParams float64
 	MaxBatch                                int
+	// Fabric between the nodes of a GPU count without an offer: tcp, efa,
+	// infiniband, roce or erdma, at FabricGbps per node (0: 100 Gb/s for
+	// TCP, one rail per GPU of the GPU's generation for RDMA). Empty: the
+	// fabric of the GPU's published multi-node systems, else 100 Gb/s TCP.
+	Fabric     string
+	FabricGbps float64
 	// Currency of the cost (with an offer).
 	Currency string
 	// Lang of the assumptions' text (English when empty).
@@ -175,6 +181,11 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 			return Estimate{}, nil, inputMsg("gpu", "doc.hint.variant", "doc.err.gpu_ambiguous", req.GPU, strings.Join(ids, ", "))
 		}
 		q.GPU = gs[0].ID
+		f, err := ParseFabric(req.Fabric, req.FabricGbps)
+		if err != nil {
+			return Estimate{}, nil, err
+		}
+		q.Fabric = f
 	default:
 		return Estimate{}, nil, inputMsg("gpu", "", "doc.err.gpu_required")
 	}
@@ -432,4 +443,43 @@ func (a *SpotAnswer) Walls() (spotOnly, fallback []float64) {
 		fallback = spot.SimulateWalls(a.Job, a.Risk, interval, cfg)
 	}
 	return spotOnly, fallback
+}
+
+// FabricNames lists the values --fabric accepts, in the order help lists them.
+func FabricNames() []string {
+	return []string{"tcp", catalog.RDMAEFA, catalog.RDMAInfiniBand, catalog.RDMARoCE, catalog.RDMAERDMA}
+}
+
+// MaxFabricGbps bounds --fabric-gbps: 100 Tb/s per node, far above any
+// node built (a DGX B200 has 8 × 400 Gb/s).
+const MaxFabricGbps = 100000
+
+// ParseFabric turns --fabric and --fabric-gbps into the model's fabric.
+// An empty kind is the zero fabric (the model assumes one and says which).
+func ParseFabric(kind string, gbps float64) (perf.Fabric, error) {
+	if gbps < 0 || gbps > MaxFabricGbps || gbps != gbps {
+		return perf.Fabric{}, inputMsg("fabric-gbps", "", "doc.err.fabric_gbps", float64(MaxFabricGbps))
+	}
+	kind = strings.ToLower(strings.TrimSpace(kind))
+	switch kind {
+	case "":
+		if gbps > 0 {
+			return perf.Fabric{}, inputMsg("fabric-gbps", "", "doc.err.fabric_gbps_alone")
+		}
+		return perf.Fabric{}, nil
+	case "tcp":
+		if gbps == 0 {
+			gbps = 100
+		}
+		return perf.Fabric{NetworkGbps: gbps, RDMA: catalog.RDMANone}, nil
+	}
+	fabrics := FabricNames()
+	for _, f := range fabrics {
+		if kind == f {
+			// Instance: the rate, when not given, is the GPU generation's
+			// rail rate (one NIC per GPU), as for an offer that states none.
+			return perf.Fabric{NetworkGbps: gbps, RDMA: kind, Instance: true}, nil
+		}
+	}
+	return perf.Fabric{}, inputMsg("fabric", "", "doc.err.fabric", kind, strings.Join(fabrics, ", "))
 }

@@ -99,6 +99,10 @@ var webMessages = lazy(func() map[Lang]map[string]string {
 			"web.col.memory":       "Memory GB",
 			"web.col.bandwidth":    "Bandwidth GB/s",
 			"web.col.tdp":          "TDP W",
+			"web.col.ml":           "ML stack",
+			"web.gpus.ml.cuda":     "CUDA",
+			"web.gpus.ml.rocm":     "ROCm",
+			"web.gpus.ml.none":     "none supported",
 			"web.col.ref":          "Reference",
 			"web.col.records":      "Records",
 
@@ -240,6 +244,10 @@ var webMessages = lazy(func() map[Lang]map[string]string {
 			"web.col.memory":       "显存 GB",
 			"web.col.bandwidth":    "带宽 GB/s",
 			"web.col.tdp":          "功耗 W",
+			"web.col.ml":           "ML 软件栈",
+			"web.gpus.ml.cuda":     "CUDA",
+			"web.gpus.ml.rocm":     "ROCm",
+			"web.gpus.ml.none":     "无官方支持",
 			"web.col.ref":          "出处",
 			"web.col.records":      "条数",
 

@@ -211,7 +211,7 @@ func (m *Model) transformerTrain(j Job, q Query, s Spec) (*Estimate, error) {
 	}
 	peak, used, note, ok := s.PeakFor(p)
 	if !ok {
-		return nil, fmt.Errorf("%s has no published peak to estimate from", q.GPU)
+		return nil, msgErr("perf.err.no_peak", q.GPU)
 	}
 	mfu, mfuWhy := trainMFU, i18n.M("perf.as.mfu_default")
 	if m.mfu.Total > 0 {
@@ -364,7 +364,7 @@ func (m *Model) cnnTrain(j Job, q Query) (*Estimate, error) {
 	ref, err := m.Estimate(Query{Benchmark: "resnet50-train-throughput", GPU: q.GPU, Precision: j.Precision, Count: q.Count,
 		Nodes: q.Nodes, GPUsPerNode: q.GPUsPerNode, Fabric: q.Fabric})
 	if err != nil {
-		return nil, fmt.Errorf("cnn-train needs the ResNet-50 calibration: %w", err)
+		return nil, wrapMsg("perf.err.cnn_calib", err)
 	}
 	scale := resnet50GFLOPs / g
 	e := *ref
@@ -398,7 +398,7 @@ const (
 func (m *Model) embedding(j Job, q Query) (*Estimate, error) {
 	ref, err := m.Estimate(Query{Benchmark: encoderBench, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, GPUsPerNode: q.GPUsPerNode, Fabric: q.Fabric})
 	if err != nil {
-		return nil, fmt.Errorf("embedding needs the BERT-Large inference calibration: %w", err)
+		return nil, wrapMsg("perf.err.embed_calib", err)
 	}
 	scale := encoderSeq * encoderParams / j.Params
 	e := *ref
@@ -422,7 +422,7 @@ func (m *Model) flopJob(j Job, q Query, s Spec) (*Estimate, error) {
 	}
 	peak, used, note, ok := s.PeakFor(p)
 	if !ok {
-		return nil, fmt.Errorf("%s has no published peak to estimate from", q.GPU)
+		return nil, msgErr("perf.err.no_peak", q.GPU)
 	}
 	e := &Estimate{Benchmark: string(j.Kind), GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: p, Unit: "TFLOP/s", Confidence: SpecsOnly}
 	if note.Key != "" {

@@ -219,7 +219,7 @@ func RooflineOf(sh LLMShape, s Spec, p Precision, count int) (Roofline, error) {
 	}
 	peak, used, _, ok := s.PeakFor(computePrecision(p))
 	if !ok || s.BandwidthGBs <= 0 || s.MemoryGB <= 0 {
-		return Roofline{}, fmt.Errorf("%s has no peak, bandwidth or memory figures", s.ID)
+		return Roofline{}, msgErr("perf.err.no_roofline", s.ID)
 	}
 	r := Roofline{PeakTFLOPS: peak, PeakUsed: used, BandwidthGBs: s.BandwidthGBs, Shape: sh}
 	r.PowerRatio = powerRatio(s)

@@ -146,7 +146,7 @@ func (m *Model) estimate(q Query, unit string) (*Estimate, error) {
 	}
 	e := &Estimate{Benchmark: q.Benchmark, Class: b.Class, GPU: q.GPU, Count: q.Count, Nodes: q.Nodes, Precision: q.Precision, Unit: unit}
 	if _, used, note, ok := spec.PeakFor(q.Precision); !ok {
-		return nil, fmt.Errorf("%s has no published throughput figures to estimate from", q.GPU)
+		return nil, msgErr("perf.err.no_figures", q.GPU)
 	} else if note.Key != "" {
 		e.Assumptions = append(e.Assumptions, note)
 	} else if q.Precision == LowBest || q.Precision == Low16 {
@@ -170,6 +170,15 @@ func (m *Model) estimateThroughput(e *Estimate, q Query) (*Estimate, error) {
 		if p.Count == q.Count && p.Nodes == q.Nodes {
 			same = append(same, i)
 		}
+	}
+	if len(same) == 0 {
+		if lo, hi, ok := m.bracket(q); ok {
+			m.interpolateNodes(e, q, lo, hi)
+			return e, nil
+		}
+	}
+	if note := m.assumeFabric(&q); note.Key != "" {
+		e.Assumptions = append(e.Assumptions, note)
 	}
 	var t1 float64
 	switch {

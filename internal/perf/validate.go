@@ -43,6 +43,9 @@ type Validation struct {
 	// NoGPUResult are the throughput rows whose GPU had no other result for
 	// the workload (transferred or specs-only): the specs fallback.
 	NoGPUResult Summary
+	// SingleNode and MultiNode split every result (throughput and
+	// time-to-train) by whether its system spanned several nodes.
+	SingleNode, MultiNode Summary
 	// Intervals: coverage and width of the 80 % intervals per class, for
 	// all throughput rows ("throughput") and time-to-train ("time").
 	Intervals      map[string]Interval
@@ -109,6 +112,8 @@ func Validate(points []Point, specs map[string]Spec) *Validation {
 	v.NoGPUResult = group(func(r Result) bool {
 		return !r.Point.IsTime() && (r.Confidence == Transferred || r.Confidence == SpecsOnly)
 	})
+	v.SingleNode = group(func(r Result) bool { return r.Point.Nodes < 2 })
+	v.MultiNode = group(func(r Result) bool { return r.Point.Nodes > 1 })
 	v.intervals()
 	v.LLM = ValidateLLM(points, specs)
 	v.LLMFamily = map[string]Summary{}

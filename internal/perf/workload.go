@@ -1,7 +1,6 @@
 package perf
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -68,7 +67,7 @@ func ParseMethod(s string) (Method, error) {
 	case "", Full, LoRA, QLoRA:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown training method %q (use full, lora or qlora)", s)
+	return "", msgErr("perf.err.method", s)
 }
 
 // modelParams are published parameter counts: ResNet-50 25.6 M (He et al.

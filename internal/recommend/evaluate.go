@@ -408,7 +408,7 @@ func (x *run) job(o *catalog.Offer, n int, c *cand) (*why, error) {
 		}
 		est, err := x.estimate(o, n, "", prec)
 		if err != nil {
-			return &why{stage: "fit", key: "rec.rej.no_estimate", args: []any{err.Error()}}, nil
+			return &why{stage: "fit", key: "rec.rej.no_estimate", args: []any{perf.ErrorMsg(err)}}, nil
 		}
 		if est.Memory != nil && !est.Memory.Fits {
 			return &why{stage: "fit", key: "rec.rej.memory", args: []any{est.Memory.NeedGB, c.gpus, est.Memory.PerGPUGB}}, nil
@@ -522,6 +522,10 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 	c.hours += startup
 	c.low += startup
 	c.high += startup
+	if c.hours > maxJobHours {
+		// Beyond the cost engine's 20-year horizon: no one runs it.
+		return &why{stage: "fit", key: "rec.rej.too_long", args: []any{c.hours / catalog.HoursPerYear}}, nil
+	}
 	if o.Billing.IsCommitment() {
 		b, err := x.e.Pricing.JobCost(o, n, decimal.NewFromFloat(c.hours))
 		if err != nil {
@@ -564,6 +568,10 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 	x.commonRisk(c)
 	return nil, nil
 }
+
+// maxJobHours is the longest job the advisor prices: the cost engine's
+// 20-year horizon (240 months of 730 hours).
+const maxJobHours = 240 * catalog.HoursPerMonth
 
 func hasAssumption(e *perf.Estimate, word string) bool {
 	for _, a := range e.Assumptions {

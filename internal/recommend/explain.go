@@ -489,7 +489,7 @@ func (x *run) explain(cands []*cand) error {
 			if r.MTBIHours > 0 {
 				risk("rec.risk_spot_given", s.MTBIHours)
 			} else {
-				risk("rec.risk_spot2", fmt.Sprintf("%.0f", s.MTBIHours), pl.spotRisk.Source)
+				risk("rec.risk_spot2", fmt.Sprintf("%.0f", s.MTBIHours), spotSource(x.p, pl.spotRisk, o))
 			}
 		}
 		// A commitment longer than the horizon is paid in full.
@@ -523,7 +523,9 @@ func (x *run) explain(cands []*cand) error {
 		if g := o.Instance.GPU; g != nil && armHost(o.Instance) {
 			risk("rec.risk_arm", o.Instance.GPUID)
 		}
-		if g := o.Instance.GPU; g != nil && strings.EqualFold(g.Vendor, "AMD") {
+		if g := o.Instance.GPU; g != nil && !g.MLSupported() && r.mlWorkload() {
+			risk("rec.risk_no_ml_stack", g.ID) // named by the user: kept, with the warning
+		} else if g != nil && strings.EqualFold(g.Vendor, "AMD") {
 			risk("rec.risk_rocm")
 		}
 		if pl.Confidence == perf.Transferred || pl.Confidence == perf.SpecsOnly {

@@ -164,6 +164,19 @@ func (x *run) filters(gpus map[string]bool) []stage {
 				return p.T("rec.relax.gpus", distinct(b, 10, func(o *catalog.Offer) string { return o.Instance.GPUID }))
 			}})
 	}
+	if r.mlWorkload() {
+		// GPUs without a supported ML stack (catalog.GPU.MLStack) stay out
+		// of ML plans unless the user named them.
+		st = append(st, stage{name: "ml", describe: p.T("rec.st.ml"),
+			reject: func(o *catalog.Offer) string {
+				if g := o.Instance.GPU; g != nil && !g.MLSupported() && !gpus[g.ID] {
+					return p.T("rec.rej.ml_stack", g.ID, p.Or("rec.ml_list."+g.Vendor, p.T("rec.ml_list.other")))
+				}
+				return ""
+			}, relax: func(b []*catalog.Offer) string {
+				return p.T("rec.relax.ml_stack", distinct(b, 8, func(o *catalog.Offer) string { return o.Instance.GPUID }))
+			}})
+	}
 	if j := r.Workload.Job; j != nil && j.Precision == FP64 {
 		st = append(st, stage{name: "precision", describe: p.T("rec.st.fp64"),
 			reject: func(o *catalog.Offer) string {
@@ -431,4 +444,11 @@ func windowsPriced(c *catalog.Catalog, linux []*catalog.Offer) []*catalog.Offer 
 		sort.SliceStable(out, func(i, j int) bool { return ids[out[i]] < ids[out[j]] })
 	}
 	return out
+}
+
+// mlWorkload reports whether the job runs ML software (training,
+// fine-tuning, inference, a benchmark, GPU-hours or a cluster for them):
+// every workload but a FLOP-count (HPC) job.
+func (r *Requirements) mlWorkload() bool {
+	return r.Workload.Job == nil || r.Workload.Job.Kind != perf.FLOPJob
 }

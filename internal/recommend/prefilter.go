@@ -12,7 +12,7 @@ import (
 // instance type (and its provider) alone, not on the region, billing
 // model or price of an offer.
 var instanceStages = map[string]bool{
-	"status": true, "provider": true, "gpu": true, "precision": true, "vram": true,
+	"status": true, "provider": true, "gpu": true, "ml": true, "precision": true, "vram": true,
 	"interconnect": true, "fabric": true, "os": true, "ecosystem": true,
 }
 

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
@@ -138,6 +139,13 @@ func (r *Requirements) budgetPeriod() string {
 		return "month"
 	}
 	return "total"
+}
+
+// EcosystemCategories are the ecosystem categories a job can require: the
+// categories of the catalog's ecosystem facts (catalog.EcosystemFact).
+func EcosystemCategories() []string {
+	return []string{"acceleration", "compliance", "console-language", "free-trial", "kubernetes", "marketplace",
+		"ml-platform", "support", "user-regions", "wechat", "windows"}
 }
 
 // Fabrics are the RDMA fabrics a job can require ("any" = any of them).
@@ -280,6 +288,10 @@ func ErrorIn(err error, p *i18n.Printer) string {
 		}
 		return msg
 	}
+	var me *perf.MsgError
+	if errors.As(err, &me) {
+		return p.M(me.Msg)
+	}
 	var le *locError
 	if errors.As(err, &le) {
 		if k := "in:" + le.format; p.T(k) != k {
@@ -401,6 +413,11 @@ func (r *Requirements) Validate() error {
 	if r.Priority != "" {
 		if _, ok := priorities[r.Priority]; !ok {
 			return inputErr("priority", "%q: use cost, time or balanced (or weights)", r.Priority)
+		}
+	}
+	for _, e := range r.Ecosystem {
+		if !slices.Contains(EcosystemCategories(), e) {
+			return inputErr("ecosystem", "%q is not an ecosystem category: use %s", e, strings.Join(EcosystemCategories(), ", "))
 		}
 	}
 	for _, p := range r.Providers {

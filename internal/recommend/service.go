@@ -88,7 +88,7 @@ func (x *run) service(o *catalog.Offer) (*cand, string, []any, error) {
 		if need > float64(g)*usable {
 			return nil, "rec.rej.memory", []any{need, g, usable}, nil
 		}
-		return nil, "rec.rej.no_estimate", []any{err.Error()}, nil
+		return nil, "rec.rej.no_estimate", []any{perf.ErrorMsg(err)}, nil
 	}
 	if est.Throughput <= 0 {
 		return nil, "rec.rej.no_time", nil, nil

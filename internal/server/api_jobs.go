@@ -173,7 +173,8 @@ func (s *Server) apiCost(r *http.Request, d *Data) (any, error) {
 // parseEstimate reads gpuscout estimate's flags: benchmark or workload,
 // gpu or offer, count, nodes, instances, precision, samples, params,
 // tokens, images, epochs, gflops_per_image, flops, the LLM serving request
-// (input_tokens, output_tokens, active_params, max_batch) and currency.
+// (input_tokens, output_tokens, active_params, max_batch), the fabric of a
+// GPU count without an offer (fabric, fabric_gbps) and currency.
 func (d *Data) parseEstimate(v url.Values) (document.EstimateRequest, error) {
 	p := params{v}
 	req := document.EstimateRequest{Benchmark: p.str("benchmark"), Workload: p.str("workload"), GPU: p.str("gpu"), Offer: p.str("offer"),
@@ -202,6 +203,10 @@ func (d *Data) parseEstimate(v url.Values) (document.EstimateRequest, error) {
 		}
 	}
 	if req.MaxBatch, err = p.int("max_batch", 0, 0, 1_000_000); err != nil {
+		return req, err
+	}
+	req.Fabric = p.str("fabric")
+	if req.FabricGbps, err = paramFloat(p, "fabric_gbps", 0); err != nil {
 		return req, err
 	}
 	return req, nil

@@ -18,7 +18,7 @@ var knownParams = func() map[string]bool {
 		// compare, TCO, spot, advisor, estimate, rightsize, catalog pages
 		"offer", "onprem", "months", "instances", "servers", "support", "load_balancers", "kind", "work_hours", "mtbi",
 		"checkpoint_minutes", "restart_minutes", "deadline_hours", "trials", "seed", "start", "spot", "priority",
-		"job", "example", "form", "workload", "benchmark", "precision", "max_batch", "nodes", "gpu_model", "count",
+		"job", "example", "form", "workload", "benchmark", "precision", "max_batch", "nodes", "fabric", "fabric_gbps", "gpu_model", "count",
 		"category", "verdict", "metrics", "format", "headroom", "size_b", "tokens_b", "tps", "gpu_hours", "weibull",
 		"tab", "method", "budget", "budget_period", "start_within_days", "max_age_months", "hide_undated",
 		// cost (usage profile)

@@ -446,6 +446,10 @@ func (c *codec) data(d *catalog.Data, rates *[]fx.Rate) {
 		c.strList(&v.Aliases)
 		c.str(&v.Notes)
 		c.source(&v.Source)
+		c.str(&v.MLStack)
+		c.str(&v.MLStackDetail)
+		c.str(&v.MLSource)
+		c.str(&v.MLReadOn)
 	})
 	list(c, &d.Instances, func(v *catalog.InstanceType) {
 		c.str(&v.Provider)

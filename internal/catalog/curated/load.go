@@ -52,7 +52,7 @@ var (
 	srcCols       = []string{"source_kind", "source_ref", "as_of", "read_on"}
 	providerCols  = append([]string{"id", "name_en", "name_zh", "website", "pricing_page"}, srcCols...)
 	regionCols    = append([]string{"provider", "code", "name_en", "name_zh", "country", "residency", "city", "lat", "lon"}, srcCols...)
-	gpuCols       = append([]string{"id", "vendor", "family", "variant", "architecture", "memory_gb", "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "tf32_tflops", "fp16_tflops", "fp8_tflops", "int8_tops", "interconnect", "interconnect_gbs", "tdp_w", "launch_year", "aliases", "notes", "fp64_tflops", "fp64_tensor_tflops", "fp64_source"}, srcCols...)
+	gpuCols       = append([]string{"id", "vendor", "family", "variant", "architecture", "memory_gb", "memory_type", "memory_bandwidth_gbs", "fp32_tflops", "tf32_tflops", "fp16_tflops", "fp8_tflops", "int8_tops", "interconnect", "interconnect_gbs", "tdp_w", "launch_year", "aliases", "notes", "fp64_tflops", "fp64_tensor_tflops", "fp64_source", "ml_stack", "ml_stack_detail", "ml_source", "ml_read_on"}, srcCols...)
 	instanceCols  = append([]string{"provider", "instance_type", "family", "gpu", "gpu_count", "gpu_memory_gb", "vcpu", "memory_gib", "gpu_interconnect", "gpu_interconnect_gbs", "network_gbps", "rdma", "local_storage", "status", "notes"}, srcCols...)
 	offerCols     = append([]string{"provider", "instance_type", "region", "billing", "hourly", "upfront", "monthly", "currency", "notes", "os"}, srcCols...)
 	claimCols     = []string{"id", "seed", "quote", "subject", "field", "claimed", "verdict", "actual", "evidence", "as_of", "claimed_zh", "actual_zh", "evidence_zh"}
@@ -206,7 +206,8 @@ func loadCSV(base, overlay fs.FS) (catalog.Data, []fx.Rate, *fx.Table, error) {
 					FP16TFLOPS: r.dec("fp16_tflops"), FP8TFLOPS: r.dec("fp8_tflops"), INT8TOPS: r.dec("int8_tops"),
 					FP64TFLOPS: r.dec("fp64_tflops"), FP64TensorTFLOPS: r.dec("fp64_tensor_tflops"), FP64Source: r.str("fp64_source"),
 					Interconnect: r.str("interconnect"), InterconnectGBs: r.dec("interconnect_gbs"), TDPW: r.dec("tdp_w"),
-					LaunchYear: r.integer("launch_year"), Aliases: splitList(r.str("aliases")), Notes: r.str("notes"), Source: r.source()}
+					LaunchYear: r.integer("launch_year"), Aliases: splitList(r.str("aliases")), Notes: r.str("notes"), Source: r.source(),
+					MLStack: r.str("ml_stack"), MLStackDetail: r.str("ml_stack_detail"), MLSource: r.str("ml_source"), MLReadOn: r.str("ml_read_on")}
 				d.GPUs = append(d.GPUs, v)
 				d.Positions[v] = r.pos()
 			}

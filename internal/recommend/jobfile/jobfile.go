@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -158,7 +159,7 @@ func Read(r io.Reader) (recommend.Requirements, error) {
 		if errors.Is(err, io.EOF) {
 			return req, errors.New("the file is empty")
 		}
-		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n"), "yaml: ")
+		msg := strings.TrimPrefix(strings.TrimPrefix(parserLine(err.Error()), "yaml: unmarshal errors:\n"), "yaml: ")
 		for { // nested anonymous structs: innermost first
 			short := structType().ReplaceAllString(msg, "struct")
 			if short == msg {
@@ -279,6 +280,26 @@ var unmarshalKind = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCom
 
 // unknownField is the decoder's error for a field the file format lacks,
 // which names the Go type.
+// parserErr matches the YAML parser's (not scanner's) syntax errors, which
+// yaml.v3 numbers from 0 (its fail() adds 1 only to scanner errors): an
+// unclosed [ or { on line 2 comes back as "line 1".
+var parserErr = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^yaml: line (\d+): (did not find expected|found undefined tag handle|found incompatible YAML document|found duplicate %)`)
+})
+
+// parserLine renumbers a parser error's line from 1, as editors count.
+func parserLine(msg string) string {
+	g := parserErr().FindStringSubmatchIndex(msg)
+	if g == nil {
+		return msg
+	}
+	n, err := strconv.Atoi(msg[g[2]:g[3]])
+	if err != nil {
+		return msg
+	}
+	return msg[:g[2]] + strconv.Itoa(n+1) + msg[g[3]:]
+}
+
 var unknownField = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`field (\S+) not found in type [*.\w]+`) })
 
 // yamlKindWords names a YAML node kind as a job file's author reads it.

@@ -208,3 +208,23 @@ func TestWrongKindsInWords(t *testing.T) {
 		}
 	}
 }
+
+// "Where is the mistake in my job file?" A syntax error is reported on the
+// line it is on, counted from 1 as editors count: yaml.v3 numbers its
+// parser's errors (unclosed [ or {, a bad tag, a wrong indent) from 0.
+func TestSyntaxErrorLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"workload:\n  job: [transformer-train\n":      "line 2:", // unclosed flow sequence
+		"workload: {gpu_hours: 1\nname: x\n":          "line 2:", // where the parser noticed it
+		"name: x\nworkload: {gpu_hours: 1\n":          "line 2:",
+		"name: x\nworkload: !x!y 1\n":                 "line 2:", // undefined tag handle
+		"name: x\nworkload:\n  - 1\n  x: 2\n":         "line 3:", // the block sequence that breaks
+		"name: x\nworkload:\n  gpu_hours: 1\n x: 2\n": "line 4:",
+		"name: x\nworkload: {gpu_hours: 1}: 2\n":      "line 2:", // scanner errors were right already
+	} {
+		_, err := jobfile.Read(strings.NewReader(in))
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%q: %v, want it to start %q", in, err, want)
+		}
+	}
+}
