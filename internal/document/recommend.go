@@ -59,10 +59,12 @@ type RecPlan struct {
 	Basis       *recommend.Basis      `json:"basis,omitempty"`
 	Spot        *recommend.SpotAdvice `json:"spot,omitempty"`
 	Redundancy  *recommend.Redundancy `json:"redundancy,omitempty"`
-	Fabric      string                `json:"fabric"`
-	Country     string                `json:"country"`
-	Residency   string                `json:"residency"`
-	GPUMemoryGB json.Number           `json:"gpu_memory_gb"`
+	// Booking is how a Capacity Block covers the job's time.
+	Booking     *recommend.Booking `json:"booking,omitempty"`
+	Fabric      string             `json:"fabric"`
+	Country     string             `json:"country"`
+	Residency   string             `json:"residency"`
+	GPUMemoryGB json.Number        `json:"gpu_memory_gb"`
 	// ForUsers is the user location a per-location plan serves.
 	ForUsers string `json:"for_users,omitempty"`
 }
@@ -109,7 +111,7 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 		GPU: o.Instance.GPUID, Billing: string(o.Billing), OS: o.OSName(), PriceLowerBound: p.LowerBound, Region: o.RegionCode, Confidence: string(p.Confidence),
 		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
 		Cost:   RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
-		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Fabric: o.Instance.RDMA,
+		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Booking: p.Booking, Fabric: o.Instance.RDMA,
 		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.VRAMPerGPUGB()), ForUsers: p.ForUsers}
 	if p.BilledHours > 0 {
 		rp.BilledHours = fnum(p.BilledHours)

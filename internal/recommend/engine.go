@@ -60,6 +60,9 @@ type Plan struct {
 	Spot *SpotAdvice
 	// Redundant is the N+1 variant of a service plan.
 	Redundant *Redundancy
+	// Booking is how a Capacity Block covers the job's time (nil for
+	// other plans).
+	Booking *Booking
 	// Sizing names the rule that chose the instance count.
 	Sizing string
 	// BilledHours is the time billed per instance (after the provider's
@@ -93,7 +96,26 @@ type SpotAdvice struct {
 	IntervalMinutes float64 `json:"checkpoint_interval_minutes"`
 	Formula         string  `json:"formula"`
 	Overhead        float64 `json:"overhead"`
-	P90Hours        float64 `json:"p90_hours,omitempty"`
+	// P90Hours and P50Hours are of the job's one time distribution: the
+	// time estimate's error and the interruptions simulated together
+	// (P90Hours is the plan's time.high).
+	P90Hours float64 `json:"p90_hours,omitempty"`
+	P50Hours float64 `json:"p50_hours,omitempty"`
+	// Short: the job is shorter than one checkpoint interval, so it
+	// writes no checkpoint and an interruption restarts it from zero.
+	Short bool `json:"shorter_than_interval,omitempty"`
+}
+
+// Booking is how a fixed-length booking (an AWS Capacity Block) covers a
+// job: booked to the Quantile of its time distribution, QuantileHours,
+// the block is BlockHours long, UsableHours of them before AWS's
+// wind-down, and OverrunProbability is the chance the job runs past them.
+type Booking struct {
+	Quantile           float64 `json:"quantile"`
+	QuantileHours      float64 `json:"quantile_hours"`
+	BlockHours         float64 `json:"block_hours"`
+	UsableHours        float64 `json:"usable_hours"`
+	OverrunProbability float64 `json:"overrun_probability"`
 }
 
 // Redundancy is a service plan with one spare instance.
@@ -206,9 +228,12 @@ type cand struct {
 	risk      float64
 	score     float64 // the sum of its terms (see scoreScale)
 	nearBonus float64
-	pareto    bool
-	sizing    string
-	*detail   // nil once dropped (see full)
+	// miss is the probability of missing the deadline (ranking puts
+	// plans likely to miss it last).
+	miss    float64
+	pareto  bool
+	sizing  string
+	*detail // nil once dropped (see full)
 }
 
 // detail is what a candidate's plan and explanations need beyond its rank.
@@ -222,7 +247,6 @@ type detail struct {
 	low, high float64
 	unitCost  float64 // services: per instance over the horizon
 	terms     int     // commitments: terms bought over the horizon
-	miss      float64
 	est       *perf.Estimate
 	spotPlan  *spot.Plan
 	spotRisk  *spot.Risk
@@ -232,6 +256,13 @@ type detail struct {
 	fabric    []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
 	fp64      float64
 	inf       *infSizing
+	// book is the time a Capacity Block was booked to cover (the booking
+	// quantile of the job's time) and pastBook the chance the job runs
+	// past the block's usable hours.
+	book, pastBook float64
+	// spotMiss and spotP50 are a spot job's deadline risk and median from
+	// its time distribution (spotDist).
+	spotMiss, spotP50 float64
 }
 
 // Recommend evaluates every offer against the requirements. When no plan
@@ -405,6 +436,11 @@ func sortCands(r Requirements, cands []*cand) {
 		key, strict = func(x *cand) float64 { return x.hours }, true
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
+		// A hard deadline: plans likely to miss it come after every plan
+		// that meets it (LikelyMiss), whatever the priority.
+		if li, lj := r.likelyMiss(cands[i].miss), r.likelyMiss(cands[j].miss); li != lj {
+			return lj
+		}
 		// Guaranteed capacity: capacity reserved ahead comes first.
 		if r.guaranteed() && reserved(cands[i].offer) != reserved(cands[j].offer) {
 			return reserved(cands[i].offer)

@@ -63,33 +63,20 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 		adv := &SpotAdvice{MTBIHours: c.spotRisk.MTBI, MTBISource: c.spotRisk.Source, IntervalMinutes: c.spotPlan.Interval * 60,
 			Formula: c.spotPlan.Formula, Overhead: c.spotPlan.Overhead}
 		if !r.service() {
-			s := spot.Simulate(spot.Job{Work: c.work, Checkpoint: checkpointHours, Restart: restartHours, Deadline: r.DeadlineHours},
-				*c.spotRisk, c.spotPlan.Interval, spot.SimConfig{Trials: 4000, Seed: 1})
-			adv.P90Hours = s.P90Hours + startupHours
-			if r.DeadlineHours > 0 {
-				// The deadline risk spans the time estimate's 80 % interval:
-				// the work at 40 equal-probability quantiles of its log-normal
-				// (P90 = c.high), each run through the interruption
-				// simulation, averaged.
-				// The start-up time is fixed: the spread is the work's.
-				sigma := 0.0
-				if mid, hi := c.hours-startupHours, c.high-startupHours; mid > 0 && hi > mid {
-					sigma = math.Log(hi/mid) / 1.2816
-				}
-				const quantiles = 40
-				p.DeadlineMiss = 0
-				for i := 0; i < quantiles; i++ {
-					z := math.Sqrt2 * math.Erfinv(2*(float64(i)+0.5)/quantiles-1)
-					q := spot.Simulate(spot.Job{Work: c.work * math.Exp(sigma*z), Checkpoint: checkpointHours, Restart: restartHours, Deadline: r.DeadlineHours - startupHours},
-						*c.spotRisk, c.spotPlan.Interval, spot.SimConfig{Trials: 200, Seed: 1})
-					p.DeadlineMiss += q.DeadlineMiss / quantiles
-				}
-			}
+			// The one distribution of the job's time (spotDist): its P90
+			// is the plan's slow end, its share past the deadline the
+			// plan's risk of missing it.
+			adv.P90Hours, adv.P50Hours = c.high, c.spotP50
+			adv.Short = c.spotPlan.Short
 		}
 		p.Spot = adv
 	}
 	if c.est != nil && !r.service() {
 		p.Basis = x.basis(c)
+	}
+	if c.book > 0 {
+		p.Booking = &Booking{Quantile: r.bookQuantile(), QuantileHours: c.book, BlockHours: c.billed,
+			UsableHours: c.billed - capacityBlockWindDown, OverrunProbability: c.pastBook}
 	}
 	if r.service() {
 		red := &Redundancy{Chosen: r.HA}
@@ -227,6 +214,20 @@ func (r *Requirements) precisionLabel(p perf.Precision) string {
 
 func pct(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
 
+// pct2 is a probability as a percentage, "<1%" when it rounds to none
+// but is not none.
+func pct2(v float64) string {
+	if v > 0 && v < 0.005 {
+		return "<1%"
+	}
+	return pct(v)
+}
+
+// quantileName is a quantile as a percentile: 0.9 → "P90".
+func quantileName(q float64) string { return "P" + strconvG(100*q) }
+
+func strconvG(v float64) string { return fmt.Sprintf("%g", math.Round(v*10)/10) }
+
 // hrs renders hours in the printer's language.
 func (x *run) hrs(h float64) string {
 	switch {
@@ -336,7 +337,17 @@ func (x *run) explain(cands []*cand) error {
 				block := c.billed
 				blockCost, _ := e.toCur(o.EffectiveHourly().InexactFloat64()*block*float64(pl.Instances), o.Price.Currency, cur)
 				add("rec.capacity_block", int(block/24), money(blockCost, cur))
-				if need := pl.Hours; need > 14*24 && block-need >= 24 {
+				need := pl.Hours
+				if c.book > 0 {
+					// Booked to the slow end: the quantile it covers and
+					// the chance of running past the usable hours.
+					need = c.book
+					add("rec.book_slow_end", quantileName(r.bookQuantile()), x.hrs(c.book), x.hrs(pl.Hours), x.hrs(block-capacityBlockWindDown), pct2(c.pastBook))
+					if c.pastBook >= 0.005 {
+						risk("rec.risk_block_overrun", pct2(c.pastBook), int(block/24))
+					}
+				}
+				if need > 14*24 && block-need >= 24 {
 					add("rec.capacity_block_steps", need/24, int(block/24))
 				}
 				if block-pl.Hours < capacityBlockWindDown {
@@ -468,7 +479,11 @@ func (x *run) explain(cands []*cand) error {
 			if r.service() {
 				add("rec.spot_service", s.MTBIHours, pct(s.Overhead))
 			} else {
-				add("rec.spot_plan", s.IntervalMinutes, checkpointHours*60, pct(s.Overhead), x.hrs(s.P90Hours))
+				if s.Short {
+					add("rec.spot_short", s.IntervalMinutes, pct(s.Overhead), x.hrs(s.P90Hours))
+				} else {
+					add("rec.spot_plan", s.IntervalMinutes, checkpointHours*60, pct(s.Overhead), x.hrs(s.P90Hours))
+				}
 			}
 			if r.MTBIHours > 0 {
 				risk("rec.risk_spot_given", s.MTBIHours)
@@ -503,6 +518,17 @@ func (x *run) explain(cands []*cand) error {
 		}
 		if pl.DeadlineMiss >= 0.005 {
 			risk("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours, x.hrs(pl.HoursHigh))
+		}
+		if r.likelyMiss(c.miss) {
+			meet := 0
+			for _, o := range cands {
+				if !r.likelyMiss(o.miss) {
+					meet++
+				}
+			}
+			if meet > 0 {
+				add("rec.likely_miss", r.DeadlineHours, pct(c.miss), pct(LikelyMiss), x.hrs(pl.HoursHigh), meet)
+			}
 		}
 		if g := o.Instance.GPU; g != nil && armHost(o.Instance) {
 			risk("rec.risk_arm", o.Instance.GPUID)
