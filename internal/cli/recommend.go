@@ -289,7 +289,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 }
 
 func anyWorkloadFlag(fs interface{ Changed(string) bool }) bool {
-	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "qps", "cluster-gpus", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority", "budget", "budget-period", "hours", "start-within-days"} {
+	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "qps", "cluster-gpus", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority", "budget", "budget-period", "hours", "start-within-days", "book-quantile"} {
 		if fs.Changed(n) {
 			return true
 		}
