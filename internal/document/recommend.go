@@ -131,10 +131,15 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 		rp.Risks = []string{}
 	}
 	if withBill && p.Breakdown != nil {
-		for _, c := range p.Breakdown.Components {
-			rp.Cost.Components = append(rp.Cost.Components, CostComponent{Name: c.Name, Unit: c.Unit, Quantity: Num(c.Quantity),
+		for i, c := range p.Breakdown.Components {
+			cc := CostComponent{Name: c.Name, Unit: c.Unit, Quantity: Num(c.Quantity),
 				UnitPrice: Money{Amount: Num(c.UnitPrice.Amount), Currency: c.UnitPrice.Currency}, Monthly: Num(c.Monthly()),
-				Total: Num(c.Total()), AfterHorizon: Num(c.After), Source: source(c.Source), Note: c.Note.String()})
+				Total: Num(c.Total()), AfterHorizon: Num(c.After), Source: source(c.Source), Note: c.Note.String(),
+				Currency: p.Breakdown.Currency}
+			if i < len(p.ComponentTotals) {
+				cc.TotalInPlanCurrency = fnum(p.ComponentTotals[i])
+			}
+			rp.Cost.Components = append(rp.Cost.Components, cc)
 		}
 	}
 	return rp

@@ -53,6 +53,9 @@ type Plan struct {
 	Reasons      []string
 	Estimate     *perf.Estimate
 	Breakdown    *pricing.Breakdown
+	// ComponentTotals are the totals of Breakdown's components converted
+	// into Currency, in its order: they sum to Cost.
+	ComponentTotals []float64
 	// Basis is what the time rests on (FLOPs, utilisation, scaling and
 	// their sources); nil for services and GPU-hour jobs.
 	Basis *Basis

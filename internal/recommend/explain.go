@@ -59,6 +59,13 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 		p.Cost = c.cost // renewals over the horizon
 	}
 	c.cost = p.Cost
+	// Each component in the plan's currency: conversion is linear, so
+	// they are the bill's shares of the plan's cost and sum to it.
+	if bt := b.Total(); !bt.IsZero() {
+		for _, comp := range b.Components {
+			p.ComponentTotals = append(p.ComponentTotals, p.Cost*comp.Total().Div(bt).InexactFloat64())
+		}
+	}
 	if c.spotPlan != nil && c.spotRisk != nil {
 		adv := &SpotAdvice{MTBIHours: c.spotRisk.MTBI, MTBISource: c.spotRisk.Source, IntervalMinutes: c.spotPlan.Interval * 60,
 			Formula: c.spotPlan.Formula, Overhead: c.spotPlan.Overhead}
