@@ -54,13 +54,13 @@ func FuzzPlanInvariants(f *testing.F) {
 	f.Add(1e9, 2e9, 0.0, true, 0.0, uint8(0), false, uint8(1))     // short spot jobs, in CNY
 	f.Add(13e9, 3e11, 336.0, false, 0.0, uint8(2), true, uint8(0)) // two weeks on Capacity Blocks
 	f.Add(13e9, 3e11, 336.0, false, 0.6, uint8(1), true, uint8(2)) // blocks booked to P60, in EUR
-	f.Add(7e9, 1e11, 100.0, true, 0.0, uint8(1), true, uint8(0))    // spot under a deadline, fastest first
+	f.Add(7e9, 1e11, 100.0, true, 0.0, uint8(1), true, uint8(0))   // spot under a deadline, fastest first
 	f.Fuzz(func(t *testing.T, params, tokens, deadline float64, interruptible bool, q float64, prio uint8, multi bool, cur uint8) {
 		if !(params >= 1e8 && params <= 7e10) || !(tokens >= 1e8 && tokens <= 1e12) || !(deadline >= 0 && deadline <= 2000) {
 			t.Skip("outside the bounded job space")
 		}
 		args := []string{"recommend", "--workload", "transformer-train", "--params", fmt.Sprint(params), "--tokens", fmt.Sprint(tokens),
-			"--gpu", "H100,A100,T4,L40S", "--priority", []string{"cost", "time", "balanced"}[prio%3], "--limit", "8",
+			"--gpu", "H100,A100,T4,L40S,B200", "--priority", []string{"cost", "time", "balanced"}[prio%3], "--limit", "8",
 			"--currency", []string{"USD", "CNY", "EUR"}[cur%3], "-o", "json"}
 		if deadline > 0 {
 			args = append(args, "--deadline-hours", fmt.Sprint(deadline))
