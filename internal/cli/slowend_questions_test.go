@@ -180,3 +180,144 @@ func TestQuestionLikelyMissRanksLast(t *testing.T) {
 		t.Error("--allow-likely-miss: no plan at risk of missing among the cheapest; the question no longer tests the rule")
 	}
 }
+
+// "Serve a 70B model at 4 requests/s in production, N+1": the answer put
+// the service on marketplace hosts with no SLA. With --ha a marketplace
+// is rejected with its reason; a plan names its provider's SLA and the
+// page it comes from, or says that none is recorded.
+func TestQuestionHAServiceScoresTheSLA(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		out, errOut, code := exec(t, true, nil, "recommend", "-f", "../../examples/inference-70b-latency.yaml", "--limit", "20", "-o", "json", "--lang", lang)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		var d struct {
+			Plans []struct {
+				Offer    string   `json:"offer"`
+				Provider string   `json:"provider"`
+				Reasons  []string `json:"reasons"`
+				Risks    []string `json:"risks"`
+				SLA      *struct {
+					Single float64 `json:"single_instance_pct"`
+					Source string  `json:"source"`
+				} `json:"sla"`
+			} `json:"plans"`
+			Rejected []struct {
+				Offer, Stage, Reason string
+			} `json:"rejected"`
+		}
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range d.Plans {
+			if p.Provider == "vast" {
+				t.Errorf("%s: a marketplace host with no SLA for a production service sized N+1", p.Offer)
+			}
+			switch {
+			case p.SLA != nil:
+				if !(p.SLA.Single >= 99) || !strings.HasPrefix(p.SLA.Source, "https://") || !strings.Contains(strings.Join(p.Reasons, " "), p.SLA.Source) {
+					t.Errorf("%s: SLA %+v not stated with its source in %q", p.Offer, p.SLA, p.Reasons)
+				}
+			default:
+				want := map[string]string{"en": "No compute SLA is recorded", "zh": "未记录"}[lang]
+				if !strings.Contains(strings.Join(p.Risks, " "), want) {
+					t.Errorf("%s %s: no SLA and no word of it: %q", lang, p.Offer, p.Risks)
+				}
+			}
+		}
+		rejected := false
+		for _, r := range d.Rejected {
+			if strings.HasPrefix(r.Offer, "vast/") && r.Stage == "sla" && strings.Contains(r.Reason, "--ha") {
+				rejected = true
+			}
+		}
+		if !rejected {
+			t.Errorf("%s: no marketplace offer rejected with the --ha reason", lang)
+		}
+	}
+}
+
+// "Keep 64 H100s for three years: rent or buy?" The answer never
+// mentioned buying servers, though tco --onprem prices them. A plan on a
+// GPU the catalog has server figures for states the on-premises cost over
+// the horizon and the payback month, in the reasons, the notes under the
+// table and the JSON.
+func TestQuestionClusterBuyVersusRent(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		out, errOut, code := exec(t, true, nil, "recommend", "--cluster-gpus", "64", "--gpu", "H100", "--horizon-months", "36", "--utilization", "0.85",
+			"--multi-node", "--limit", "3", "-o", "json", "--lang", lang)
+		if code != 0 {
+			t.Fatalf("exit %d\n%s", code, errOut)
+		}
+		var d struct {
+			Plans []struct {
+				Offer     string   `json:"offer"`
+				Reasons   []string `json:"reasons"`
+				BuyVsRent *struct {
+					Priced    bool    `json:"priced"`
+					Servers   int     `json:"servers"`
+					OnPrem    float64 `json:"onprem_total"`
+					Rent      float64 `json:"rent_total"`
+					BreakEven int     `json:"break_even_month"`
+					Months    int     `json:"months"`
+				} `json:"buy_vs_rent"`
+			} `json:"plans"`
+			Notes []string `json:"notes"`
+		}
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Plans) == 0 {
+			t.Fatal("no plan")
+		}
+		p := d.Plans[0]
+		b := p.BuyVsRent
+		if b == nil || !b.Priced || b.Servers != 8 || !(b.OnPrem > 0) || !(b.Rent > 0) || b.Months != 36 {
+			t.Fatalf("%s: buy-versus-rent %+v, want 8 H100 servers priced over 36 months", p.Offer, b)
+		}
+		if b.OnPrem < b.Rent && (b.BreakEven < 1 || b.BreakEven > 36) {
+			t.Errorf("%s: buying costs %.0f against %.0f renting but no payback month (%d)", p.Offer, b.OnPrem, b.Rent, b.BreakEven)
+		}
+		want := map[string]string{"en": "pays back in month", "zh": "个月回本"}[lang]
+		if b.BreakEven > 0 && !strings.Contains(strings.Join(p.Reasons, " "), want) {
+			t.Errorf("%s %s: no payback sentence: %q", lang, p.Offer, p.Reasons)
+		}
+		note := map[string]string{"en": "Buy versus rent", "zh": "购买还是租用"}[lang]
+		if !strings.Contains(strings.Join(d.Notes, " "), note) {
+			t.Errorf("%s: no buy-versus-rent note under the answer: %q", lang, d.Notes)
+		}
+	}
+	// A short horizon does not ask the question.
+	out, _, _ := exec(t, true, nil, "recommend", "--cluster-gpus", "64", "--gpu", "H100", "--horizon-months", "6", "--multi-node", "--limit", "1", "-o", "json")
+	if strings.Contains(out, "buy_vs_rent") {
+		t.Error("a 6-month cluster weighs buying servers")
+	}
+}
+
+// "Train in the EU, report in EUR": the bill's components are in USD
+// under a EUR total. Each must name its currency and give its amount in
+// EUR, and those amounts must sum to the total.
+func TestQuestionComponentsCarryTheirCurrency(t *testing.T) {
+	out, errOut, code := exec(t, true, nil, "recommend", "-f", "../../examples/eu-residency.yaml", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var d struct {
+		Plans []invariantPlan `json:"plans"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	foreign := 0
+	for _, p := range d.Plans {
+		checkPlanInvariants(t, p)
+		for _, c := range p.Cost.Components {
+			if c.Currency != "" && c.Currency != p.Cost.Currency {
+				foreign++
+			}
+		}
+	}
+	if foreign == 0 {
+		t.Error("no component in a currency other than the plan's: the question no longer tests conversion")
+	}
+}

@@ -66,6 +66,11 @@ type Plan struct {
 	// Booking is how a Capacity Block covers the job's time (nil for
 	// other plans).
 	Booking *Booking
+	// BuyVsRent compares a standing cluster's plan with buying its servers.
+	BuyVsRent *BuyVsRent
+	// SLA is the provider's published compute SLA, for a service sized
+	// N+1 (nil when none is recorded or the service is not ha).
+	SLA *SLA
 	// Sizing names the rule that chose the instance count.
 	Sizing string
 	// BilledHours is the time billed per instance (after the provider's
@@ -388,6 +393,9 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 		}
 	}
 	if err := x.explain(cands); err != nil {
+		return nil, err
+	}
+	if err := x.buyVsRentNotes(); err != nil {
 		return nil, err
 	}
 	if points := x.pointPlaces(); points > 1 && r.Workload.Inference == nil {

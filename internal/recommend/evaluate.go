@@ -696,6 +696,9 @@ func (x *run) commonRisk(c *cand) {
 	if x.r.guaranteed() && !reserved(c.offer) {
 		c.risk += 0.1 // on-demand capacity is not reserved
 	}
+	if x.r.scoresSLA() && !hasSLA(c.offer) {
+		c.risk += noSLARisk // no published availability commitment recorded
+	}
 }
 
 // cached memoises performance estimates, errors included.

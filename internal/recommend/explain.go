@@ -520,6 +520,15 @@ func (x *run) explain(cands []*cand) error {
 				}
 			}
 		}
+		if r.scoresSLA() {
+			if s, ok := ComputeSLA(o.Provider); ok {
+				sla := s
+				pl.SLA = &sla
+				add("rec.sla", o.Provider, s.Single, s.Zones, s.Ref)
+			} else {
+				risk("rec.risk_no_sla", o.Provider, noSLARisk)
+			}
+		}
 		if r.guaranteed() && !reserved(o) {
 			risk("rec.risk_not_reserved", pl.Instances, o.InstanceName, r.StartWithinDays)
 		}
