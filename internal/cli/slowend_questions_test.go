@@ -165,6 +165,14 @@ func TestQuestionLikelyMissRanksLast(t *testing.T) {
 			}
 		}
 	}
+	// The first plan says why the cheaper plan at risk is not first.
+	for _, lang := range []string{"en", "zh"} {
+		plans := askSlow(t, lang, "--workload", "transformer-train", "--params", "1e9", "--tokens", "2e9", "--deadline-hours", "0.95", "--priority", "cost", "--limit", "2")
+		want := map[string]string{"en": "plans that meet the deadline rank first", "zh": "满足截止时间的方案排在前面"}[lang]
+		if len(plans) == 0 || !strings.Contains(strings.Join(plans[0].Reasons, " "), want) {
+			t.Errorf("%s: the first plan does not say why a cheaper plan that misses the deadline is not first", lang)
+		}
+	}
 	// Asked for, a cheaper plan at risk ranks by cost again.
 	plans := askSlow(t, "en", append(args, "--priority", "cost", "--allow-likely-miss")...)
 	for i := 1; i < len(plans); i++ {

@@ -21,6 +21,7 @@ var slowEndMessages = lazy(func() map[Lang]map[string]string {
 			"rec.buy_pays_back":      "Buying instead (the engine of gpuscout tco --onprem): %s would cost %s over %d months (hardware, installation, power, colocation, maintenance; resale at the end counted) against %s renting, and pays back in month %d (resale not counted).",
 			"rec.buy_never":          "Buying instead (the engine of gpuscout tco --onprem): %s would cost %s over %d months (hardware, installation, power, colocation, maintenance; resale at the end counted) against %s renting, and does not pay back within the horizon.",
 			"rec.buy_note":           "Buy versus rent (plan #%d): %s",
+			"rec.why_meets_deadline": "Ranked first for priority %s among %d feasible plans, though %s is cheaper (%s): it has a %s chance of missing the %.3g h deadline, and plans that meet the deadline rank first.",
 			"spot.short":             "The job is shorter than one checkpoint interval: no checkpoint is written, and an interruption restarts it from zero (T = M·e^(R/M)·(e^(W/M) − 1)); the overhead is that loss and the restarts, not checkpoints.",
 		},
 		ZH: {
@@ -39,6 +40,7 @@ var slowEndMessages = lazy(func() map[Lang]map[string]string {
 			"rec.buy_pays_back":      "改为购买（gpuscout tco --onprem 的计算）：%[1]s 在 %[3]d 个月内花费 %[2]s（硬件、安装、电力、托管、维护；计入期末残值），租用为 %[4]s，第 %[5]d 个月回本（不计残值）。",
 			"rec.buy_never":          "改为购买（gpuscout tco --onprem 的计算）：%[1]s 在 %[3]d 个月内花费 %[2]s（硬件、安装、电力、托管、维护；计入期末残值），租用为 %[4]s，在规划期内不能回本。",
 			"rec.buy_note":           "购买还是租用（方案 #%d）：%s",
+			"rec.why_meets_deadline": "按%s优先在 %d 个可行方案中排第一，虽然 %s 更便宜（%s）：它有 %s 的概率错过 %.3g 小时的截止时间，而满足截止时间的方案排在前面。",
 			"spot.short":             "作业短于一个检查点间隔：不写检查点，中断后从头重新开始；开销来自损失的工作与重启，而非检查点。",
 		},
 	}

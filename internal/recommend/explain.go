@@ -645,6 +645,10 @@ func (x *run) whyFirst(pl *Plan, c, cheapest, fastest *cand, cands []*cand) {
 		add("rec.why_cheapest2", prio, n)
 	case isFastest && (r.Priority == "time" && r.Weights == nil):
 		add("rec.why_fastest2", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur))
+	case r.likelyMiss(cheapest.miss) && !r.likelyMiss(c.miss):
+		// The cheaper plan does not meet the deadline: it ranks after
+		// every plan that does.
+		add("rec.why_meets_deadline", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur), pct(cheapest.miss), r.DeadlineHours)
 	default:
 		best := x.movedBy(c, cheapest)
 		add("rec.why_not_cheapest", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur), p.T("rec.term."+best))
