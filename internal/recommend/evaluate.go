@@ -653,7 +653,7 @@ func (x *run) spotDist(work, sigma float64, risk spot.Risk, sp spot.Plan) spot.S
 	if v, ok := x.dists[k]; ok {
 		return v
 	}
-	res := spot.SimulateSpread(spot.Job{Work: work, Checkpoint: checkpointHours, Restart: restartHours, Deadline: d}, sigma, spotQuantiles,
+	res := spot.Spread(spot.Job{Work: work, Checkpoint: checkpointHours, Restart: restartHours, Deadline: d}, sigma, spotQuantiles,
 		risk, sp.Interval, spot.SimConfig{Trials: spotTrials, Seed: 1})
 	if x.dists == nil {
 		x.dists = map[distKey]spot.SimResult{}

@@ -98,14 +98,17 @@ func SimulateSpread(j Job, sigma float64, quantiles int, r Risk, interval float6
 	var res SimResult
 	res.Trials = cfg.Trials
 	miss, fell := 0, 0
-	work := j.Work
+	works := []float64{j.Work}
+	if quantiles > 1 {
+		works = make([]float64, quantiles)
+		for i := range works {
+			z := math.Sqrt2 * math.Erfinv(2*(float64(i)+0.5)/float64(quantiles)-1)
+			works[i] = j.Work * math.Exp(sigma*z)
+		}
+	}
 	for t := 0; t < cfg.Trials; t++ {
 		jt := j
-		if quantiles > 1 {
-			i := t * quantiles / cfg.Trials
-			z := math.Sqrt2 * math.Erfinv(2*(float64(i)+0.5)/float64(quantiles)-1)
-			jt.Work = work * math.Exp(sigma*z)
-		}
+		jt.Work = works[t*len(works)/cfg.Trials]
 		tr := runTrial(jt, r, interval, notice, draw, cfg)
 		walls[t] = tr.wall
 		costs[t] = tr.spot*cfg.SpotPrice + tr.od*cfg.OnDemandPrice
