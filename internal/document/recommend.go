@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/recommend"
+	"github.com/shopspring/decimal"
 )
 
 // SchemaRecommendation names the advisor's document.
@@ -153,7 +154,7 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 				Total: Num(c.Total()), AfterHorizon: Num(c.After), Source: source(c.Source), Note: c.Note.String(),
 				Currency: p.Breakdown.Currency}
 			if i < len(p.ComponentTotals) {
-				cc.TotalInPlanCurrency = fnum(p.ComponentTotals[i])
+				cc.TotalInPlanCurrency = Num(decimal.NewFromFloat(p.ComponentTotals[i]))
 			}
 			rp.Cost.Components = append(rp.Cost.Components, cc)
 		}
