@@ -66,8 +66,8 @@ func (x *run) buyVsRent(pl *Plan) (*BuyVsRent, error) {
 		return nil, err
 	}
 	bv.Priced, bv.Servers, bv.GPUsPerServer, bv.Months, bv.Currency = true, servers, serverGPUs, r.HorizonMonths, x.cur
-	bv.RentTotal = t.Plans[0].Total.InexactFloat64()
-	bv.OnPremTotal = t.Plans[1].Total.InexactFloat64()
+	bv.RentTotal = round6(t.Plans[0].Total.InexactFloat64())
+	bv.OnPremTotal = round6(t.Plans[1].Total.InexactFloat64())
 	for _, b := range t.BreakEven {
 		if b.Kind == "buy-vs-rent" && b.Found {
 			bv.BreakEvenMonth = int(b.Value.IntPart())

@@ -82,8 +82,8 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 		p.Basis = x.basis(c)
 	}
 	if c.book > 0 {
-		p.Booking = &Booking{Quantile: r.bookQuantile(), QuantileHours: c.book, BlockHours: c.billed,
-			UsableHours: c.billed - capacityBlockWindDown, OverrunProbability: c.pastBook}
+		p.Booking = &Booking{Quantile: r.bookQuantile(), QuantileHours: round6(c.book), BlockHours: c.billed,
+			UsableHours: c.billed - capacityBlockWindDown, OverrunProbability: round6(c.pastBook)}
 	}
 	if r.service() {
 		red := &Redundancy{Chosen: r.HA}
@@ -229,6 +229,10 @@ func pct2(v float64) string {
 	}
 	return pct(v)
 }
+
+// round6 rounds a figure for a document (6 decimal places, as
+// document.Num does).
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 // quantileName is a quantile as a percentile: 0.9 → "P90".
 func quantileName(q float64) string { return "P" + strconvG(100*q) }
