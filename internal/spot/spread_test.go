@@ -37,3 +37,26 @@ func checkSpreadNormal(t *testing.T, j Job) {
 		t.Errorf("unordered quantiles %+v", norm)
 	}
 }
+
+// A 93-minute job at one interruption a day never reaches its 163-minute
+// checkpoint interval: it is charged no checkpoint overhead, only the
+// work an interruption loses and the restart, and the simulation of the
+// same process agrees.
+func TestShortJobWritesNoCheckpoint(t *testing.T) {
+	j := Job{Work: 93.0 / 60, Checkpoint: 10.0 / 60, Restart: 0.25}
+	r := Risk{MTBI: 24}
+	p := Analyze(j, r)
+	if !p.Short || p.Interval*60 < 160 || p.Interval*60 > 166 {
+		t.Fatalf("plan %+v: want a short job under a 163-minute interval", p)
+	}
+	if p.Overhead > 0.06 || p.Overhead <= 0 {
+		t.Errorf("overhead %.1f%%, want the few percent of restarting from zero (Young/Daly charged 14%%)", 100*p.Overhead)
+	}
+	if want := ShortMakespan(j.Work, j.Restart, r.MTBI); p.ExpectedHours != want {
+		t.Errorf("expected %.4f h, want %.4f h", p.ExpectedHours, want)
+	}
+	sim := Simulate(j, r, p.Interval, SimConfig{Trials: 200000, Seed: 3})
+	if math.Abs(sim.MeanHours/p.ExpectedHours-1) > 0.005 {
+		t.Errorf("simulated mean %.4f h, model %.4f h", sim.MeanHours, p.ExpectedHours)
+	}
+}
