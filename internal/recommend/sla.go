@@ -18,6 +18,10 @@ type SLA struct {
 //     single instance of the general families 99.9%.
 //   - Azure: two or more instances across two or more availability zones
 //     99.99%; a single VM with premium storage for all disks 99.9%.
+//
+// Not recorded: Alibaba Cloud's ECS reservation SLA excludes GPU
+// instance types; DigitalOcean's Droplet SLA excludes GPU Droplets (their
+// own figure was not found); Nebius's compute SLA figure was not found.
 var computeSLAs = map[string]SLA{
 	"aws":   {Single: 99.5, Zones: 99.99, Ref: "https://aws.amazon.com/compute/sla/"},
 	"gcp":   {Single: 99.9, Zones: 99.99, Ref: "https://cloud.google.com/compute/sla"},
