@@ -35,6 +35,8 @@ type recommendOptions struct {
 	layout                                                        modelLayout
 	allowNoRDMA, ha                                               bool
 	budget, hours, startWithin                                    float64
+	bookQuantile                                                  float64
+	allowLikelyMiss                                               bool
 	budgetPeriod                                                  string
 }
 
@@ -135,6 +137,8 @@ examples/*.yaml and docs/advisor.md.`,
 	f.StringVar(&o.budgetPeriod, "budget-period", "", "what --budget covers: total, month or hour (default: month for a service or cluster, total for a job)")
 	f.Float64Var(&o.hours, "hours", 0, "with --cluster-gpus: hold the GPUs for exactly this many hours (336 = two weeks), priced as a fixed-length reservation")
 	f.Float64Var(&o.startWithin, "start-within-days", 0, "guaranteed capacity starting within this many days, without interruption (no marketplace hosts, spot or queued flex-start)")
+	f.Float64Var(&o.bookQuantile, "book-quantile", 0, "the quantile of the job's time a Capacity Block is booked to cover (0.5-0.999; default 0.9, the slow end)")
+	f.BoolVar(&o.allowLikelyMiss, "allow-likely-miss", false, "rank plans likely to miss the deadline (over 10%: their P90 is past it) by the priority like the rest, instead of after every plan that meets it")
 	return cmd
 }
 
@@ -270,6 +274,12 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 	if set("start-within-days") {
 		r.StartWithinDays = o.startWithin
 	}
+	if set("book-quantile") {
+		r.BookQuantile = o.bookQuantile
+	}
+	if set("allow-likely-miss") {
+		r.AllowLikelyMiss = o.allowLikelyMiss
+	}
 	if set("limit") || r.Limit == 0 {
 		r.Limit = o.limit
 	}
@@ -286,7 +296,7 @@ func (a *app) requirements(cmd *cobra.Command, o *recommendOptions) (recommend.R
 }
 
 func anyWorkloadFlag(fs interface{ Changed(string) bool }) bool {
-	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "qps", "cluster-gpus", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority", "budget", "budget-period", "hours", "start-within-days"} {
+	for _, n := range []string{"benchmark", "workload", "gpu-hours", "tokens-per-second", "qps", "cluster-gpus", "deadline-hours", "min-gpus", "max-gpus", "utilization", "priority", "budget", "budget-period", "hours", "start-within-days", "book-quantile"} {
 		if fs.Changed(n) {
 			return true
 		}

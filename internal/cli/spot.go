@@ -118,6 +118,9 @@ func (a *app) runSpot(o *spotOptions) error {
 		fmt.Fprintln(w, p.T("spot.in_notice", o.checkpoint))
 	} else {
 		fmt.Fprintln(w, p.T("spot.interval", d.Plan.Interval*60, d.Plan.YoungInterval*60, 100*d.Plan.Overhead))
+		if d.Plan.Short {
+			fmt.Fprintln(w, p.T("spot.short"))
+		}
 	}
 	fmt.Fprintln(w, p.T("spot.sim", o.trials, o.seed, d.Spot.P50Hours, d.Spot.P90Hours, d.Spot.P99Hours, d.Spot.MeanInterruptions))
 	for _, s := range assumptions {

@@ -33,6 +33,12 @@ type CostComponent struct {
 	AfterHorizon json.Number `json:"after_horizon"`
 	Source       Source      `json:"source"`
 	Note         string      `json:"note,omitempty"`
+	// Currency is the currency of Monthly, Total and AfterHorizon (the
+	// bill's); TotalInPlanCurrency is Total converted into the currency of
+	// the advisor plan it belongs to (advisor plans only), so that a
+	// plan's components sum to its total.
+	Currency            string      `json:"currency,omitempty"`
+	TotalInPlanCurrency json.Number `json:"total_in_plan_currency,omitempty"`
 }
 
 // MonthAmount is one month of a cash-flow series.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/recommend"
+	"github.com/shopspring/decimal"
 )
 
 // SchemaRecommendation names the advisor's document.
@@ -67,6 +68,21 @@ type RecPlan struct {
 	GPUMemoryGB json.Number        `json:"gpu_memory_gb"`
 	// ForUsers is the user location a per-location plan serves.
 	ForUsers string `json:"for_users,omitempty"`
+
+	// Booking is how a Capacity Block covers the job's time.
+	Booking *recommend.Booking `json:"booking,omitempty"`
+	// BuyVsRent compares a standing cluster's plan with buying servers.
+	BuyVsRent *recommend.BuyVsRent `json:"buy_vs_rent,omitempty"`
+	// SLA is the provider's published compute SLA (services sized N+1).
+	SLA *RecSLA `json:"sla,omitempty"`
+}
+
+// RecSLA is a provider's published compute SLA: monthly uptime for a
+// single instance and for instances across two or more zones, percent.
+type RecSLA struct {
+	SingleInstancePct float64 `json:"single_instance_pct"`
+	ZonesPct          float64 `json:"multi_zone_pct"`
+	Source            string  `json:"source"`
 }
 
 // RecNoPlan says why no plan was feasible.
@@ -111,10 +127,13 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 		GPU: o.Instance.GPUID, Billing: string(o.Billing), OS: o.OSName(), PriceLowerBound: p.LowerBound, Region: o.RegionCode, Confidence: string(p.Confidence),
 		DeadlineMiss: fnum(p.DeadlineMiss), Score: fnum(p.Score), Pareto: p.Pareto, Reasons: p.Reasons, Risks: p.Risks,
 		Cost:   RecCost{Total: fnum(p.Cost), Currency: p.Currency, Components: []CostComponent{}},
-		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Serving: p.Serving, Fabric: o.Instance.RDMA,
+		Sizing: p.Sizing, Basis: p.Basis, Spot: p.Spot, Redundancy: p.Redundant, Serving: p.Serving, Booking: p.Booking, BuyVsRent: p.BuyVsRent, Fabric: o.Instance.RDMA,
 		Country: o.Region.Country, Residency: o.Region.Residency, GPUMemoryGB: Num(o.Instance.VRAMPerGPUGB()), ForUsers: p.ForUsers}
 	if p.BilledHours > 0 {
 		rp.BilledHours = fnum(p.BilledHours)
+	}
+	if p.SLA != nil {
+		rp.SLA = &RecSLA{SingleInstancePct: p.SLA.Single, ZonesPct: p.SLA.Zones, Source: p.SLA.Ref}
 	}
 	if p.Hours > 0 {
 		rp.Time = &RecTime{Hours: fnum(p.Hours), Low: fnum(p.HoursLow), High: fnum(p.HoursHigh)}
@@ -131,10 +150,15 @@ func recPlan(p *recommend.Plan, withBill bool) RecPlan {
 		rp.Risks = []string{}
 	}
 	if withBill && p.Breakdown != nil {
-		for _, c := range p.Breakdown.Components {
-			rp.Cost.Components = append(rp.Cost.Components, CostComponent{Name: c.Name, Unit: c.Unit, Quantity: Num(c.Quantity),
+		for i, c := range p.Breakdown.Components {
+			cc := CostComponent{Name: c.Name, Unit: c.Unit, Quantity: Num(c.Quantity),
 				UnitPrice: Money{Amount: Num(c.UnitPrice.Amount), Currency: c.UnitPrice.Currency}, Monthly: Num(c.Monthly()),
-				Total: Num(c.Total()), AfterHorizon: Num(c.After), Source: source(c.Source), Note: c.Note.String()})
+				Total: Num(c.Total()), AfterHorizon: Num(c.After), Source: source(c.Source), Note: c.Note.String(),
+				Currency: p.Breakdown.Currency}
+			if i < len(p.ComponentTotals) {
+				cc.TotalInPlanCurrency = Num(decimal.NewFromFloat(p.ComponentTotals[i]))
+			}
+			rp.Cost.Components = append(rp.Cost.Components, cc)
 		}
 	}
 	return rp

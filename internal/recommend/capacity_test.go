@@ -35,16 +35,18 @@ func TestDeadlineJobWeighsCapacityBlock(t *testing.T) {
 		if cb == nil || od == nil {
 			t.Fatalf("%s: want p5.48xlarge capacity-block and on-demand plans, got %v", p.Lang(), byBilling)
 		}
-		block, _ := catalog.CapacityBlockHours(cb.Hours)
-		if block < cb.Hours || math.Mod(block, 24) != 0 {
-			t.Errorf("block %v h does not cover the job's %v h in whole days", block, cb.Hours)
+		// The block covers the job's slow end (P90) and AWS's 30-minute
+		// wind-down, in whole days.
+		block, _ := catalog.CapacityBlockHours(cb.HoursHigh + 0.5)
+		if block < cb.HoursHigh+0.5 || math.Mod(block, 24) != 0 || cb.BilledHours != block {
+			t.Errorf("block %v h (billed %v h) does not cover the job's P90 %v h in whole days", block, cb.BilledHours, cb.HoursHigh)
 		}
 		want := cb.Offer.EffectiveHourly().InexactFloat64() * block * float64(cb.Instances)
 		if math.Abs(cb.Cost-want) > 0.01 {
 			t.Errorf("capacity-block cost %.2f, want %.2f (the whole %v-hour block)", cb.Cost, want, block)
 		}
-		if cb.Cost >= od.Cost {
-			t.Errorf("capacity block %.2f is not cheaper than on-demand %.2f for this job", cb.Cost, od.Cost)
+		if od.BilledHours >= block {
+			t.Errorf("on-demand billed %v h, a block of %v h: the job is shorter than its block", od.BilledHours, block)
 		}
 		word := map[i18n.Lang]string{i18n.EN: "Capacity Block", i18n.ZH: "容量块"}[p.Lang()]
 		if !strings.Contains(strings.Join(cb.Reasons, " "), word) {

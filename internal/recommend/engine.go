@@ -53,6 +53,9 @@ type Plan struct {
 	Reasons      []string
 	Estimate     *perf.Estimate
 	Breakdown    *pricing.Breakdown
+	// ComponentTotals are the totals of Breakdown's components converted
+	// into Currency, in its order: they sum to Cost.
+	ComponentTotals []float64
 	// Basis is what the time rests on (FLOPs, utilisation, scaling and
 	// their sources); nil for services and GPU-hour jobs.
 	Basis *Basis
@@ -63,6 +66,14 @@ type Plan struct {
 	// Serving is how a service plan serves its model at the stated
 	// context (nil for jobs and clusters).
 	Serving *Serving
+	// Booking is how a Capacity Block covers the job's time (nil for
+	// other plans).
+	Booking *Booking
+	// BuyVsRent compares a standing cluster's plan with buying its servers.
+	BuyVsRent *BuyVsRent
+	// SLA is the provider's published compute SLA, for a service sized
+	// N+1 (nil when none is recorded or the service is not ha).
+	SLA *SLA
 	// Sizing names the rule that chose the instance count.
 	Sizing string
 	// BilledHours is the time billed per instance (after the provider's
@@ -96,7 +107,26 @@ type SpotAdvice struct {
 	IntervalMinutes float64 `json:"checkpoint_interval_minutes"`
 	Formula         string  `json:"formula"`
 	Overhead        float64 `json:"overhead"`
-	P90Hours        float64 `json:"p90_hours,omitempty"`
+	// P90Hours and P50Hours are of the job's one time distribution: the
+	// time estimate's error and the interruptions simulated together
+	// (P90Hours is the plan's time.high).
+	P90Hours float64 `json:"p90_hours,omitempty"`
+	P50Hours float64 `json:"p50_hours,omitempty"`
+	// Short: the job is shorter than one checkpoint interval, so it
+	// writes no checkpoint and an interruption restarts it from zero.
+	Short bool `json:"shorter_than_interval,omitempty"`
+}
+
+// Booking is how a fixed-length booking (an AWS Capacity Block) covers a
+// job: booked to the Quantile of its time distribution, QuantileHours,
+// the block is BlockHours long, UsableHours of them before AWS's
+// wind-down, and OverrunProbability is the chance the job runs past them.
+type Booking struct {
+	Quantile           float64 `json:"quantile"`
+	QuantileHours      float64 `json:"quantile_hours"`
+	BlockHours         float64 `json:"block_hours"`
+	UsableHours        float64 `json:"usable_hours"`
+	OverrunProbability float64 `json:"overrun_probability"`
 }
 
 // Redundancy is a service plan with one spare instance.
@@ -209,9 +239,12 @@ type cand struct {
 	risk      float64
 	score     float64 // the sum of its terms (see scoreScale)
 	nearBonus float64
-	pareto    bool
-	sizing    string
-	*detail   // nil once dropped (see full)
+	// miss is the probability of missing the deadline (ranking puts
+	// plans likely to miss it last).
+	miss    float64
+	pareto  bool
+	sizing  string
+	*detail // nil once dropped (see full)
 }
 
 // detail is what a candidate's plan and explanations need beyond its rank.
@@ -225,19 +258,25 @@ type detail struct {
 	low, high float64
 	unitCost  float64 // services: per instance over the horizon
 	terms     int     // commitments: terms bought over the horizon
-	miss      float64
 	est       *perf.Estimate
 	spotPlan  *spot.Plan
 	spotRisk  *spot.Risk
 	stale     bool
 	// stock is the offer's capacity reading when it says low or none
 	// (a risk); nil otherwise.
-	stock   *catalog.Stock
-	nearKM  float64
-	scaling float64
-	fabric  []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
-	fp64    float64
-	inf     *infSizing
+	stock     *catalog.Stock
+	nearKM    float64
+	scaling   float64
+	fabric    []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
+	fp64      float64
+	inf       *infSizing
+	// book is the time a Capacity Block was booked to cover (the booking
+	// quantile of the job's time) and pastBook the chance the job runs
+	// past the block's usable hours.
+	book, pastBook float64
+	// spotMiss and spotP50 are a spot job's deadline risk and median from
+	// its time distribution (spotDist).
+	spotMiss, spotP50 float64
 }
 
 // Recommend evaluates every offer against the requirements. When no plan
@@ -362,6 +401,9 @@ func (e *Engine) Recommend(r Requirements, p *i18n.Printer) (*Result, error) {
 	if err := x.explain(cands); err != nil {
 		return nil, err
 	}
+	if err := x.buyVsRentNotes(); err != nil {
+		return nil, err
+	}
 	if points := x.pointPlaces(); points > 1 && r.Workload.Inference == nil {
 		res.Notes = append(res.Notes, p.T("rec.near_one_answer", points))
 	}
@@ -411,6 +453,11 @@ func sortCands(r Requirements, cands []*cand) {
 		key, strict = func(x *cand) float64 { return x.hours }, true
 	}
 	sort.SliceStable(cands, func(i, j int) bool {
+		// A hard deadline: plans likely to miss it come after every plan
+		// that meets it (LikelyMiss), whatever the priority.
+		if li, lj := r.likelyMiss(cands[i].miss), r.likelyMiss(cands[j].miss); li != lj {
+			return lj
+		}
 		// Guaranteed capacity: capacity reserved ahead comes first.
 		if r.guaranteed() && reserved(cands[i].offer) != reserved(cands[j].offer) {
 			return reserved(cands[i].offer)

@@ -74,6 +74,11 @@ type run struct {
 	fastestMiss *deadlineMiss
 	// budgetMiss is the cheapest candidate the budget rejected.
 	budgetMiss *budgetMiss
+	// dists are the spot time distributions simulated so far (spotDist).
+	dists map[distKey]spot.SimResult
+	// detailing is set while full rebuilds a candidate's details: a spot
+	// job's time distribution is simulated then even without a deadline.
+	detailing bool
 }
 
 func (x *run) reject(o *catalog.Offer, stage, key string, args ...any) {
@@ -325,7 +330,9 @@ func (x *run) full(c *cand) error {
 		return nil
 	}
 	f := cand{detail: &detail{}}
+	x.detailing = true
 	w, err := x.job(c.offer, c.instances, &f)
+	x.detailing = false
 	if err != nil {
 		return err
 	}
@@ -506,9 +513,23 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 		if math.IsInf(sp.ExpectedHours, 1) {
 			return &why{stage: "fit", key: "rec.rej.spot_too_frequent", args: []any{risk.MTBI}}, nil
 		}
-		f := sp.ExpectedHours / c.hours
-		c.hours, c.low, c.high = sp.ExpectedHours, c.low*f, c.high*f
+		// One distribution of the time: the estimate's error and the
+		// interruptions together (spotDist); its P10 and P90 are the
+		// plan's range, its share past the deadline the plan's risk.
+		sigma := 0.0
+		if c.high > c.hours {
+			sigma = math.Log(c.high/c.hours) / z90
+		}
+		c.hours = sp.ExpectedHours
 		c.spotPlan, c.spotRisk = &sp, &risk
+		if r.DeadlineHours > 0 || x.detailing {
+			d := x.spotDist(c.work, sigma, risk, sp)
+			c.low, c.high = d.P10Hours, d.P90Hours
+			c.spotMiss, c.spotP50 = d.DeadlineMiss, d.P50Hours+startup
+		} else {
+			f := sp.ExpectedHours / c.work
+			c.low, c.high = c.low*f, c.high*f
+		}
 		c.risk += 0.03
 		if risk.Assumed {
 			c.risk += 0.05
@@ -537,9 +558,20 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 		c.billed = c.hours
 	} else if o.Billing == catalog.CapacityBlock {
 		// Paid up front for the whole block, whole days (then weeks) long.
-		block, ok := catalog.CapacityBlockHours(c.hours)
+		// A job's block covers the slow end of its time (the booking
+		// quantile, P90 unless asked) and AWS's wind-down before the end;
+		// a reservation holds its hours.
+		need := c.hours
+		if !r.reservation() {
+			c.book = quantileHours(c.hours, c.high, r.bookQuantile())
+			need = c.book + capacityBlockWindDown
+		}
+		block, ok := catalog.CapacityBlockHours(need)
 		if !ok {
-			return &why{stage: "fit", key: "rec.rej.capacity_block", args: []any{c.hours}}, nil
+			return &why{stage: "fit", key: "rec.rej.capacity_block", args: []any{need}}, nil
+		}
+		if !r.reservation() {
+			c.pastBook = missProbability(c.hours, c.high, block-capacityBlockWindDown)
 		}
 		c.billed = block
 		c.cost = eff * block * float64(n)
@@ -561,6 +593,9 @@ func (x *run) priceJob(o *catalog.Offer, n int, c *cand, startup float64) (*why,
 			return &why{stage: "deadline", key: "rec.rej.deadline", args: []any{c.hours, d}}, nil
 		}
 		c.miss = missProbability(c.hours, c.high, d)
+		if c.spotPlan != nil {
+			c.miss = c.spotMiss
+		}
 	}
 	if w := x.overBudget(c); w != nil {
 		return w, nil
@@ -582,6 +617,59 @@ func hasAssumption(e *perf.Estimate, word string) bool {
 	return false
 }
 
+// z90 is the standard normal's 90th percentile: the estimate's band is
+// its 80 % interval, so its upper end is the P90.
+const z90 = 1.2816
+
+// quantileHours is the q-quantile of a log-normal time whose median is t
+// and whose P90 is high (the time as missProbability reads it).
+func quantileHours(t, high, q float64) float64 {
+	if high <= t {
+		return t
+	}
+	sigma := math.Log(high/t) / z90
+	return t * math.Exp(sigma*math.Sqrt2*math.Erfinv(2*q-1))
+}
+
+// spotTrials and spotQuantiles size the simulation of a spot job's time
+// (spotDist): the trials are spread over this many quantiles of the
+// estimate's error.
+const (
+	spotTrials    = 2000
+	spotQuantiles = 40
+)
+
+// distKey is what a spot job's time distribution depends on.
+type distKey struct {
+	work, sigma, deadline    float64
+	mtbi, notice, protection float64
+	weibull, interval        float64
+}
+
+// spotDist is the distribution of a spot job's wall time (without the
+// start-up): the interruption simulation run across the time estimate's
+// log-normal error (median work, log standard deviation sigma), pooled
+// (spot.SimulateSpread). Its share past the deadline is the plan's risk
+// of missing it. Seeded, so the same inputs give the same figures; each
+// distinct job and interruption process is simulated once per run.
+func (x *run) spotDist(work, sigma float64, risk spot.Risk, sp spot.Plan) spot.SimResult {
+	d := x.r.DeadlineHours
+	if d > 0 {
+		d = math.Max(d-startupHours, 1e-9)
+	}
+	k := distKey{work: work, sigma: sigma, deadline: d, mtbi: risk.MTBI, notice: risk.Notice, protection: risk.Protection, weibull: risk.WeibullK, interval: sp.Interval}
+	if v, ok := x.dists[k]; ok {
+		return v
+	}
+	res := spot.Spread(spot.Job{Work: work, Checkpoint: checkpointHours, Restart: restartHours, Deadline: d}, sigma, spotQuantiles,
+		risk, sp.Interval, spot.SimConfig{Trials: spotTrials, Seed: 1})
+	if x.dists == nil {
+		x.dists = map[distKey]spot.SimResult{}
+	}
+	x.dists[k] = res
+	return res
+}
+
 // missProbability treats the time as log-normal with the band as its 80th
 // percentile: P(T > D) = 1 − Φ(ln(D/T) / σ), σ = ln(high/T) / 1.2816.
 func missProbability(t, high, d float64) float64 {
@@ -591,7 +679,7 @@ func missProbability(t, high, d float64) float64 {
 		}
 		return 0
 	}
-	sigma := math.Log(high/t) / 1.2816
+	sigma := math.Log(high/t) / z90
 	z := math.Log(d/t) / sigma
 	return 0.5 * math.Erfc(z/math.Sqrt2)
 }
@@ -634,6 +722,9 @@ func (x *run) commonRisk(c *cand) {
 	}
 	if x.r.guaranteed() && !reserved(c.offer) {
 		c.risk += 0.1 // on-demand capacity is not reserved
+	}
+	if x.r.scoresSLA() && !hasSLA(c.offer) {
+		c.risk += noSLARisk // no published availability commitment recorded
 	}
 }
 

@@ -59,32 +59,22 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 		p.Cost = c.cost // renewals over the horizon
 	}
 	c.cost = p.Cost
+	// Each component in the plan's currency: conversion is linear, so
+	// they are the bill's shares of the plan's cost and sum to it.
+	if bt := b.Total(); !bt.IsZero() {
+		for _, comp := range b.Components {
+			p.ComponentTotals = append(p.ComponentTotals, p.Cost*comp.Total().Div(bt).InexactFloat64())
+		}
+	}
 	if c.spotPlan != nil && c.spotRisk != nil {
 		adv := &SpotAdvice{MTBIHours: c.spotRisk.MTBI, MTBISource: c.spotRisk.Source, IntervalMinutes: c.spotPlan.Interval * 60,
 			Formula: c.spotPlan.Formula, Overhead: c.spotPlan.Overhead}
 		if !r.service() {
-			s := spot.Simulate(spot.Job{Work: c.work, Checkpoint: checkpointHours, Restart: restartHours, Deadline: r.DeadlineHours},
-				*c.spotRisk, c.spotPlan.Interval, spot.SimConfig{Trials: 4000, Seed: 1})
-			adv.P90Hours = s.P90Hours + startupHours
-			if r.DeadlineHours > 0 {
-				// The deadline risk spans the time estimate's 80 % interval:
-				// the work at 40 equal-probability quantiles of its log-normal
-				// (P90 = c.high), each run through the interruption
-				// simulation, averaged.
-				// The start-up time is fixed: the spread is the work's.
-				sigma := 0.0
-				if mid, hi := c.hours-startupHours, c.high-startupHours; mid > 0 && hi > mid {
-					sigma = math.Log(hi/mid) / 1.2816
-				}
-				const quantiles = 40
-				p.DeadlineMiss = 0
-				for i := 0; i < quantiles; i++ {
-					z := math.Sqrt2 * math.Erfinv(2*(float64(i)+0.5)/quantiles-1)
-					q := spot.Simulate(spot.Job{Work: c.work * math.Exp(sigma*z), Checkpoint: checkpointHours, Restart: restartHours, Deadline: r.DeadlineHours - startupHours},
-						*c.spotRisk, c.spotPlan.Interval, spot.SimConfig{Trials: 200, Seed: 1})
-					p.DeadlineMiss += q.DeadlineMiss / quantiles
-				}
-			}
+			// The one distribution of the job's time (spotDist): its P90
+			// is the plan's slow end, its share past the deadline the
+			// plan's risk of missing it.
+			adv.P90Hours, adv.P50Hours = c.high, c.spotP50
+			adv.Short = c.spotPlan.Short
 		}
 		p.Spot = adv
 	}
@@ -93,6 +83,10 @@ func (x *run) plan(c *cand, rank int) (*Plan, error) {
 	}
 	if c.inf != nil {
 		p.Serving = x.serving(c)
+	}
+	if c.book > 0 {
+		p.Booking = &Booking{Quantile: r.bookQuantile(), QuantileHours: round6(c.book), BlockHours: c.billed,
+			UsableHours: c.billed - capacityBlockWindDown, OverrunProbability: round6(c.pastBook)}
 	}
 	if r.service() {
 		red := &Redundancy{Chosen: r.HA}
@@ -230,6 +224,24 @@ func (r *Requirements) precisionLabel(p perf.Precision) string {
 
 func pct(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
 
+// pct2 is a probability as a percentage, "<1%" when it rounds to none
+// but is not none.
+func pct2(v float64) string {
+	if v > 0 && v < 0.005 {
+		return "<1%"
+	}
+	return pct(v)
+}
+
+// round6 rounds a figure for a document (6 decimal places, as
+// document.Num does).
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+
+// quantileName is a quantile as a percentile: 0.9 → "P90".
+func quantileName(q float64) string { return "P" + strconvG(100*q) }
+
+func strconvG(v float64) string { return fmt.Sprintf("%g", math.Round(v*10)/10) }
+
 // hrs renders hours in the printer's language.
 func (x *run) hrs(h float64) string {
 	switch {
@@ -349,7 +361,17 @@ func (x *run) explain(cands []*cand) error {
 				block := c.billed
 				blockCost, _ := e.toCur(o.EffectiveHourly().InexactFloat64()*block*float64(pl.Instances), o.Price.Currency, cur)
 				add("rec.capacity_block", int(block/24), money(blockCost, cur))
-				if need := pl.Hours; need > 14*24 && block-need >= 24 {
+				need := pl.Hours
+				if c.book > 0 {
+					// Booked to the slow end: the quantile it covers and
+					// the chance of running past the usable hours.
+					need = c.book
+					add("rec.book_slow_end", quantileName(r.bookQuantile()), x.hrs(c.book), x.hrs(pl.Hours), x.hrs(block-capacityBlockWindDown), pct2(c.pastBook))
+					if c.pastBook >= 0.005 {
+						risk("rec.risk_block_overrun", pct2(c.pastBook), int(block/24))
+					}
+				}
+				if need > 14*24 && block-need >= 24 {
 					add("rec.capacity_block_steps", need/24, int(block/24))
 				}
 				if block-pl.Hours < capacityBlockWindDown {
@@ -484,7 +506,11 @@ func (x *run) explain(cands []*cand) error {
 			if r.service() {
 				add("rec.spot_service", s.MTBIHours, pct(s.Overhead))
 			} else {
-				add("rec.spot_plan", s.IntervalMinutes, checkpointHours*60, pct(s.Overhead), x.hrs(s.P90Hours))
+				if s.Short {
+					add("rec.spot_short", s.IntervalMinutes, pct(s.Overhead), x.hrs(s.P90Hours))
+				} else {
+					add("rec.spot_plan", s.IntervalMinutes, checkpointHours*60, pct(s.Overhead), x.hrs(s.P90Hours))
+				}
 			}
 			if r.MTBIHours > 0 {
 				risk("rec.risk_spot_given", s.MTBIHours)
@@ -514,11 +540,31 @@ func (x *run) explain(cands []*cand) error {
 				}
 			}
 		}
+		if r.scoresSLA() {
+			if s, ok := ComputeSLA(o.Provider); ok {
+				sla := s
+				pl.SLA = &sla
+				add("rec.sla", o.Provider, s.Single, s.Zones, s.Ref)
+			} else {
+				risk("rec.risk_no_sla", o.Provider, noSLARisk)
+			}
+		}
 		if r.guaranteed() && !reserved(o) {
 			risk("rec.risk_not_reserved", pl.Instances, o.InstanceName, r.StartWithinDays)
 		}
 		if pl.DeadlineMiss >= 0.005 {
 			risk("rec.risk_deadline", pct(pl.DeadlineMiss), r.DeadlineHours, x.hrs(pl.HoursHigh))
+		}
+		if r.likelyMiss(c.miss) {
+			meet := 0
+			for _, o := range cands {
+				if !r.likelyMiss(o.miss) {
+					meet++
+				}
+			}
+			if meet > 0 {
+				add("rec.likely_miss", r.DeadlineHours, pct(c.miss), pct(LikelyMiss), x.hrs(pl.HoursHigh), meet)
+			}
 		}
 		if g := o.Instance.GPU; g != nil && armHost(o.Instance) {
 			risk("rec.risk_arm", o.Instance.GPUID)
@@ -621,6 +667,10 @@ func (x *run) whyFirst(pl *Plan, c, cheapest, fastest *cand, cands []*cand) {
 		add("rec.why_cheapest2", prio, n)
 	case isFastest && (r.Priority == "time" && r.Weights == nil):
 		add("rec.why_fastest2", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur))
+	case r.likelyMiss(cheapest.miss) && !r.likelyMiss(c.miss):
+		// The cheaper plan does not meet the deadline: it ranks after
+		// every plan that does.
+		add("rec.why_meets_deadline", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur), pct(cheapest.miss), r.DeadlineHours)
 	default:
 		best := x.movedBy(c, cheapest)
 		add("rec.why_not_cheapest", prio, n, x.name(x.lightName(cheapest)), money(cheapest.cost, cur), p.T("rec.term."+best))

@@ -331,6 +331,15 @@ func (x *run) filters(gpus map[string]bool) []stage {
 			}
 			return ""
 		}, relax: func([]*catalog.Offer) string { return p.T("rec.relax.spot") }})
+	if r.scoresSLA() {
+		st = append(st, stage{name: "sla", describe: p.T("rec.st.sla"),
+			reject: func(o *catalog.Offer) string {
+				if c.IsMarketplace(o.Provider) {
+					return p.T("rec.rej.marketplace_ha", o.Provider)
+				}
+				return ""
+			}, relax: func([]*catalog.Offer) string { return p.T("rec.relax.sla") }})
+	}
 	if r.guaranteed() {
 		st = append(st, stage{name: "capacity", describe: p.T("rec.st.guaranteed", r.StartWithinDays),
 			reject: func(o *catalog.Offer) string {

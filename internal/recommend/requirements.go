@@ -204,6 +204,14 @@ type Requirements struct {
 	MTBIHours float64 `json:"mtbi_hours,omitempty"`
 	// HA sizes services with one spare instance (N+1).
 	HA bool `json:"ha,omitempty"`
+	// BookQuantile is the quantile of a job's time distribution that a
+	// fixed-length booking (an AWS Capacity Block) must cover: 0 means
+	// DefaultBookQuantile (P90).
+	BookQuantile float64 `json:"book_quantile,omitempty"`
+	// AllowLikelyMiss ranks plans likely to miss the deadline (see
+	// LikelyMiss) by the priority like the rest, instead of after every
+	// plan that meets it.
+	AllowLikelyMiss bool `json:"allow_likely_miss,omitempty"`
 
 	Regions   []string `json:"regions,omitempty"`
 	Countries []string `json:"countries,omitempty"`
@@ -363,6 +371,8 @@ func (r *Requirements) Validate() error {
 		return inputErr("hours", "holds a cluster for a fixed time: give cluster_gpus (--cluster-gpus) with it; a sized job's time comes from the performance model")
 	case r.Hours > 0 && r.HorizonMonths > 0:
 		return inputErr("hours", "give hours (a fixed-length reservation) or horizon_months (a standing cluster), not both")
+	case r.BookQuantile != 0 && !(r.BookQuantile >= 0.5 && r.BookQuantile <= 0.999):
+		return inputErr("book_quantile", "a quantile between 0.5 (the median) and 0.999")
 	case r.StartWithinDays < 0 || math.IsNaN(r.StartWithinDays):
 		return inputErr("start_within_days", "must not be negative")
 	case r.StartWithinDays > 0 && r.Interruptible:
@@ -482,3 +492,29 @@ func (r *Requirements) reservation() bool {
 // guaranteed reports whether the capacity must be guaranteed to start
 // (start_within_days) and run without interruption.
 func (r *Requirements) guaranteed() bool { return r.StartWithinDays > 0 }
+
+// DefaultBookQuantile is the quantile of a job's time that a
+// fixed-length booking covers unless book_quantile says otherwise: the
+// slow end (P90), the same quantile that sizes a job for its deadline.
+const DefaultBookQuantile = 0.9
+
+// LikelyMiss is the probability of missing a hard deadline above which a
+// plan does not meet it: its P90, the slow end that sizes a job and books
+// its capacity, is past the deadline. Such plans rank after every plan
+// that meets the deadline, under every priority, unless
+// allow_likely_miss.
+const LikelyMiss = 0.1
+
+// likelyMiss reports whether a candidate is ranked as likely to miss the
+// deadline.
+func (r *Requirements) likelyMiss(miss float64) bool {
+	return r.DeadlineHours > 0 && !r.AllowLikelyMiss && miss > LikelyMiss+1e-9
+}
+
+// bookQuantile is the quantile a fixed-length booking covers.
+func (r *Requirements) bookQuantile() float64 {
+	if r.BookQuantile > 0 {
+		return r.BookQuantile
+	}
+	return DefaultBookQuantile
+}

@@ -366,7 +366,7 @@ func checkChinese(t *testing.T, d jsonDoc) {
 	t.Helper()
 	allowed := map[string]bool{}
 	for _, w := range strings.Fields(`GB TFLOPS FLOPs CNY USD EUR JPY token InfiniBand EFA eRDMA RoCE RDMA Windows WeChat Kubernetes ONNX
-		TensorRT Young Daly NVLink NVSwitch PCIe xGMI MPI MLPerf gpuscout perf validate mtbi allow_no_rdma multi_node max_gpus min_gpus interruptible allow-no-rdma multi-node max-gpus min-gpus interconnect ROCm PyTorch vLLM CUDA Python arm64 aarch64 x86-64 ARM
+		TensorRT Young Daly NVLink NVSwitch PCIe xGMI MPI MLPerf gpuscout perf validate mtbi allow_no_rdma multi_node max_gpus min_gpus interruptible allow-no-rdma multi-node max-gpus min-gpus book-quantile allow-likely-miss tco onprem plans.yaml ha interconnect ROCm PyTorch vLLM CUDA Python arm64 aarch64 x86-64 ARM
 		fabric infiniband efa none Llama LoRA QLoRA Adam false true cn-mainland bf16 fp16 fp32 fp64 fp8 int8 tf32 Linux GPU NVIDIA AMD`) {
 		allowed[strings.ToLower(w)] = true
 	}

@@ -1089,6 +1089,11 @@ func jobFromForm(q url.Values, header string, gpuID func(string) (string, bool))
 	} else if sw > 0 {
 		fmt.Fprintf(&b, "start_within_days: %g\n", sw)
 	}
+	if bq, err := num("book_quantile", false); err != nil {
+		return "", err
+	} else if bq > 0 {
+		fmt.Fprintf(&b, "book_quantile: %g\n", bq)
+	}
 	if res := q.Get("residency"); res != "" {
 		if strings.ContainsAny(res, "\n:{}[]#,\"' ") {
 			return "", &formError{"residency"}

@@ -26,6 +26,7 @@ type SimConfig struct {
 type SimResult struct {
 	Trials                       int
 	MeanHours                    float64
+	P10Hours                     float64
 	P50Hours, P90Hours, P99Hours float64
 	// SpotHours and OnDemandHours are the mean hours billed at each price.
 	SpotHours, OnDemandHours            float64
@@ -56,6 +57,21 @@ type trial struct {
 //
 // It is seeded and reproducible.
 func Simulate(j Job, r Risk, interval float64, cfg SimConfig) SimResult {
+	return SimulateSpread(j, 0, 1, r, interval, cfg)
+}
+
+// SimulateSpread is Simulate over the work's own uncertainty: one
+// distribution of the wall time that combines the time estimate's error
+// and the interruptions. The work is log-normal, j.Work its median and
+// sigma its log standard deviation; the trials are split evenly over
+// `quantiles` equal-probability quantiles of it (j.Work·e^(σz), z the
+// standard normal's quantile at (i + ½)/quantiles), each run through the
+// interruption process, and pooled. With sigma 0 (or one quantile) it is
+// Simulate.
+func SimulateSpread(j Job, sigma float64, quantiles int, r Risk, interval float64, cfg SimConfig) SimResult {
+	if quantiles < 1 || sigma <= 0 || math.IsNaN(sigma) {
+		quantiles = 1
+	}
 	if cfg.Trials < 1 {
 		cfg.Trials = 1
 	}
@@ -82,8 +98,18 @@ func Simulate(j Job, r Risk, interval float64, cfg SimConfig) SimResult {
 	var res SimResult
 	res.Trials = cfg.Trials
 	miss, fell := 0, 0
+	works := []float64{j.Work}
+	if quantiles > 1 {
+		works = make([]float64, quantiles)
+		for i := range works {
+			z := math.Sqrt2 * math.Erfinv(2*(float64(i)+0.5)/float64(quantiles)-1)
+			works[i] = j.Work * math.Exp(sigma*z)
+		}
+	}
 	for t := 0; t < cfg.Trials; t++ {
-		tr := runTrial(j, r, interval, notice, draw, cfg)
+		jt := j
+		jt.Work = works[t*len(works)/cfg.Trials]
+		tr := runTrial(jt, r, interval, notice, draw, cfg)
 		walls[t] = tr.wall
 		costs[t] = tr.spot*cfg.SpotPrice + tr.od*cfg.OnDemandPrice
 		res.MeanCost += costs[t]
@@ -109,6 +135,7 @@ func Simulate(j Job, r Risk, interval float64, cfg SimConfig) SimResult {
 	slices.Sort(walls)
 	slices.Sort(costs)
 	pct := func(v []float64, p float64) float64 { return v[min(len(v)-1, int(math.Ceil(p*n))-1)] }
+	res.P10Hours = pct(walls, 0.1)
 	res.P50Hours, res.P90Hours, res.P99Hours = pct(walls, 0.5), pct(walls, 0.9), pct(walls, 0.99)
 	res.P50Cost, res.P90Cost, res.P99Cost = pct(costs, 0.5), pct(costs, 0.9), pct(costs, 0.99)
 	return res

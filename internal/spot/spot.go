@@ -126,6 +126,22 @@ func NoticeMakespan(w, c, r, m float64) float64 {
 	return w / (1 - (c+r)/m)
 }
 
+// ShortMakespan is the expected wall time of W hours of work that writes
+// no checkpoint (it is shorter than one checkpoint interval), so an
+// interruption restarts it from zero, with restart R under exponential
+// interruptions of mean M (Daly's expression for one segment, C = 0):
+//
+//	T = M · e^(R/M) · (e^(W/M) − 1)
+func ShortMakespan(w, r, m float64) float64 {
+	if w == 0 {
+		return 0
+	}
+	if math.IsInf(m, 1) {
+		return w
+	}
+	return m * math.Exp(r/m) * math.Expm1(w/m)
+}
+
 // Plan is the analytic answer for a job on a spot offer.
 type Plan struct {
 	Interval      float64 // optimal checkpoint interval (hours); 0 when checkpoints go in the notice
@@ -134,6 +150,10 @@ type Plan struct {
 	ExpectedHours float64
 	Overhead      float64 // ExpectedHours / Work − 1
 	NoticeCovers  bool    // a checkpoint fits in the notice window
+	// Short: the work is shorter than one checkpoint interval, so no
+	// checkpoint is written and an interruption restarts it from zero
+	// (ShortMakespan); Interval is the interval it never reaches.
+	Short bool
 }
 
 // Analyze computes the optimal interval and the expected makespan.
@@ -151,6 +171,13 @@ func Analyze(j Job, r Risk) Plan {
 		}
 		p.Formula = "Daly (2006): τ = √(2CM)·[1 + ⅓√(C/2M) + ⅑(C/2M)] − C; T = M·e^(R/M)·(e^((τ+C)/M) − 1)·W/τ"
 		p.ExpectedHours = ExpectedMakespan(j.Work, j.Checkpoint, j.Restart, r.MTBI, p.Interval)
+		if j.Work > 0 && j.Work <= p.Interval {
+			// No checkpoint fires: charge none, and lose the work done
+			// at each interruption.
+			p.Short = true
+			p.Formula = "shorter than one checkpoint interval, so no checkpoint is written and an interruption restarts it from zero: T = M·e^(R/M)·(e^(W/M) − 1)"
+			p.ExpectedHours = ShortMakespan(j.Work, j.Restart, r.MTBI)
+		}
 	}
 	if j.Work > 0 {
 		p.Overhead = p.ExpectedHours/j.Work - 1

@@ -78,7 +78,12 @@ type File struct {
 	OS        string  `yaml:"os"`
 	MTBIHours float64 `yaml:"mtbi_hours"`
 	HA        bool    `yaml:"ha"`
-	Location  struct {
+	// BookQuantile is the quantile of the job's time a fixed-length
+	// booking covers (default 0.9); AllowLikelyMiss ranks plans likely to
+	// miss the deadline with the rest.
+	BookQuantile    float64 `yaml:"book_quantile"`
+	AllowLikelyMiss bool    `yaml:"allow_likely_miss"`
+	Location        struct {
 		Regions   []string `yaml:"regions"`
 		Countries []string `yaml:"countries"`
 		Residency []string `yaml:"residency"`
@@ -223,7 +228,7 @@ func (f File) Requirements() (recommend.Requirements, error) {
 	r := recommend.Requirements{Name: f.Name, DeadlineHours: f.DeadlineHours, HorizonMonths: f.HorizonMonths, Utilization: f.Utilization,
 		GPUs: f.GPU.Models, MinVRAMGB: f.GPU.MinVRAMGB, MinTotalVRAMGB: f.GPU.MinTotalGB, MinGPUs: f.GPU.MinGPUs, MaxGPUs: f.GPU.MaxGPUs,
 		Interconnect: f.GPU.Interconnect, RDMA: f.GPU.RDMA.any, Fabric: f.GPU.Fabric, MultiNode: f.GPU.MultiNode, AllowNoRDMA: f.GPU.AllowNoRDMA,
-		OS: f.OS, MTBIHours: f.MTBIHours, HA: f.HA,
+		OS: f.OS, MTBIHours: f.MTBIHours, HA: f.HA, BookQuantile: f.BookQuantile, AllowLikelyMiss: f.AllowLikelyMiss,
 		Regions: f.Location.Regions, Countries: f.Location.Countries, Residency: f.Location.Residency, NearUsers: f.Location.NearUsers,
 		Providers: f.Providers, ExcludeProviders: f.ExcludeProviders, Interruptible: f.Interruptible, Ecosystem: f.Ecosystem,
 		Priority: f.Priority, Currency: strings.ToUpper(f.Currency), Limit: f.Limit,
