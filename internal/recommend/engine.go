@@ -264,12 +264,12 @@ type detail struct {
 	stale     bool
 	// stock is the offer's capacity reading when it says low or none
 	// (a risk); nil otherwise.
-	stock     *catalog.Stock
-	nearKM    float64
-	scaling   float64
-	fabric    []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
-	fp64      float64
-	inf       *infSizing
+	stock   *catalog.Stock
+	nearKM  float64
+	scaling float64
+	fabric  []i18n.Msg // the all-reduce bandwidth across nodes the scaling assumed
+	fp64    float64
+	inf     *infSizing
 	// book is the time a Capacity Block was booked to cover (the booking
 	// quantile of the job's time) and pastBook the chance the job runs
 	// past the block's usable hours.
