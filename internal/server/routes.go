@@ -57,16 +57,7 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /gpus", s.cached(s.pageGPUs))
 	mux.HandleFunc("GET /about", s.cached(s.pageAbout))
 	mux.HandleFunc("/", s.pageNotFound)
-	return s.recoverer(s.headers(s.accessLog(s.hostCheck(s.guard(compress(mux))))))
-}
-
-func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
-	d := s.Data()
-	st := d.Catalog.Stats()
-	writeJSON(w, http.StatusOK, map[string]any{
-		"status": "ok", "offers": st.Offers, "imported_offers": d.Imported,
-		"loaded": d.Loaded.UTC().Format(time.RFC3339), "newest_price": st.NewestAsOf.Format("2006-01-02"),
-	})
+	return s.probes(s.recoverer(s.headers(s.accessLog(s.hostCheck(s.guard(compress(mux)))))))
 }
 
 // headers sets security headers on every response. The pages load only
