@@ -54,7 +54,7 @@ test: vet
 	$(GO) test -count=1 $(PKGS)
 	@$(MAKE) --no-print-directory deploy-check
 
-## deploy-check: the Kubernetes manifests under deploy/ decoded strictly against the Kubernetes API types (offline)
+## deploy-check: the kustomizations under deploy/ built with kustomize and decoded strictly against the Kubernetes API types (offline); the Dockerfile's Go against go.mod
 deploy-check:
 	cd deploy/validate && $(GO) test -count=1 ./...
 
