@@ -23,7 +23,7 @@ import (
 // browser starts headless Chromium against a test server. Without a
 // Chromium binary the test is skipped locally and fails under CI (CI=true),
 // so the browser tests can never silently stop running there.
-func browser(t *testing.T) (ctx context.Context, base string, problems func() []string) {
+func browser(t testing.TB) (ctx context.Context, base string, problems func() []string) {
 	t.Helper()
 	var bin string
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {

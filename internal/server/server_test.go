@@ -66,7 +66,7 @@ var (
 
 // newServer returns one server over the embedded catalog for all tests that
 // only read.
-func newServer(t *testing.T) *server.Server {
+func newServer(t testing.TB) *server.Server {
 	t.Helper()
 	sharedOnce.Do(func() {
 		sharedSrv, sharedErr = server.New(context.Background(), server.Config{Load: loadEmbedded, Now: func() time.Time { return now }})
