@@ -18,7 +18,7 @@ import (
 func probeAllocs(t *testing.T, h http.Handler, path string) float64 {
 	t.Helper()
 	req := httptest.NewRequest(http.MethodGet, path, nil)
-	return testing.AllocsPerRun(50, func() {
+	return leastAllocs(func() {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {

@@ -151,6 +151,7 @@ func (s *Server) Reload(ctx context.Context) error {
 	defer s.reload.Unlock()
 	d, err := s.cfg.Load(ctx)
 	if err != nil {
+		s.metrics.reloadFailures.Add(1)
 		return fmt.Errorf("server: load data: %w", err)
 	}
 	if d.Loaded.IsZero() {
@@ -160,7 +161,7 @@ func (s *Server) Reload(ctx context.Context) error {
 	s.data.Store(d)
 	go d.warmExplorer() // the default explorer pages' index, off the first request's clock
 	s.cache.clear()
-	s.metrics.reloads.Add(1)
+	s.metrics.loadedData(d)
 	return nil
 }
 

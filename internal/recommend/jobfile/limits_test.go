@@ -3,8 +3,8 @@ package jobfile_test
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/gpuscout/gpuscout/internal/i18n"
