@@ -44,7 +44,9 @@ func browser(t testing.TB) (ctx context.Context, base string, problems func() []
 		chromedp.Flag("disable-gpu", true), chromedp.WindowSize(1366, 900))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 180*time.Second)
+	// a cap only a hang reaches: at load 30 on two cores a browser test
+	// took over 180 s
+	ctx, cancelT := context.WithTimeout(ctx, 600*time.Second)
 	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
 	var mu sync.Mutex
 	var seen []string
