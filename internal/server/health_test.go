@@ -167,3 +167,36 @@ func TestReadyzDrainsOnShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestFooterSaysWhichPricesAreServed: does a page say whether it shows a
+// published price snapshot (and when it was written) or only the prices
+// built into the binary, as a fresh install serves before its first
+// update? In English and Chinese.
+func TestFooterSaysWhichPricesAreServed(t *testing.T) {
+	written := time.Date(2026, 12, 2, 5, 17, 0, 0, time.UTC)
+	for _, c := range []struct {
+		at     time.Time
+		en, zh string
+	}{
+		{time.Time{}, "No price snapshot loaded: these are the prices built into this gpuscout binary.", "未加载价格快照：以下是本 gpuscout 程序内置的价格。"},
+		{written, "Price snapshot written 2026-12-02 05:17 UTC.", "价格快照写入于 2026-12-02 05:17（UTC）。"},
+	} {
+		load := func(ctx context.Context) (*server.Data, error) {
+			d, err := loadEmbedded(ctx)
+			if err == nil && !c.at.IsZero() {
+				d.Snapshot, d.SnapshotTime = "/snapshot/gpuscout.db", c.at
+			}
+			return d, err
+		}
+		srv, err := server.New(context.Background(), server.Config{Load: load, Now: func() time.Time { return now }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lang, want := range map[string]string{"en": c.en, "zh": c.zh} {
+			body := get(t, srv, "/about?lang="+lang).Body.String()
+			if !strings.Contains(body, "<span data-snapshot>"+want+"</span>") {
+				t.Errorf("%s: the footer lacks %q", lang, want)
+			}
+		}
+	}
+}
