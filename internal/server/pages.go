@@ -41,9 +41,6 @@ type view struct {
 	MedianAge  int
 	// CurrentOffers leaves out retired instance types (the explorer's default).
 	CurrentOffers int
-	// Snapshot says which prices are served: when the loaded price
-	// snapshot was written, or that none is loaded (the embedded catalog).
-	Snapshot string
 	Error         *apiError
 	// Warnings name stored records left out because their data is
 	// unusable (at most maxPageWarnings, then a count).
@@ -54,6 +51,10 @@ type view struct {
 	Page      any
 	// Assets is false in a build without the bundled script and stylesheet.
 	Assets bool
+
+	// Snapshot says which prices are served: when the loaded price
+	// snapshot was written, or that none is loaded (the embedded catalog).
+	Snapshot string
 }
 
 func (s *Server) view(r *http.Request, d *Data, active string) view {
