@@ -8,10 +8,17 @@
 #   docker run -v /srv/gpuscout:/snapshot:ro -p 8080:8080 gpuscout:dev \
 #     serve --addr 0.0.0.0:8080 --db /snapshot/gpuscout.db --db-read-only --watch 30s
 
-ARG GO_IMAGE=golang:1.26-bookworm
+# The build image's Go is go.mod's (deploy/validate's TestImageGoMatchesGoMod
+# holds them equal): an older one would fetch a newer toolchain, which an
+# offline build cannot, and GOTOOLCHAIN=local makes that a clear error.
+# Pin the images by digest for a reproducible build (deploy/README.md):
+#   docker build --build-arg GO_IMAGE=golang:1.26.8-bookworm@sha256:… \
+#     --build-arg BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot@sha256:… .
+ARG GO_IMAGE=golang:1.26.8-bookworm
 ARG BASE_IMAGE=gcr.io/distroless/static-debian12:nonroot
 
 FROM ${GO_IMAGE} AS build
+ENV GOTOOLCHAIN=local
 WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download

@@ -48,13 +48,15 @@ demo: build
 	@echo "== Time and cost to train a 7B model on 1T tokens on 8 p5.48xlarge =="
 	@$(BIN) estimate --workload transformer-train --params 7e9 --tokens 1e12 --offer aws/p5.48xlarge/us-east-1/on-demand --instances 8
 
-## test: vet, formatting check and every test (offline, race detector off for speed on 2 cores)
+## test: vet, formatting check and every test (offline, race detector off for speed on 2 cores). No test
+## asserts a time (GPUSCOUT_PERF_BUDGET=1 holds the explorer's paint times to 100 ms on a quiet machine);
+## -timeout 30m is a cap only a hang reaches on a busy machine.
 test: vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout 30m $(PKGS)
 	@$(MAKE) --no-print-directory deploy-check
 
-## deploy-check: the Kubernetes manifests under deploy/ decoded strictly against the Kubernetes API types (offline)
+## deploy-check: the kustomizations under deploy/ built with kustomize and decoded strictly against the Kubernetes API types (offline); the Dockerfile's Go against go.mod
 deploy-check:
 	cd deploy/validate && $(GO) test -count=1 ./...
 

@@ -23,6 +23,8 @@
 #
 #   bench/http.sh                 (DURATION=10s by default)
 #   DURATION=30s CONNECTIONS=64 THREADS=2 bench/http.sh   (THREADS: nproc by default)
+#   BIN=/tmp/gpuscout-before bench/http.sh   (a binary built elsewhere, e.g. an earlier commit)
+#   TARGETS="nginx api" bench/http.sh         (only these targets)
 #
 # wrk, nginx and the server share the machine's CPUs. On a small machine wrk
 # takes a large share of them while it drives nginx, which holds the ceiling
@@ -105,14 +107,15 @@ wait_up() {
   exit 1
 }
 
-go build -o bin/gpuscout ./cmd/gpuscout
+bin=${BIN:-bin/gpuscout}
+[[ -n ${BIN:-} ]] || go build -o bin/gpuscout ./cmd/gpuscout
 
 # gpuscout, with nothing of the user's: empty HOME, a database that does not exist.
 mkdir -p "$work/home" "$work/db"
 gport=$(free_port)
 base="http://127.0.0.1:$gport"
 env -u XDG_DATA_HOME -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME="$work/home" \
-  bin/gpuscout serve --addr "127.0.0.1:$gport" --quiet --db "$work/db/none.db" \
+  "$bin" serve --addr "127.0.0.1:$gport" --quiet --db "$work/db/none.db" \
   >"$work/server.log" 2>&1 &
 server_pid=$!
 wait_up "$base/healthz" "$server_pid" "gpuscout serve" "$work/server.log"
@@ -179,6 +182,16 @@ EOF
 names=(nginx api page gpus api-nc page-nc)
 urls=("$nginx_url" "$base$api_path" "$base$page_path" "$base$gpus_path" "$base$api_path" "$base$page_path")
 scripts=("" "" "" "" "$work/nocache.lua" "$work/nocache.lua")
+pids=("$nginx_pid" "$server_pid" "$server_pid" "$server_pid" "$server_pid" "$server_pid")
+if [[ -n ${TARGETS:-} ]]; then # keep only the targets named (in this order)
+  keep_names=() keep_urls=() keep_scripts=() keep_pids=()
+  for i in "${!names[@]}"; do
+    if [[ " $TARGETS " == *" ${names[$i]} "* ]]; then
+      keep_names+=("${names[$i]}") keep_urls+=("${urls[$i]}") keep_scripts+=("${scripts[$i]}") keep_pids+=("${pids[$i]}")
+    fi
+  done
+  names=("${keep_names[@]}") urls=("${keep_urls[@]}") scripts=("${keep_scripts[@]}") pids=("${keep_pids[@]}")
+fi
 declare -A size
 for i in "${!names[@]}"; do
   read -r code bytes < <(curl -sS -o /dev/null -w '%{http_code} %{size_download}\n' "${urls[$i]}${scripts[$i]:+&nocache=check}")
@@ -245,7 +258,6 @@ echo "tools:   $wrk_version, $nginx_version, $go_version"
 echo "load:    wrk -t $threads -c $conns -d $duration --latency (wrk, nginx and gpuscout share the CPUs)"
 echo
 
-pids=("$nginx_pid" "$server_pid" "$server_pid" "$server_pid" "$server_pid" "$server_pid")
 for i in "${!names[@]}"; do
   run_wrk "${names[$i]}" "${urls[$i]}" "${pids[$i]}" "${scripts[$i]}"
 done
@@ -266,9 +278,10 @@ done
 for name in "${names[@]}"; do # which socket errors: wrk counts a request over 2 s as a timeout
   awk -v n="$name" '/Socket errors:/ { sub(/^ +/, ""); print n ": " $0 }' "$work/$name.wrk"
 done
-read -r nginx_rps _ _ _ _ nginx_req nginx_cpu <"$work/res.nginx"
-read -r api_rps _ _ _ _ api_req api_cpu <"$work/res.api"
-read -r apinc_rps _ <"$work/res.api-nc"
+nginx_rps=0 nginx_req=0 nginx_cpu=0 api_rps=0 api_req=0 api_cpu=0 apinc_rps=0
+[[ -f $work/res.nginx ]] && read -r nginx_rps _ _ _ _ nginx_req nginx_cpu <"$work/res.nginx"
+[[ -f $work/res.api ]] && read -r api_rps _ _ _ _ api_req api_cpu <"$work/res.api"
+[[ -f $work/res.api-nc ]] && read -r apinc_rps _ <"$work/res.api-nc"
 echo
 awk -v a="$api_rps" -v n="$nginx_rps" 'BEGIN { printf "ratio api / nginx req/s: %.2f\n", (n > 0 ? a / n : 0) }'
 awk -v a="$apinc_rps" -v n="$nginx_rps" 'BEGIN { printf "ratio api-nc (uncached) / nginx req/s: %.3f\n", (n > 0 ? a / n : 0) }'

@@ -29,6 +29,8 @@ type serveOptions struct {
 	allowedHosts string
 	metrics      string
 	memoryLimit  string
+	staleAfter   time.Duration
+	drainDelay   time.Duration
 }
 
 // metricsTokenEnv names the environment variable that holds the bearer
@@ -49,7 +51,11 @@ database, and reloads when the database changes (after catalog import or update)
 SIGHUP, without dropping requests. It listens on localhost by default; put it behind a
 reverse proxy with TLS before exposing it.
 
-It answers only the Host headers --allowed-hosts names (421 otherwise; /healthz answers any):
+Probes: /livez (200 while the process serves; touches no data), /readyz (503 until data is
+loaded and once shutdown begins; reports the served snapshot, its age and, with --stale-after,
+whether the prices are older than the refresh schedule) and /healthz (the same JSON status).
+
+It answers only the Host headers --allowed-hosts names (421 otherwise; the probes answer any):
 by default, on a loopback address, that address, localhost, 127.0.0.1 and [::1]; on every
 interface (:8080, 0.0.0.0:8080), any host — name the hosts a proxy or cluster uses to restrict
 it. --metrics off hides /metrics; --metrics token serves it only to requests with
@@ -78,6 +84,8 @@ make the collector work harder rather than the process grow.`,
 	f.BoolVar(&o.quietLog, "quiet", false, "no access log, only errors")
 	f.StringVar(&o.allowedHosts, "allowed-hosts", "", "Host headers to answer, comma-separated (* = any; default: the --addr host and localhost on loopback, any on every interface)")
 	f.StringVar(&o.memoryLimit, "memory-limit", "auto", "soft limit of the Go heap: auto (twice the loaded data plus 128 MiB, at least 192 MiB), off, or a size such as 512MiB; $GOMEMLIMIT wins when set")
+	f.DurationVar(&o.staleAfter, "stale-after", 0, "call the served prices stale in /readyz and /healthz when the snapshot is older than this (the refresh schedule plus the update's time, e.g. 7h; 0 = never)")
+	f.DurationVar(&o.drainDelay, "drain-delay", 0, "on SIGTERM, answer /readyz with 503 and keep serving this long before closing the listener (e.g. 5s behind a load balancer)")
 	f.StringVar(&o.metrics, "metrics", "on", "who may read /metrics: on (anyone), off, or token (Authorization: Bearer $"+metricsTokenEnv+")")
 	return cmd
 }
@@ -121,6 +129,9 @@ func (a *app) loadServerData(context.Context) (*server.Data, error) {
 		return nil, err
 	}
 	d := &server.Data{Catalog: ds.Catalog, FX: ds.FX, Pricing: a.engine(ds.Catalog), Perf: m, Loaded: a.env.Now()}
+	if t := a.dbModTime(); !t.IsZero() {
+		d.Snapshot, d.SnapshotTime = a.dbPath(), t
+	}
 	if ds.Imports != nil {
 		d.Imported = ds.Imports.Replaced + ds.Imports.Added + ds.Imports.Unchanged
 		d.Rejected = ds.Imports.Rejected
@@ -145,7 +156,7 @@ func (a *app) runServe(ctx context.Context, o *serveOptions) error {
 	}
 	logger := slog.New(h)
 	cfg := server.Config{Load: a.loadServerData, Logger: logger, Now: a.env.Now, History: a.historySource(),
-		Hosts: server.DefaultHostPolicy(o.addr)}
+		Hosts: server.DefaultHostPolicy(o.addr), StaleAfter: o.staleAfter, DrainDelay: o.drainDelay}
 	if o.allowedHosts != "" {
 		cfg.Hosts = server.ParseHostPolicy(o.allowedHosts)
 	}

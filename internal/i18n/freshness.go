@@ -19,6 +19,8 @@ var freshnessMessages = lazy(func() map[Lang]map[string]string {
 			"stats.no_price_file":    "%s publishes no public price file: its prices are dated snapshots. Refresh them with your own credentials: %s",
 			"version.freshness":      "prices: %s within %d months, median age %d days",
 			"web.footer_freshness":   "%s of prices within 12 months, median age %d days.",
+			"web.footer_snapshot":    "Price snapshot written %s UTC.",
+			"web.footer_embedded":    "No price snapshot loaded: these are the prices built into this gpuscout binary.",
 		},
 		ZH: {
 			"col.median_age":         "价格日期中位天数",
@@ -34,6 +36,8 @@ var freshnessMessages = lazy(func() map[Lang]map[string]string {
 			"stats.no_price_file":    "%s 没有公开的价格文件：其价格是注明日期的快照。请用您自己的访问凭证刷新：%s",
 			"version.freshness":      "价格：%[2]d 个月内的占 %[1]s，价格日期中位数 %[3]d 天前",
 			"web.footer_freshness":   "12 个月内的价格占 %s，价格日期中位数 %d 天前。",
+			"web.footer_snapshot":    "价格快照写入于 %s（UTC）。",
+			"web.footer_embedded":    "未加载价格快照：以下是本 gpuscout 程序内置的价格。",
 		},
 	}
 })

@@ -904,8 +904,16 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error)
 
 // requestLang picks the language: ?lang=, then the lang cookie, then Accept-Language.
 func requestLang(r *http.Request) i18n.Lang {
-	if l, err := i18n.ParseLang(r.URL.Query().Get("lang")); err == nil && r.URL.Query().Get("lang") != "" {
-		return l
+	// the query is parsed only when it may hold lang (as is, or escaped)
+	if q := r.URL.RawQuery; strings.Contains(q, "lang") || strings.Contains(q, "%") {
+		if v := r.URL.Query().Get("lang"); v != "" {
+			if l, err := i18n.ParseLang(v); err == nil {
+				return l
+			}
+		}
+	}
+	if len(r.Header["Cookie"]) == 0 && len(r.Header["Accept-Language"]) == 0 {
+		return i18n.EN
 	}
 	if c, err := r.Cookie("lang"); err == nil {
 		if l, err := i18n.ParseLang(c.Value); err == nil {

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -9,37 +10,32 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// TestBrowserExplorerOn5000Rows loads the explorer, swaps in 5,000 rows
-// (the catalog's rows repeated) and shows them all on one virtualised
-// page, in English and Chinese; it times, in the browser, a sort on every
-// sortable column (interconnect, RDMA and source included) and the quick
-// filter, from the click or keystroke until the next frame is painted:
-// each must take ≤ 100 ms. Paging (50 rows a page) is timed the same way.
-// Each figure is the median of five runs after one unmeasured warm-up run,
-// so one run slowed by a busy machine (a CI runner compiling next door)
-// cannot fail it; a round over budget is measured again, up to three
-// rounds, and the best round counts (see median); every run's time is logged (go test -v, and with every
-// failure) for docs/benchmarks.md. Sorting is one control (the headers;
-// no sort select).
-func TestBrowserExplorerOn5000Rows(t *testing.T) {
-	ctx, base, problems := browser(t)
-	for _, lang := range []string{"en", "zh"} {
-		var res struct {
-			Rows    int                  `json:"rows"`
-			DOMRows int                  `json:"domRows"`
-			Sorts   map[string]float64   `json:"sorts"`
-			Samples map[string][]float64 `json:"samples"`
-			Filter  float64              `json:"filter"`
-			Matches int                  `json:"matches"`
-			Page    float64              `json:"page"`
-			Shown   int                  `json:"shown"`
-			Selects int                  `json:"selects"`
-			Order   []string             `json:"order"`
-		}
-		err := chromedp.Run(ctx,
-			chromedp.Navigate(base+"/offers?lang="+lang+"&cheapest_region=false&size=0&cols=provider,instance,gpu,interconnect,rdma,region,billing,price,per_gpu,source,as_of"),
-			chromedp.WaitVisible(`table[data-offers]`, chromedp.ByQuery),
-			chromedp.Evaluate(`(async () => {`+paintTimer+`
+// explorer5000Result is what the 5,000-row script measures.
+type explorer5000Result struct {
+	Rows    int                  `json:"rows"`
+	DOMRows int                  `json:"domRows"`
+	MaxDOM  int                  `json:"maxDOM"`
+	Sorts   map[string]float64   `json:"sorts"`
+	Samples map[string][]float64 `json:"samples"`
+	Filter  float64              `json:"filter"`
+	Matches int                  `json:"matches"`
+	Page    float64              `json:"page"`
+	Shown   int                  `json:"shown"`
+	Selects int                  `json:"selects"`
+	Order   []string             `json:"order"`
+}
+
+// explorer5000 loads the explorer in lang, swaps in 5,000 rows (the
+// catalog's rows repeated) shown on one virtualised page, and times, in
+// the browser, a sort on every sortable column, the quick filter and
+// paging (50 rows a page), from the click or keystroke until the next
+// frame is painted (median of five runs after a warm-up).
+func explorer5000(ctx context.Context, base, lang string) (explorer5000Result, error) {
+	var res explorer5000Result
+	err := chromedp.Run(ctx,
+		chromedp.Navigate(base+"/offers?lang="+lang+"&cheapest_region=false&size=0&cols=provider,instance,gpu,interconnect,rdma,region,billing,price,per_gpu,source,as_of"),
+		chromedp.WaitVisible(`table[data-offers]`, chromedp.ByQuery),
+		chromedp.Evaluate(`(async () => {`+paintTimer+`
   const src = document.getElementById('offers-data');
   const data = JSON.parse(src.textContent);
   const rows = [];
@@ -78,14 +74,34 @@ func TestBrowserExplorerOn5000Rows(t *testing.T) {
   for (const b of ['[data-x-prev]', '[data-x-prev]', '[data-x-prev]', '[data-x-prev]', '[data-x-prev]', '[data-x-next]']) document.querySelector(b).click();
   await paint();
   out.shown = document.querySelectorAll('tbody tr[data-offer]').length;
+  out.maxDOM = maxDOM;
   return out;
 })()`, &res, awaitPromise),
-		)
+	)
+	return res, err
+}
+
+// TestBrowserExplorerOn5000Rows: with 5,000 rows on one virtualised page,
+// in English and Chinese, does every sortable column (interconnect, RDMA
+// and source included) sort, in order, the quick filter narrow the rows,
+// and paging show 50 — each rendering only a window of rows, however many
+// there are? The paint times are logged (every run, go test -v) and held
+// to 100 ms only in a budget run (GPUSCOUT_PERF_BUDGET=1), since a busy
+// machine slows them without the code changing;
+// BenchmarkBrowserExplorerOn5000Rows reports them. Sorting is one control
+// (the headers; no sort select).
+func TestBrowserExplorerOn5000Rows(t *testing.T) {
+	ctx, base, problems := browser(t)
+	for _, lang := range []string{"en", "zh"} {
+		res, err := explorer5000(ctx, base, lang)
 		if err != nil {
 			t.Fatalf("%s: %v (problems: %v)", lang, err, problems())
 		}
-		if res.Rows != 5000 || res.Shown != 50 || res.DOMRows > 200 {
+		if res.Rows != 5000 || res.Shown != 50 || res.DOMRows > maxWindow {
 			t.Fatalf("%s: %d rows loaded, %d in the DOM for all of them, %d shown on page 2", lang, res.Rows, res.DOMRows, res.Shown)
+		}
+		if res.MaxDOM == 0 || res.MaxDOM > maxWindow {
+			t.Errorf("%s: %d rows in the DOM after a sort, filter or page of 5,000 rows, want a window of at most %d", lang, res.MaxDOM, maxWindow)
 		}
 		if res.Selects != 0 {
 			t.Error("a sort select next to the sortable headers: one sort control, not two")
@@ -95,20 +111,16 @@ func TestBrowserExplorerOn5000Rows(t *testing.T) {
 				t.Errorf("column %s does not sort", k)
 			}
 		}
-		runs := make([]string, 0, len(res.Samples))
-		for k, v := range res.Samples {
-			runs = append(runs, fmt.Sprintf("%s %v", k, v))
+		keys := make([]string, 0, len(res.Sorts))
+		for k := range res.Sorts {
+			keys = append(keys, k)
 		}
-		sort.Strings(runs)
-		t.Logf("%s: 5,000 rows, ms to paint of each run after a warm-up: %s", lang, strings.Join(runs, "; "))
-		for k, ms := range res.Sorts {
-			if ms > 100 {
-				t.Errorf("%s: sorting 5,000 rows by %s took %.1f ms to paint (median of %v)", lang, k, ms, res.Samples["sort "+k])
-			}
+		sort.Strings(keys)
+		for _, k := range keys {
+			checkBudget(t, fmt.Sprintf("%s: sorting 5,000 rows by %s", lang, k), res.Sorts[k], res.Samples["sort "+k])
 		}
-		if res.Filter > 100 || res.Page > 100 {
-			t.Errorf("%s: filter %.1f ms (median of %v), page %.1f ms (median of %v) on 5,000 rows", lang, res.Filter, res.Samples["filter"], res.Page, res.Samples["next page"])
-		}
+		checkBudget(t, lang+": the quick filter on 5,000 rows", res.Filter, res.Samples["filter"])
+		checkBudget(t, lang+": the next page of 5,000 rows", res.Page, res.Samples["next page"])
 		if res.Matches == 0 || res.Matches >= 5000 {
 			t.Errorf("%s: the quick filter kept %d of 5,000 rows", lang, res.Matches)
 		}
@@ -117,16 +129,37 @@ func TestBrowserExplorerOn5000Rows(t *testing.T) {
 				t.Fatalf("%s: RDMA column not in order after sorting: %v", lang, res.Order)
 			}
 		}
-		medians := make([]string, 0, len(res.Sorts))
-		for k, ms := range res.Sorts {
-			medians = append(medians, fmt.Sprintf("%s %.1f", k, ms))
-		}
-		sort.Strings(medians)
-		t.Logf("%s: 5,000 rows, medians: sort ms %s; filter %.1f ms (%d matches); next page %.1f ms", lang, strings.Join(medians, ", "), res.Filter, res.Matches, res.Page)
 	}
 	if p := problems(); len(p) > 0 {
 		t.Errorf("browser reported errors: %v", p)
 	}
+}
+
+// BenchmarkBrowserExplorerOn5000Rows reports the explorer's paint times on
+// 5,000 rows (English), each the median of five runs after a warm-up: the
+// slowest column's sort, the quick filter and the next page, in ms.
+//
+//	go test ./internal/server -run '^$' -bench BrowserExplorerOn5000Rows -benchtime 3x
+func BenchmarkBrowserExplorerOn5000Rows(b *testing.B) {
+	ctx, base, problems := browser(b)
+	var sortMS, filterMS, pageMS float64
+	for b.Loop() {
+		res, err := explorer5000(ctx, base, "en")
+		if err != nil {
+			b.Fatalf("%v (problems: %v)", err, problems())
+		}
+		worst := 0.0
+		for _, ms := range res.Sorts {
+			worst = max(worst, ms)
+		}
+		sortMS += worst
+		filterMS += res.Filter
+		pageMS += res.Page
+	}
+	n := float64(b.N)
+	b.ReportMetric(sortMS/n, "sort-ms")
+	b.ReportMetric(filterMS/n, "filter-ms")
+	b.ReportMetric(pageMS/n, "page-ms")
 }
 
 // TestBrowserPriceUnitAndFixedPages: switching the price unit clears the

@@ -3,8 +3,10 @@ package server
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/gpuscout/gpuscout/internal/web"
 )
@@ -31,11 +33,15 @@ type cachedResponse struct {
 	status int
 	header http.Header
 	body   []byte
+	// bodyLen is body's Content-Length value, made once: a hit with a
+	// length is sent in one piece, not chunked.
+	bodyLen []string
 	// gz is body gzipped, made at the first hit that asks for gzip (a miss
 	// is compressed on the fly; compressing it twice would double its cost).
 	compressible bool
 	gzOnce       sync.Once
 	gz           []byte
+	gzLen        []string
 }
 
 // gzipped is the body gzipped, or nil for a response not worth it.
@@ -43,7 +49,10 @@ func (e *cachedResponse) gzipped() []byte {
 	if !e.compressible {
 		return nil
 	}
-	e.gzOnce.Do(func() { e.gz = gzipBytes(e.body) })
+	e.gzOnce.Do(func() {
+		e.gz = gzipBytes(e.body)
+		e.gzLen = []string{strconv.Itoa(len(e.gz))}
+	})
 	return e.gz
 }
 
@@ -51,9 +60,10 @@ func newResponseCache(maxEntries, maxBody, maxBytes int) *responseCache {
 	return &responseCache{max: maxEntries, maxBody: maxBody, maxBytes: maxBytes, entries: map[string]*cachedResponse{}}
 }
 
-func (c *responseCache) get(key string) (*cachedResponse, bool) {
+// get looks key up (a byte slice, so that a hit builds no string).
+func (c *responseCache) get(key []byte) (*cachedResponse, bool) {
 	c.mu.Lock()
-	e, ok := c.entries[key]
+	e, ok := c.entries[string(key)]
 	c.mu.Unlock()
 	if ok {
 		c.hits.Add(1)
@@ -142,23 +152,57 @@ func (r *recorder) Write(b []byte) (int, error) {
 	return r.ResponseWriter.Write(b)
 }
 
-// cached serves a GET handler through the response cache. The key holds
-// the request URI, the language the request resolves to and the day (pages
-// mark prices by age); only 200 responses are kept.
+// hdrHit marks a response replayed from the cache.
+var (
+	hdrHit  = []string{"hit"}
+	hdrGzip = []string{"gzip"}
+)
+
+// appendCacheKey appends the cache key of r: its request URI, the language
+// it resolves to and the day (pages mark prices by age), without
+// allocating for an ordinary URL.
+func appendCacheKey(b []byte, r *http.Request, now time.Time) []byte {
+	if u := r.URL; u.Opaque == "" && !u.ForceQuery {
+		if p := u.EscapedPath(); p != "" {
+			b = append(b, p...)
+		} else {
+			b = append(b, '/')
+		}
+		if u.RawQuery != "" {
+			b = append(b, '?')
+			b = append(b, u.RawQuery...)
+		}
+	} else {
+		b = append(b, u.RequestURI()...)
+	}
+	b = append(b, 0)
+	b = append(b, requestLang(r)...)
+	b = append(b, 0)
+	return now.UTC().AppendFormat(b, "2006-01-02")
+}
+
+// cached serves a GET handler through the response cache (see
+// appendCacheKey); only 200 responses are kept. A hit copies no header
+// value and builds no string: it is what the cached API's throughput
+// against a static file server depends on (docs/benchmarks.md).
 func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		key := r.URL.RequestURI() + "\x00" + string(requestLang(r)) + "\x00" + s.cfg.Now().UTC().Format("2006-01-02")
+		var buf [256]byte
+		key := appendCacheKey(buf[:0], r, s.cfg.Now())
 		if e, ok := s.cache.get(key); ok {
+			hd := w.Header()
 			for k, v := range e.header {
-				w.Header()[k] = v
+				hd[k] = v
 			}
-			w.Header().Set("X-Cache", "hit")
+			hd["X-Cache"] = hdrHit
 			if gz := e.gzipped(); gz != nil && web.AcceptsGzip(r) {
-				w.Header().Set("Content-Encoding", "gzip")
+				hd["Content-Encoding"] = hdrGzip
+				hd["Content-Length"] = e.gzLen
 				w.WriteHeader(e.status)
 				w.Write(gz)
 				return
 			}
+			hd["Content-Length"] = e.bodyLen
 			w.WriteHeader(e.status)
 			w.Write(e.body)
 			return
@@ -166,9 +210,9 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 		rec := &recorder{ResponseWriter: w, max: s.cache.maxBody}
 		h(rec, r)
 		if rec.status == http.StatusOK && !rec.over {
-			e := &cachedResponse{status: rec.status, header: rec.header, body: rec.body}
+			e := &cachedResponse{status: rec.status, header: rec.header, body: rec.body, bodyLen: []string{strconv.Itoa(len(rec.body))}}
 			e.compressible = e.header.Get("Content-Encoding") == "" && isCompressible(e.header.Get("Content-Type"))
-			s.cache.put(key, e)
+			s.cache.put(string(key), e)
 		}
 	}
 }

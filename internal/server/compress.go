@@ -10,6 +10,8 @@ import (
 	"github.com/gpuscout/gpuscout/internal/web"
 )
 
+var hdrVaryAE = []string{"Accept-Encoding"}
+
 // compressible are the content types worth gzipping.
 var compressible = []string{"text/html", "text/css", "text/csv", "text/plain", "application/json", "application/javascript", "text/javascript", "image/svg+xml"}
 
@@ -34,8 +36,10 @@ func gzipBytes(b []byte) []byte {
 // assets, cached gzip bodies) pass through untouched.
 func compress(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.Contains(w.Header().Get("Vary"), "Accept-Encoding") {
-			w.Header().Add("Vary", "Accept-Encoding")
+		if h := w.Header(); len(h["Vary"]) == 0 {
+			h["Vary"] = hdrVaryAE // shared, as the security headers are
+		} else if !strings.Contains(h.Get("Vary"), "Accept-Encoding") {
+			h.Add("Vary", "Accept-Encoding")
 		}
 		if !web.AcceptsGzip(r) || r.Method == http.MethodHead {
 			next.ServeHTTP(w, r)

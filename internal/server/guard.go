@@ -45,6 +45,13 @@ func overLimits(r *http.Request) (field, key string, args []any) {
 	if id, ok := strings.CutPrefix(r.URL.Path, "/api/v1/offers/"); ok && len(id) > maxOfferIDBytes {
 		return "id", "web.limit.offer_id", []any{len(id), maxOfferIDBytes}
 	}
+	raw := r.URL.RawQuery
+	if len(raw) <= maxQueryBytes && !strings.Contains(raw, "offer") && !strings.Contains(raw, "%") &&
+		strings.Count(raw, ",")+strings.Count(raw, "&")+1 <= maxParamValues {
+		// no offer ID, and fewer values in all than one parameter may
+		// have: nothing to refuse, and no query to parse
+		return "", "", nil
+	}
 	q := r.URL.Query()
 	for _, v := range q["offer"] {
 		for _, id := range strings.Split(v, ",") {

@@ -99,8 +99,9 @@ func (p HostPolicy) allows(host string) bool {
 }
 
 // hostCheck refuses requests for a host the policy does not accept with
-// 421 Misdirected Request. /healthz answers any host: probes address the
-// server by whatever IP they see.
+// 421 Misdirected Request. /healthz answers any host (as /livez and /readyz,
+// which are answered before this check): probes address the server by
+// whatever IP they see.
 func (s *Server) hostCheck(next http.Handler) http.Handler {
 	if s.cfg.Hosts.Any || len(s.cfg.Hosts.Hosts) == 0 {
 		return next

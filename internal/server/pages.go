@@ -51,6 +51,10 @@ type view struct {
 	Page      any
 	// Assets is false in a build without the bundled script and stylesheet.
 	Assets bool
+
+	// Snapshot says which prices are served: when the loaded price
+	// snapshot was written, or that none is loaded (the embedded catalog).
+	Snapshot string
 }
 
 func (s *Server) view(r *http.Request, d *Data, active string) view {
@@ -85,7 +89,17 @@ func (s *Server) view(r *http.Request, d *Data, active string) view {
 		Title: p.T("web.nav." + active), Active: active, Currency: cur, Currencies: d.FX.Currencies(),
 		NewestAsOf: st.NewestAsOf.Format(catalog.DateLayout), Offers: st.Offers, CurrentOffers: f.currentOffers, Assets: web.HasAssets(),
 		Warnings: pageWarnings(p, d.Rejected), Fallbacks: fallbacks,
-		FreshShare: fmt.Sprintf("%.0f%%", 100*fresh.Share()), MedianAge: int(math.Round(fresh.MedianAgeDays))}
+		FreshShare: fmt.Sprintf("%.0f%%", 100*fresh.Share()), MedianAge: int(math.Round(fresh.MedianAgeDays)),
+		Snapshot: snapshotNote(p, d)}
+}
+
+// snapshotNote is the footer's line on the served snapshot: when it was
+// written (pages are cached until the next load, so a time, not an age).
+func snapshotNote(p *i18n.Printer, d *Data) string {
+	if d.SnapshotTime.IsZero() {
+		return p.T("web.footer_embedded")
+	}
+	return p.T("web.footer_snapshot", d.SnapshotTime.UTC().Format("2006-01-02 15:04"))
 }
 
 // shortParam is a query value as a notice quotes it: at most 24 runes.

@@ -3,12 +3,9 @@ package server
 import (
 	_ "embed"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"sort"
-	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/web"
@@ -57,17 +54,19 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("GET /gpus", s.cached(s.pageGPUs))
 	mux.HandleFunc("GET /about", s.cached(s.pageAbout))
 	mux.HandleFunc("/", s.pageNotFound)
-	return s.recoverer(s.headers(s.accessLog(s.hostCheck(s.guard(compress(mux))))))
+	return s.probes(s.recoverer(s.headers(s.accessLog(s.hostCheck(s.guard(compress(mux)))))))
 }
 
-func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
-	d := s.Data()
-	st := d.Catalog.Stats()
-	writeJSON(w, http.StatusOK, map[string]any{
-		"status": "ok", "offers": st.Offers, "imported_offers": d.Imported,
-		"loaded": d.Loaded.UTC().Format(time.RFC3339), "newest_price": st.NewestAsOf.Format("2006-01-02"),
-	})
-}
+// Security headers, as shared one-element values: setting them costs a
+// map store per response, not a slice and a key canonicalisation each
+// (Header.Set). Nothing appends to a value in place (an append to a slice
+// of capacity one makes a new one).
+var (
+	hdrNosniff   = []string{"nosniff"}
+	hdrReferrer  = []string{"same-origin"}
+	hdrFrameDeny = []string{"DENY"}
+	hdrCSP       = []string{"default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"}
+)
 
 // headers sets security headers on every response. The pages load only
 // their own script and stylesheet; charts draw from inline JSON data, which
@@ -75,10 +74,10 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request) {
 func (s *Server) headers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'")
+		h["X-Content-Type-Options"] = hdrNosniff
+		h["Referrer-Policy"] = hdrReferrer
+		h["X-Frame-Options"] = hdrFrameDeny
+		h["Content-Security-Policy"] = hdrCSP
 		next.ServeHTTP(w, r)
 	})
 }
@@ -121,7 +120,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// accessLog logs each request and counts it in the metrics.
+// accessLog logs each request and counts it in the metrics, labelled by
+// the route pattern the request matched (r.Pattern, set by ServeMux). The
+// log record is built only when the log takes it (serve --quiet drops
+// it).
 func (s *Server) accessLog(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -131,83 +133,19 @@ func (s *Server) accessLog(next http.Handler) http.Handler {
 			sw.status = http.StatusOK
 		}
 		d := time.Since(start)
-		s.metrics.observe(routeOf(r.URL.Path), sw.status, d)
-		s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "bytes", sw.bytes, "duration_ms", float64(d.Microseconds())/1000)
+		s.metrics.observe(routeLabel(r), sw.status, d)
+		if s.log.Enabled(r.Context(), slog.LevelInfo) {
+			s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "bytes", sw.bytes, "duration_ms", float64(d.Microseconds())/1000)
+		}
 	})
 }
 
-// routeOf maps a path to a low-cardinality label for metrics.
-func routeOf(path string) string {
-	switch {
-	case strings.HasPrefix(path, "/api/v1/offers/"):
-		return "/api/v1/offers/{id}"
-	case strings.HasPrefix(path, "/static/"):
-		return "/static"
-	case strings.HasPrefix(path, "/api/v1/instances/"):
-		return "/api/v1/instances/{provider}/{name}"
-	case strings.HasPrefix(path, "/instances/"):
-		return "/instances/{provider}/{name}"
+// routeLabel is the metrics label of a served request: the pattern it
+// matched ("GET /api/v1/offers/{id...}"), or "refused" when a check before
+// the router (host, input limits) answered it.
+func routeLabel(r *http.Request) string {
+	if r.Pattern == "" {
+		return "refused"
 	}
-	for _, p := range []string{"/api/v1/offers", "/api/v1/gpus", "/api/v1/instances", "/api/v1/catalog/stats", "/api/v1/catalog/sources",
-		"/api/v1/tco", "/api/v1/recommend", "/api/v1/providers", "/api/v1/regions", "/providers", "/api/v1/cost", "/api/v1/estimate", "/api/v1/spot", "/api/v1/history", "/spot", "/api/v1/openapi.json", "/healthz", "/metrics", "/", "/offers", "/offers.csv", "/compare", "/advisor", "/gpus", "/about"} {
-		if path == p {
-			return p
-		}
-	}
-	return "other"
-}
-
-// metrics counts requests by route and status class, and their total time,
-// in the Prometheus text format.
-type metrics struct {
-	// cacheHits and cacheMisses read the response cache's counters.
-	cacheHits, cacheMisses func() uint64
-	mu                     sync.Mutex
-	requests               map[[2]string]uint64
-	seconds                map[string]float64
-	reloads                atomic.Uint64
-}
-
-func newMetrics() *metrics {
-	return &metrics{requests: map[[2]string]uint64{}, seconds: map[string]float64{}}
-}
-
-func (m *metrics) observe(route string, status int, d time.Duration) {
-	m.mu.Lock()
-	m.requests[[2]string{route, fmt.Sprintf("%dxx", status/100)}]++
-	m.seconds[route] += d.Seconds()
-	m.mu.Unlock()
-}
-
-func (m *metrics) serve(w http.ResponseWriter, _ *http.Request) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	fmt.Fprintln(w, "# HELP gpuscout_http_requests_total HTTP requests served, by route and status class.")
-	fmt.Fprintln(w, "# TYPE gpuscout_http_requests_total counter")
-	keys := make([][2]string, 0, len(m.requests))
-	for k := range m.requests {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i][0]+keys[i][1] < keys[j][0]+keys[j][1] })
-	for _, k := range keys {
-		fmt.Fprintf(w, "gpuscout_http_requests_total{route=%q,status=%q} %d\n", k[0], k[1], m.requests[k])
-	}
-	fmt.Fprintln(w, "# HELP gpuscout_http_request_seconds_total Time spent serving requests, by route.")
-	fmt.Fprintln(w, "# TYPE gpuscout_http_request_seconds_total counter")
-	routes := make([]string, 0, len(m.seconds))
-	for r := range m.seconds {
-		routes = append(routes, r)
-	}
-	sort.Strings(routes)
-	for _, r := range routes {
-		fmt.Fprintf(w, "gpuscout_http_request_seconds_total{route=%q} %g\n", r, m.seconds[r])
-	}
-	fmt.Fprintln(w, "# HELP gpuscout_response_cache_total Cacheable GET requests, by result (hit or miss).")
-	fmt.Fprintln(w, "# TYPE gpuscout_response_cache_total counter")
-	fmt.Fprintf(w, "gpuscout_response_cache_total{result=\"hit\"} %d\n", m.cacheHits())
-	fmt.Fprintf(w, "gpuscout_response_cache_total{result=\"miss\"} %d\n", m.cacheMisses())
-	fmt.Fprintln(w, "# HELP gpuscout_catalog_reloads_total Catalog loads since start.")
-	fmt.Fprintln(w, "# TYPE gpuscout_catalog_reloads_total counter")
-	fmt.Fprintf(w, "gpuscout_catalog_reloads_total %d\n", m.reloads.Load())
+	return r.Pattern
 }

@@ -36,6 +36,15 @@ type Data struct {
 	Rejected []catalog.Rejection
 	// Loaded is when this data was loaded.
 	Loaded time.Time
+	// Snapshot names the price snapshot served (the database's path);
+	// empty when only the embedded catalog is served.
+	Snapshot string
+	// SnapshotTime is when the snapshot was last written (the database
+	// file's modification time); zero for the embedded catalog, whose age
+	// counts from its newest price.
+	SnapshotTime time.Time
+	// facts are the probes' figures, computed once per load.
+	facts snapshotFacts
 	// regionList holds the explorer's region datalist per language,
 	// rendered once per load (template.HTML by i18n.Lang).
 	regionList sync.Map
@@ -82,6 +91,14 @@ type Config struct {
 	// token MetricsToken access asks for.
 	Metrics      MetricsAccess
 	MetricsToken string
+	// StaleAfter is how old the served prices may get before /readyz and
+	// /healthz say they are stale (the refresh schedule plus the update's
+	// own time); zero never calls them stale.
+	StaleAfter time.Duration
+	// DrainDelay is how long ListenAndServe keeps serving, with /readyz
+	// answering 503, after it is told to stop and before it closes the
+	// listener: time for a load balancer to take the replica out.
+	DrainDelay time.Duration
 }
 
 // Server serves the API and the web UI.
@@ -94,6 +111,8 @@ type Server struct {
 	metrics *metrics
 	cache   *responseCache
 	handler http.Handler
+	// draining is set once shutdown begins: /readyz answers 503.
+	draining atomic.Bool
 }
 
 // New loads the data once and parses the templates; it fails if either fails.
@@ -132,15 +151,17 @@ func (s *Server) Reload(ctx context.Context) error {
 	defer s.reload.Unlock()
 	d, err := s.cfg.Load(ctx)
 	if err != nil {
+		s.metrics.reloadFailures.Add(1)
 		return fmt.Errorf("server: load data: %w", err)
 	}
 	if d.Loaded.IsZero() {
 		d.Loaded = s.cfg.Now()
 	}
+	d.facts = computeFacts(d) // once per load: probes never walk the catalog
 	s.data.Store(d)
 	go d.warmExplorer() // the default explorer pages' index, off the first request's clock
 	s.cache.clear()
-	s.metrics.reloads.Add(1)
+	s.metrics.loadedData(d)
 	return nil
 }
 
@@ -150,8 +171,9 @@ func (s *Server) Data() *Data { return s.data.Load() }
 // ServeHTTP serves one request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
-// ListenAndServe serves on addr until ctx ends, then shuts down gracefully,
-// letting requests in flight finish for up to ten seconds. ready, when not
+// ListenAndServe serves on addr until ctx ends, then shuts down gracefully:
+// /readyz answers 503 from then on, the listener stays open for
+// Config.DrainDelay, and requests in flight may finish for up to ten seconds. ready, when not
 // nil, receives the bound address (useful with port 0).
 func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net.Addr)) error {
 	ln, err := net.Listen("tcp", addr)
@@ -176,6 +198,14 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	s.draining.Store(true)
+	if s.cfg.DrainDelay > 0 {
+		select {
+		case err := <-errc:
+			return err
+		case <-time.After(s.cfg.DrainDelay):
+		}
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

