@@ -397,6 +397,10 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if !q.Has("max_age_months") {
 		q.Set("max_age_months", strconv.Itoa(catalog.FreshMonths))
 	}
+	// and it leads with dated prices, undated ones after them.
+	if !q.Has("dated_first") {
+		q.Set("dated_first", "true")
+	}
 	api := cloneValues(q)
 	api.Del("lang")
 	api.Del("col")
@@ -422,7 +426,20 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if err != nil {
 		return page, err
 	}
+	// The default order leads with dated prices (dated_first); undated
+	// ones follow, counted in the freshness note (docs/web.md, "Freshness").
+	undated := 0
+	if search.DatedFirst && search.Order == "" {
+		for i := range rows {
+			if rows[i].Offer.Source.Undated() {
+				undated++
+			}
+		}
+	}
 	explorerViews(v.P, page, q, search, stale)
+	if undated > 0 {
+		page.AgeNote += " " + v.P.T("web.x.undated_last", undated)
+	}
 	page.Total, page.Shown = total, len(rows)
 	if search.Offset > 0 || search.Offset+len(rows) < total {
 		// More matches than one response carries (maxOfferRows).
