@@ -336,6 +336,11 @@ type offersPage struct {
 	// The regions switch: what the page shows and a link to the other view.
 	RegionsNote string
 	RegionsLink viewLink
+	// FiltersOpen unfolds the filter form: the URL filters the rows.
+	FiltersOpen bool
+	// UnitLabels name each price unit's column ("USD per month"), for the
+	// script that switches the unit in the browser.
+	UnitLabels map[string]string
 }
 
 // viewLink is a link to the same explorer view with one choice changed:
@@ -390,6 +395,8 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	// cheapest region, unless asked for every region.
 	page := &offersPage{Query: q, GPU: p.str("gpu"), MinGPUs: p.str("min_gpus"), MinVRAM: p.str("min_vram"), MinPrice: p.str("min_price"),
 		MaxPrice: p.str("max_price"), Region: p.str("region"), Country: p.str("country"), CheapestRegion: p.str("cheapest_region") != "false"}
+	page.FiltersOpen = filtersAsked(r.URL.Query())
+	page.UnitLabels = unitLabels(v.P, v.Currency)
 	page.RDMA, _ = p.bool("rdma")
 	q.Set("cheapest_region", fmt.Sprint(page.CheapestRegion))
 	// Prices older than a year are hidden unless asked for (see
@@ -566,7 +573,7 @@ const offersPageSize = 50
 
 // offersDataCols are the fields of each row of the explorer's JSON.
 var offersDataCols = []string{"id", "provider", "provider_id", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "interconnect", "network",
-	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "gpu_id", "billing_code", "billing_family", "price_n", "per_gpu_n", "source_kind", "as_of", "fresh"}
+	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "gpu_id", "billing_code", "billing_family", "price_n", "per_gpu_n", "source_kind", "prices", "eh", "as_of", "fresh"}
 
 // providerNames maps provider IDs to their names in the page's language.
 func providerNames(d *Data, p *i18n.Printer) map[string]string {

@@ -27,7 +27,11 @@ const OVERSCAN = 8;
 // rows hold every row the new value keeps; any other change goes to the
 // server. IGNORED fields are the explorer's own state.
 const LOCAL = new Set(["gpu", "provider", "billing", "region", "min_price", "max_price"]);
-const IGNORED = new Set(["col", "cols", "order", "desc", "lang", "page", "q", "size"]);
+const IGNORED = new Set(["col", "cols", "order", "desc", "lang", "page", "q", "size", "per"]);
+// The price units, in the order of each row's "prices" (the server's
+// figures for every unit), and the hours of the instance-hour units.
+const UNITS = ["instance-hour", "gpu-hour", "day", "month", "year"];
+const HOURS = { "instance-hour": 1, day: 24, month: 730, year: 8760 };
 const FAMILIES = new Set(["on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block", "flex-start"]);
 
 function esc(s) {
@@ -93,6 +97,16 @@ export function createExplorer(doc, hooks) {
   const currency = params.get("currency") || table.getAttribute("data-currency") || "";
   // What the loaded rows were filtered by: the form as the server rendered it.
   const loaded = form ? formValues(form) : new Map();
+  // The price unit: switched here (setUnit) from the rows' figures.
+  const unitSel = doc.querySelector("select[data-price-unit]");
+  const loadedUnit = unitSel ? unitSel.value : "instance-hour";
+  let unit = loadedUnit;
+  let unitLabels = {};
+  try {
+    unitLabels = JSON.parse((unitSel && unitSel.getAttribute("data-unit-labels")) || "{}");
+  } catch (e) {
+    unitLabels = {};
+  }
 
   const state = {
     order: params.get("order") || "",
@@ -131,13 +145,59 @@ export function createExplorer(doc, hooks) {
       const s = {};
       for (const k of keys) s[k] = sortKey(k, c);
       const p = c.price_n === undefined ? num(c.price) : parseFloat(c.price_n);
-      return { id: String(c.id), k: 0, c: c, s: s, p: p, h: [c.id, c.provider, c.instance, c.gpu, c.region, c.billing, c.interconnect, c.rdma].join(" ").toLowerCase() };
+      const row = { id: String(c.id), k: 0, c: c, s: s, p: p, h: [c.id, c.provider, c.instance, c.gpu, c.region, c.billing, c.interconnect, c.rdma].join(" ").toLowerCase() };
+      if (unit !== loadedUnit) priced(row);
+      return row;
     });
     // k is each row's place in offer-ID order: ties compare two numbers
     rows
       .slice()
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .forEach((r, i) => (r.k = i));
+    return true;
+  }
+
+  // priced sets a row's price cell, price and price sort key in the unit
+  // shown: the server's formatted figure, and the exact price it sorts by
+  // (per GPU-hour, or the instance-hour price, which orders every other
+  // unit the same way).
+  function priced(r) {
+    const c = r.c;
+    c.price = String(c.prices || "").split("|")[UNITS.indexOf(unit)] || "";
+    if (unit === loadedUnit) r.p = parseFloat(c.price_n);
+    else if (unit === "gpu-hour") r.p = parseFloat(c.per_gpu_n);
+    else r.p = parseFloat(c.eh) * HOURS[unit];
+    r.s.price = unit === "gpu-hour" ? parseFloat(c.per_gpu_n) : unit === loadedUnit ? r.p : parseFloat(c.eh);
+  }
+
+  // setUnit shows the rows' prices in another unit without a request,
+  // clearing price limits (they meant the old unit). It returns false
+  // when the server must: the loaded rows were filtered by price.
+  function setUnit(u) {
+    if (UNITS.indexOf(u) < 0 || !rows.length || rows[0].c.prices === undefined) return false;
+    if (loaded.get("min_price") || loaded.get("max_price")) return false;
+    let cleared = false;
+    for (const name of ["min_price", "max_price"]) {
+      const f = form && form.querySelector("[name=" + name + "]");
+      if (f && f.value !== "") {
+        f.value = "";
+        cleared = true;
+      }
+    }
+    const note = doc.querySelector("[data-price-reset]");
+    if (note) note.hidden = !cleared;
+    if (local) {
+      delete local.min_price;
+      delete local.max_price;
+      if (!Object.keys(local).length) local = null;
+    }
+    unit = u;
+    for (const r of rows) priced(r);
+    widest = {};
+    const label = unitLabels[u] || u;
+    table.setAttribute("data-price-unit", label);
+    for (const el of doc.querySelectorAll("[data-unit-label]")) el.textContent = label;
+    update(true);
     return true;
   }
 
@@ -523,6 +583,7 @@ export function createExplorer(doc, hooks) {
     set("q", state.q, "");
     set("size", state.size, 50);
     set("page", state.page, 1);
+    set("per", unit, "instance-hour");
     u.searchParams.delete("sort");
     const url = u.pathname + u.search.replace(/%2C/gi, ",") + u.hash;
     window.history.replaceState(window.history.state, "", url);
@@ -729,6 +790,7 @@ export function createExplorer(doc, hooks) {
     selected: () => Array.from(selected),
     csv: csv,
     refresh: render,
+    setUnit: setUnit,
     // ids are the offer IDs of every row the view holds, in order (the
     // browser tests compare them with the server's CSV).
     ids: () => view.map((r) => r.id),
