@@ -1,7 +1,9 @@
 package server
 
 import (
+	"html"
 	"net/url"
+	"sort"
 
 	"github.com/shopspring/decimal"
 
@@ -94,4 +96,144 @@ func filtersAsked(q url.Values) bool {
 		}
 	}
 	return false
+}
+
+// explorerTerms are the explorer's price terms (term=…): each instance
+// row priced on-demand, spot, or on the cheapest 1- or 3-year commitment
+// (reserved instance, savings plan, committed use, 包年包月 subscription);
+// "" lists every billing model as rows.
+var explorerTerms = []string{"", "on-demand", "spot", "1y", "3y"}
+
+// termMatches reports whether an offer billed as b is priced on term.
+func termMatches(term string, b catalog.Billing) bool {
+	switch term {
+	case "on-demand":
+		return b == catalog.OnDemand
+	case "spot":
+		return b == catalog.Spot
+	case "1y":
+		return b.IsCommitment() && b.TermHours() == catalog.HoursPerYear
+	case "3y":
+		return b.IsCommitment() && b.TermHours() == catalog.HoursPer3Year
+	}
+	return true
+}
+
+// parseTerm reads the explorer's term parameter.
+func parseTerm(q url.Values) (string, error) {
+	t := q.Get("term")
+	for _, v := range explorerTerms {
+		if t == v {
+			return t, nil
+		}
+	}
+	return "", badRequest("term", "on-demand, spot, 1y or 3y", "unknown price term %q", t)
+}
+
+// byTerm turns rows (every billing model) into one row per instance type
+// (and region, when every region is shown): its cheapest offer on term,
+// in the rows' order, then the types without one, each as the first of
+// its rows with missing set. Rows come in the search's order, so the
+// first offer of a type on term is its cheapest (in its cheapest region).
+func byTerm(rows []catalog.OfferRow, term string, oneRegion bool) (out []catalog.OfferRow, missing []bool) {
+	type group struct {
+		first, chosen int
+	}
+	key := func(r *catalog.OfferRow) string {
+		k := r.Offer.Provider + "\x00" + r.Offer.Instance.Name
+		if !oneRegion {
+			k += "\x00" + r.Offer.RegionCode
+		}
+		return k
+	}
+	at := map[string]int{}
+	var groups []group
+	for i := range rows {
+		k := key(&rows[i])
+		g, ok := at[k]
+		if !ok {
+			g = len(groups)
+			at[k] = g
+			groups = append(groups, group{first: i, chosen: -1})
+		}
+		if groups[g].chosen < 0 && termMatches(term, rows[i].Offer.Billing) {
+			groups[g].chosen = i
+		}
+	}
+	chosen := make([]int, 0, len(groups))
+	for _, g := range groups {
+		if g.chosen >= 0 {
+			chosen = append(chosen, g.chosen)
+		}
+	}
+	sort.Ints(chosen) // the rows' order
+	out = make([]catalog.OfferRow, 0, len(groups))
+	missing = make([]bool, 0, len(groups))
+	for _, i := range chosen {
+		out = append(out, rows[i])
+		missing = append(missing, false)
+	}
+	for _, g := range groups {
+		if g.chosen < 0 {
+			out = append(out, rows[g.first])
+			missing = append(missing, true)
+		}
+	}
+	return out, missing
+}
+
+// noneCells are the cells of an instance row without a price on the
+// term chosen: c's instance cells, "—" for its price with a title saying
+// none is published, no offer, billing, source or date (and no region in
+// the cheapest-region view, whose region depends on the term).
+func noneCells(c *offerCells, title string, keepRegion bool) *offerCells {
+	rv := c.view
+	rv.ID, rv.Billing, rv.BillingLabel, rv.Price, rv.PerGPU, rv.Upfront = "", "", "—", "—", "—", ""
+	rv.Source, rv.SourceRef, rv.AsOf = "", "", ""
+	if !keepRegion {
+		rv.Region = "—"
+	}
+	n := &offerCells{view: rv, head: `<tr data-offer="" data-none><td></td>`, html: append([]string(nil), c.html...)}
+	esc := html.EscapeString
+	for i, col := range allColumns {
+		switch col.key {
+		case "price":
+			n.html[i] = `<span title="` + esc(title) + `">—</span>`
+		case "per_gpu", "billing":
+			n.html[i] = "—"
+		case "upfront", "source", "as_of":
+			n.html[i] = ""
+		case "region":
+			n.html[i] = esc(rv.Region)
+		}
+	}
+	n.json = rowJSON([]string{"", rv.ProviderName, rv.Provider, rv.Instance, rv.GPUs + "× " + rv.GPU, rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Interconnect, rv.Network,
+		rv.RDMA, rv.Region, rv.BillingLabel, rv.Price, rv.PerGPU, "", "", "", rv.GPU, "", "", "", "", "", "—|—|—|—|—", "", title, ""})
+	return n
+}
+
+// termLink is one choice of the explorer's price term switch.
+type termLink struct {
+	viewLink
+	Current bool
+}
+
+// termLinks are the price term switch: the page's view with each term.
+func termLinks(p *i18n.Printer, q url.Values, term string) []termLink {
+	out := make([]termLink, 0, len(explorerTerms))
+	for _, t := range explorerTerms {
+		u := cloneValues(q)
+		u.Del("page")
+		set := url.Values{}
+		set.Set("term", t)
+		label := p.T("web.x.term.any")
+		if t == "" {
+			u.Del("term")
+		} else {
+			u.Set("term", t)
+			label = p.T("web.x.term." + t)
+		}
+		out = append(out, termLink{viewLink: viewLink{Label: label, URL: "/offers?" + u.Encode(), Set: set.Encode()}, Current: t == term})
+	}
+	return out
 }

@@ -338,6 +338,8 @@ type offersPage struct {
 	RegionsLink viewLink
 	// FiltersOpen unfolds the filter form: the URL filters the rows.
 	FiltersOpen bool
+	// Terms are the price term switch's links (term=…).
+	Terms []termLink
 	// UnitLabels name each price unit's column ("USD per month"), for the
 	// script that switches the unit in the browser.
 	UnitLabels map[string]string
@@ -433,12 +435,24 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if err != nil {
 		return page, err
 	}
+	// A price term makes the price column that term's, one row per
+	// instance type: rows without it say none is published.
+	term, err := parseTerm(q)
+	if err != nil {
+		return page, err
+	}
+	page.Terms = termLinks(v.P, q, term)
+	var missing []bool
+	if term != "" {
+		rows, missing = byTerm(rows, term, search.OneRegion)
+		total = len(rows)
+	}
 	// The default order leads with dated prices (dated_first); undated
 	// ones follow, counted in the freshness note (docs/web.md, "Freshness").
 	undated := 0
 	if search.DatedFirst && search.Order == "" {
 		for i := range rows {
-			if rows[i].Offer.Source.Undated() {
+			if rows[i].Offer.Source.Undated() && (missing == nil || !missing[i]) {
 				undated++
 			}
 		}
@@ -466,6 +480,21 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	fresh := make([]string, len(rows))
 	for i, row := range rows {
 		fresh[i] = freshness(now, row.Offer.Source)
+	}
+	for i := range missing {
+		if missing[i] {
+			cells[i] = noneCells(cells[i], v.P.T("web.x.term.none", v.P.T("web.x.term."+term+".of"), rows[i].Offer.Instance.Name), !search.OneRegion)
+			fresh[i] = ""
+		}
+	}
+	if missing != nil {
+		priced := rows[:0:0]
+		for i := range rows {
+			if !missing[i] {
+				priced = append(priced, rows[i])
+			}
+		}
+		rows = priced // the chart's
 	}
 	page.DataJS = offersJSON(cells, fresh, explorerGPUNames(d))
 	page.All = cells
@@ -573,7 +602,7 @@ const offersPageSize = 50
 
 // offersDataCols are the fields of each row of the explorer's JSON.
 var offersDataCols = []string{"id", "provider", "provider_id", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "interconnect", "network",
-	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "gpu_id", "billing_code", "billing_family", "price_n", "per_gpu_n", "source_kind", "prices", "eh", "as_of", "fresh"}
+	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "gpu_id", "billing_code", "billing_family", "price_n", "per_gpu_n", "source_kind", "prices", "eh", "none", "as_of", "fresh"}
 
 // providerNames maps provider IDs to their names in the page's language.
 func providerNames(d *Data, p *i18n.Printer) map[string]string {

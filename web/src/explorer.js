@@ -144,7 +144,7 @@ export function createExplorer(doc, hooks) {
       for (let i = 0; i < cols.length; i++) c[cols[i]] = r[i];
       const s = {};
       for (const k of keys) s[k] = sortKey(k, c);
-      const p = c.price_n === undefined ? num(c.price) : parseFloat(c.price_n);
+      const p = c.price_n === undefined ? num(c.price) : num(c.price_n);
       const row = { id: String(c.id), k: 0, c: c, s: s, p: p, h: [c.id, c.provider, c.instance, c.gpu, c.region, c.billing, c.interconnect, c.rdma].join(" ").toLowerCase() };
       if (unit !== loadedUnit) priced(row);
       return row;
@@ -164,10 +164,11 @@ export function createExplorer(doc, hooks) {
   function priced(r) {
     const c = r.c;
     c.price = String(c.prices || "").split("|")[UNITS.indexOf(unit)] || "";
-    if (unit === loadedUnit) r.p = parseFloat(c.price_n);
-    else if (unit === "gpu-hour") r.p = parseFloat(c.per_gpu_n);
-    else r.p = parseFloat(c.eh) * HOURS[unit];
-    r.s.price = unit === "gpu-hour" ? parseFloat(c.per_gpu_n) : unit === loadedUnit ? r.p : parseFloat(c.eh);
+    const eh = num(c.eh);
+    if (unit === loadedUnit) r.p = num(c.price_n);
+    else if (unit === "gpu-hour") r.p = num(c.per_gpu_n);
+    else r.p = eh === null ? null : eh * HOURS[unit];
+    r.s.price = unit === "gpu-hour" ? num(c.per_gpu_n) : unit === loadedUnit ? r.p : eh;
   }
 
   // setUnit shows the rows' prices in another unit without a request,
@@ -218,9 +219,9 @@ export function createExplorer(doc, hooks) {
       case "as_of":
         return /^\d{4}-\d{2}-\d{2}$/.test(c.as_of) ? c.as_of : "~";
       case "price":
-        return c.price_n === undefined ? num(c.price) : parseFloat(c.price_n);
+        return c.price_n === undefined ? num(c.price) : num(c.price_n);
       case "per_gpu":
-        return c.per_gpu_n === undefined ? num(c.per_gpu) : parseFloat(c.per_gpu_n);
+        return c.per_gpu_n === undefined ? num(c.per_gpu) : num(c.per_gpu_n);
       case "upfront":
         return num(c.upfront) || 0; // none is 0, as on the server
       case "gpus": {
@@ -344,6 +345,9 @@ export function createExplorer(doc, hooks) {
         return '<span class="pill">' + esc(v) + "</span>";
       case "source":
         return '<span title="' + esc(c.source_ref) + '">' + esc(v) + "</span>";
+      case "price":
+        // an instance without a price on the term chosen says so
+        return c.none ? '<span title="' + esc(c.none) + '">' + esc(v) + "</span>" : esc(v);
       case "as_of":
         return '<span class="badge ' + esc(c.fresh) + '">' + esc(v) + "</span>";
     }
@@ -440,7 +444,7 @@ export function createExplorer(doc, hooks) {
     if (virtual && a > lo) out.push('<tr class="vpad" aria-hidden="true"><td colspan="' + span + '" style="height:' + (a - lo) * rowH + 'px"></td></tr>');
     for (let i = a; i < b; i++) {
       const c = view[i].c;
-      out.push('<tr data-offer="' + esc(c.id) + '" aria-rowindex="' + (i - lo + 2) + '"' + ((i - lo) % 2 ? ' class="alt"' : "") + '><td><input type="checkbox" name="compare" value="' + esc(c.id) + '" aria-label="' + esc(label + " " + c.id) + '"' + (selected.has(c.id) ? " checked" : "") + "></td>");
+      out.push('<tr data-offer="' + esc(c.id) + '" aria-rowindex="' + (i - lo + 2) + '"' + ((i - lo) % 2 ? ' class="alt"' : "") + (c.id ? '><td><input type="checkbox" name="compare" value="' + esc(c.id) + '" aria-label="' + esc(label + " " + c.id) + '"' + (selected.has(c.id) ? " checked" : "") + "></td>" : " data-none><td></td>"));
       // Hidden columns are left out (the column chooser redraws the rows
       // when it shows one): fewer cells to build, style and lay out.
       for (const k of shown) {
@@ -629,7 +633,7 @@ export function createExplorer(doc, hooks) {
     }
     const bars = option && option.series && option.series[0];
     if (!option.yAxis || !bars) return;
-    const top = view.slice(0, 25).reverse();
+    const top = view.filter((r) => r.c.id).slice(0, 25).reverse();
     option.yAxis.data = top.map((r) => r.c.instance + " · " + r.c.region + " · " + r.c.billing);
     bars.data = top.map((r) => ({
       value: Math.round(parseFloat(r.c.per_gpu_n) * 1e4) / 1e4,
