@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,4 +134,50 @@ func TestBrowserFiltersFoldSavedOnlyByHand(t *testing.T) {
 	if p := problems(); len(p) > 0 {
 		t.Errorf("console problems: %v", p)
 	}
+}
+
+// TestBrowserExplorerFirstPaint logs how soon a first visit to the
+// explorer paints (first contentful paint) and is ready (DOMContentLoaded
+// handled, the script's table drawn), the median of five loads at
+// 1440×900 in each language. Timings are logged, never asserted (see
+// docs/benchmarks.md).
+func TestBrowserExplorerFirstPaint(t *testing.T) {
+	ctx, base, problems := browser(t)
+	for _, lang := range []string{"en", "zh"} {
+		var fcp, ready []float64
+		for i := 0; i < 6; i++ {
+			var m struct{ FCP, Ready float64 }
+			err := chromedp.Run(ctx,
+				chromedp.EmulateViewport(1440, 900),
+				chromedp.Navigate(base+"/offers?lang="+lang+"&n="+string(rune('a'+i))),
+				chromedp.WaitVisible(`table[data-offers]`, chromedp.ByQuery),
+				chromedp.Evaluate(`new Promise(r => requestAnimationFrame(() => setTimeout(() => {
+  const p = performance.getEntriesByName('first-contentful-paint')[0];
+  const n = performance.getEntriesByType('navigation')[0];
+  r({FCP: p ? p.startTime : -1, Ready: n.domContentLoadedEventEnd});
+}, 0)))`, &m, awaitPromise),
+			)
+			if err != nil {
+				t.Fatalf("%s: %v (problems: %v)", lang, err, problems())
+			}
+			if i > 0 { // the first load warms the server's caches
+				fcp, ready = append(fcp, m.FCP), append(ready, m.Ready)
+			}
+		}
+		t.Logf("%s: first contentful paint %s ms (median %.1f); DOMContentLoaded handled %s ms (median %.1f)", lang, msList(fcp), median(fcp), msList(ready), median(ready))
+	}
+}
+
+func msList(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(x, 'f', 1, 64)
+	}
+	return strings.Join(s, ", ")
+}
+
+func median(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
 }

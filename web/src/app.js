@@ -89,16 +89,23 @@ function initCharts(scope) {
     loadCharts();
     return;
   }
-  const io = new IntersectionObserver(
-    function (entries) {
-      if (entries.some((e) => e.isIntersecting)) {
-        io.disconnect();
-        loadCharts();
-      }
-    },
-    { rootMargin: "300px 0px" }
-  );
-  for (const el of els) io.observe(el);
+  // A chart in view loads at once; once the user scrolls, one within
+  // 300 px of the view loads ahead (the explorer's dense first view ends
+  // just above its chart: that alone loads no chart code).
+  const watch = function (margin) {
+    const io = new IntersectionObserver(
+      function (entries) {
+        if (entries.some((e) => e.isIntersecting)) {
+          io.disconnect();
+          loadCharts();
+        }
+      },
+      { rootMargin: margin }
+    );
+    for (const el of els) io.observe(el);
+  };
+  watch("0px");
+  window.addEventListener("scroll", () => watch("300px 0px"), { once: true, passive: true });
 }
 
 // ---------------------------------------------------------------------------
