@@ -21,7 +21,7 @@ const NUMERIC = new Set(["gpus", "vram", "vcpu", "ram", "network", "price", "per
 // VIRTUAL_AT is the largest page size rendered whole; OVERSCAN the rows
 // rendered beyond each edge of the visible window.
 const VIRTUAL_AT = 120;
-const OVERSCAN = 8;
+const OVERSCAN = 6;
 
 // Fields of the filter form the explorer applies itself when the loaded
 // rows hold every row the new value keeps; any other change goes to the
