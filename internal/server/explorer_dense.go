@@ -2,8 +2,10 @@ package server
 
 import (
 	"html"
+	"html/template"
 	"net/url"
 	"sort"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -73,15 +75,6 @@ var (
 func unitPrices(row catalog.OfferRow) string {
 	eh := row.EffectiveHourly
 	return money(eh) + "|" + money(row.PerGPUHourly) + "|" + money(eh.Mul(dec24)) + "|" + money(eh.Mul(dec730)) + "|" + money(eh.Mul(dec8760))
-}
-
-// unitLabels names the price column of each unit in currency.
-func unitLabels(p *i18n.Printer, currency string) map[string]string {
-	out := make(map[string]string, len(explorerUnits))
-	for _, u := range explorerUnits {
-		out[u] = p.T("web.unit."+u, currency)
-	}
-	return out
 }
 
 // filterParams are the explorer's filter form's fields.
@@ -212,20 +205,16 @@ func noneCells(c *offerCells, title string, keepRegion bool) *offerCells {
 	return n
 }
 
-// termLink is one choice of the explorer's price term switch.
-type termLink struct {
-	viewLink
-	Current bool
-}
-
-// termLinks are the price term switch: the page's view with each term.
-func termLinks(p *i18n.Printer, q url.Values, term string) []termLink {
-	out := make([]termLink, 0, len(explorerTerms))
+// priceSwitches renders the explorer toolbar's price term links (the
+// page's view with each term) and its price unit select (a field of the
+// filter form, with each unit's column label for the script), escaped as
+// html/template escapes.
+func priceSwitches(p *i18n.Printer, q url.Values, term, currency string, per options) template.HTML {
+	var b strings.Builder
+	b.WriteString(`<span class="xterm" role="group" aria-label="` + tmplEscape(p.T("web.x.term")) + `" title="` + tmplEscape(p.T("web.x.term.hint")) + `">` + tmplEscape(p.T("web.x.term")) + `:`)
 	for _, t := range explorerTerms {
 		u := cloneValues(q)
 		u.Del("page")
-		set := url.Values{}
-		set.Set("term", t)
 		label := p.T("web.x.term.any")
 		if t == "" {
 			u.Del("term")
@@ -233,7 +222,21 @@ func termLinks(p *i18n.Printer, q url.Values, term string) []termLink {
 			u.Set("term", t)
 			label = p.T("web.x.term." + t)
 		}
-		out = append(out, termLink{viewLink: viewLink{Label: label, URL: "/offers?" + u.Encode(), Set: set.Encode()}, Current: t == term})
+		b.WriteString(` <a href="` + tmplEscape("/offers?"+u.Encode()) + `" data-set="term=` + t + `"`)
+		if t == term {
+			b.WriteString(` aria-current="true"`)
+		}
+		b.WriteString(`>` + tmplEscape(label) + `</a>`)
 	}
-	return out
+	b.WriteString(`</span>` + "\n" + `<label class="xper">` + tmplEscape(p.T("web.f.per")) + ` <select name="per" form="offers-filters" data-price-unit data-unit-labels="{`)
+	for i, u := range explorerUnits {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(tmplEscape(string(appendJSONString(nil, u)) + ":" + string(appendJSONString(nil, p.T("web.unit."+u, currency)))))
+	}
+	b.WriteString(`}">`)
+	b.WriteString(string(per.HTML()))
+	b.WriteString(`</select></label>`)
+	return template.HTML(b.String())
 }

@@ -338,11 +338,11 @@ type offersPage struct {
 	RegionsLink viewLink
 	// FiltersOpen unfolds the filter form: the URL filters the rows.
 	FiltersOpen bool
-	// Terms are the price term switch's links (term=…).
-	Terms []termLink
-	// UnitLabels name each price unit's column ("USD per month"), for the
-	// script that switches the unit in the browser.
-	UnitLabels map[string]string
+	// PriceSwitches is the toolbar's price term links (term=…) and price
+	// unit select, whose labels name each unit's column ("USD per month")
+	// for the script that switches the unit in the browser; rendered in
+	// Go, as the form's long lists are (explorer_form.go).
+	PriceSwitches template.HTML
 }
 
 // viewLink is a link to the same explorer view with one choice changed:
@@ -398,7 +398,6 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	page := &offersPage{Query: q, GPU: p.str("gpu"), MinGPUs: p.str("min_gpus"), MinVRAM: p.str("min_vram"), MinPrice: p.str("min_price"),
 		MaxPrice: p.str("max_price"), Region: p.str("region"), Country: p.str("country"), CheapestRegion: p.str("cheapest_region") != "false"}
 	page.FiltersOpen = filtersAsked(r.URL.Query())
-	page.UnitLabels = unitLabels(v.P, v.Currency)
 	page.RDMA, _ = p.bool("rdma")
 	q.Set("cheapest_region", fmt.Sprint(page.CheapestRegion))
 	// Prices older than a year are hidden unless asked for (see
@@ -423,6 +422,8 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	page.CSVURL = "/offers.csv?" + csv.Encode()
 	v.Page = page
 	s.offerChoices(d, v.P, page, p)
+	term, termErr := parseTerm(q)
+	page.PriceSwitches = priceSwitches(v.P, q, term, v.Currency, page.Per)
 	for _, c := range v.Currencies {
 		page.Currencies = append(page.Currencies, option{Value: c, Label: c, Selected: c == v.Currency})
 	}
@@ -437,11 +438,9 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	}
 	// A price term makes the price column that term's, one row per
 	// instance type: rows without it say none is published.
-	term, err := parseTerm(q)
-	if err != nil {
-		return page, err
+	if termErr != nil {
+		return page, termErr
 	}
-	page.Terms = termLinks(v.P, q, term)
 	var missing []bool
 	if term != "" {
 		rows, missing = byTerm(rows, term, search.OneRegion)
