@@ -132,7 +132,7 @@ func lazy(build func() map[Lang]map[string]string) table { return sync.OnceValue
 
 // tables are the message tables in the order lookup searches them: the
 // CLI's first, then the web UI's, one per area of the UI.
-var tables = []table{messages, webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages, pricingMessages, limitMessages, webErrorMessages, webTermMessages, inputMessages, explorerMessages, servingMessages, stockMessages, slowEndMessages}
+var tables = []table{messages, webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages, pricingMessages, limitMessages, webErrorMessages, webTermMessages, inputMessages, explorerMessages, servingMessages, stockMessages, slowEndMessages, denseMessages}
 
 func lookup(l Lang, key string) (string, bool) {
 	for _, t := range tables {

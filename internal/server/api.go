@@ -224,7 +224,11 @@ type OfferSearch struct {
 	// date. Both apply before the cheapest region is chosen.
 	MaxAgeMonths int
 	HideUndated  bool
-	Now          time.Time
+	// DatedFirst puts prices whose source shows a date before undated
+	// ones in the default order (no Order): the explorer's first screen
+	// is prices a user can quote.
+	DatedFirst bool
+	Now        time.Time
 }
 
 // freshnessFilter reports whether s drops prices by age or for being undated.
@@ -368,6 +372,9 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	if s.HideUndated, err = p.bool("hide_undated"); err != nil {
 		return s, err
 	}
+	if s.DatedFirst, err = p.bool("dated_first"); err != nil {
+		return s, err
+	}
 	s.Query = q
 	return s, nil
 }
@@ -445,6 +452,9 @@ const maxOfferRows = 5000
 // the rows of a search, returning the rows shown and the count before the
 // offset and limit.
 func finishSearch(s OfferSearch, rows []catalog.OfferRow) ([]catalog.OfferRow, int, error) {
+	if s.DatedFirst && s.Order == "" {
+		rows, _ = datedFirst(rows)
+	}
 	if s.PerProvider > 0 {
 		rows = catalog.FirstPerProvider(rows, s.PerProvider)
 	}

@@ -109,10 +109,18 @@ func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRo
 			c.html[i] = esc(rv.cell(col.key))
 		}
 	}
-	var b []byte
-	for i, s := range []string{rv.ID, rv.ProviderName, rv.Provider, rv.Instance, rv.GPUs + "× " + rv.GPU, rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Interconnect, rv.Network,
+	c.json = rowJSON([]string{rv.ID, rv.ProviderName, rv.Provider, rv.Instance, rv.GPUs + "× " + rv.GPU, rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Interconnect, rv.Network,
 		rv.RDMA, rv.Region, rv.BillingLabel, rv.Price, rv.PerGPU, rv.Upfront, rv.Source, rv.SourceRef,
-		rv.GPU, rv.Billing, o.Billing.Family(), row.Price.Mul(scale).String(), row.PerGPUHourly.String(), string(o.Source.Kind), rv.AsOf} {
+		rv.GPU, rv.Billing, o.Billing.Family(), row.Price.Mul(scale).String(), row.PerGPUHourly.String(), string(o.Source.Kind),
+		unitPrices(row), row.EffectiveHourly.String(), "", rv.AsOf})
+	return c
+}
+
+// rowJSON is a JSON row of the explorer's cells, unclosed (the freshness
+// badge is added per request).
+func rowJSON(cells []string) []byte {
+	var b []byte
+	for i, s := range cells {
 		if i == 0 {
 			b = append(b, '[')
 		} else {
@@ -120,8 +128,7 @@ func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRo
 		}
 		b = appendJSONString(b, s)
 	}
-	c.json = b
-	return c
+	return b
 }
 
 // appendJSONString appends s as a JSON string safe in a <script> block:

@@ -20,7 +20,7 @@ var knownParams = func() map[string]bool {
 		"checkpoint_minutes", "restart_minutes", "deadline_hours", "trials", "seed", "start", "spot", "priority",
 		"job", "example", "form", "workload", "benchmark", "precision", "max_batch", "nodes", "fabric", "fabric_gbps", "gpu_model", "count",
 		"category", "verdict", "metrics", "format", "headroom", "size_b", "tokens_b", "tps", "gpu_hours", "weibull",
-		"tab", "method", "budget", "budget_period", "start_within_days", "book_quantile", "max_age_months", "hide_undated",
+		"tab", "method", "budget", "budget_period", "start_within_days", "book_quantile", "max_age_months", "hide_undated", "dated_first", "term",
 		// cost (usage profile)
 		"hours_per_day", "days_per_month", "utilization", "storage_gb", "object_storage_gb", "egress_gb", "inter_region_gb",
 	} {

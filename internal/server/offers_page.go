@@ -38,7 +38,8 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 	}
 	// Without a cut that needs every match (cheapest region, column
 	// order, per provider), only the page's positions are kept.
-	stream := !s.OneRegion && s.Order == "" && s.PerProvider <= 0
+	datedFirst := s.DatedFirst && s.Order == ""
+	stream := !s.OneRegion && s.Order == "" && s.PerProvider <= 0 && !datedFirst
 	limit := s.Limit
 	if limit <= 0 || limit > maxOfferRows {
 		limit = maxOfferRows
@@ -97,6 +98,9 @@ func (d *Data) runPaged(s OfferSearch) (rows []catalog.OfferRow, total, stale in
 	}
 	if s.Order != "" {
 		return d.topByColumn(all, pos, s, limit, stale)
+	}
+	if datedFirst {
+		pos = x.datedFirst(all, pos)
 	}
 	if s.PerProvider > 0 {
 		seen := map[string]int{}

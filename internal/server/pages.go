@@ -357,6 +357,13 @@ type offersPage struct {
 	// The regions switch: what the page shows and a link to the other view.
 	RegionsNote string
 	RegionsLink viewLink
+	// FiltersOpen unfolds the filter form: the URL filters the rows.
+	FiltersOpen bool
+	// PriceSwitches is the toolbar's price term links (term=…) and price
+	// unit select, whose labels name each unit's column ("USD per month")
+	// for the script that switches the unit in the browser; rendered in
+	// Go, as the form's long lists are (explorer_form.go).
+	PriceSwitches template.HTML
 }
 
 // viewLink is a link to the same explorer view with one choice changed:
@@ -411,6 +418,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	// cheapest region, unless asked for every region.
 	page := &offersPage{Query: q, GPU: p.str("gpu"), MinGPUs: p.str("min_gpus"), MinVRAM: p.str("min_vram"), MinPrice: p.str("min_price"),
 		MaxPrice: p.str("max_price"), Region: p.str("region"), Country: p.str("country"), CheapestRegion: p.str("cheapest_region") != "false"}
+	page.FiltersOpen = filtersAsked(r.URL.Query())
 	page.RDMA, _ = p.bool("rdma")
 	page.Available, _ = p.bool("available")
 	page.HasStock = page.Available || hasStock(d)
@@ -419,6 +427,10 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	// docs/web.md, "Freshness"); the links below carry the choice.
 	if !q.Has("max_age_months") {
 		q.Set("max_age_months", strconv.Itoa(catalog.FreshMonths))
+	}
+	// and it leads with dated prices, undated ones after them.
+	if !q.Has("dated_first") {
+		q.Set("dated_first", "true")
 	}
 	api := cloneValues(q)
 	api.Del("lang")
@@ -433,6 +445,8 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	page.CSVURL = "/offers.csv?" + csv.Encode()
 	v.Page = page
 	s.offerChoices(d, v.P, page, p)
+	term, termErr := parseTerm(q)
+	page.PriceSwitches = priceSwitches(v.P, q, term, v.Currency, page.Per)
 	for _, c := range v.Currencies {
 		page.Currencies = append(page.Currencies, option{Value: c, Label: c, Selected: c == v.Currency})
 	}
@@ -445,7 +459,30 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if err != nil {
 		return page, err
 	}
+	// A price term makes the price column that term's, one row per
+	// instance type: rows without it say none is published.
+	if termErr != nil {
+		return page, termErr
+	}
+	var missing []bool
+	if term != "" {
+		rows, missing = byTerm(rows, term, search.OneRegion)
+		total = len(rows)
+	}
+	// The default order leads with dated prices (dated_first); undated
+	// ones follow, counted in the freshness note (docs/web.md, "Freshness").
+	undated := 0
+	if search.DatedFirst && search.Order == "" {
+		for i := range rows {
+			if rows[i].Offer.Source.Undated() && (missing == nil || !missing[i]) {
+				undated++
+			}
+		}
+	}
 	explorerViews(v.P, page, q, search, stale)
+	if undated > 0 {
+		page.AgeNote += " " + v.P.T("web.x.undated_last", undated)
+	}
 	page.Total, page.Shown = total, len(rows)
 	if search.Offset > 0 || search.Offset+len(rows) < total {
 		// More matches than one response carries (maxOfferRows).
@@ -467,6 +504,21 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	for i, row := range rows {
 		fresh[i] = freshness(now, row.Offer.Source)
 		stock[i] = stockText(v.P, now, row.Offer.Stock)
+	}
+	for i := range missing {
+		if missing[i] {
+			cells[i] = noneCells(cells[i], v.P.T("web.x.term.none", v.P.T("web.x.term."+term+".of"), rows[i].Offer.Instance.Name), !search.OneRegion)
+			fresh[i], stock[i] = "", ""
+		}
+	}
+	if missing != nil {
+		priced := rows[:0:0]
+		for i := range rows {
+			if !missing[i] {
+				priced = append(priced, rows[i])
+			}
+		}
+		rows = priced // the chart's
 	}
 	page.Stock = stock
 	page.DataJS = offersJSON(cells, fresh, stock, explorerGPUNames(d))
@@ -575,7 +627,7 @@ const offersPageSize = 50
 
 // offersDataCols are the fields of each row of the explorer's JSON.
 var offersDataCols = []string{"id", "provider", "provider_id", "instance", "gpu", "gpus", "vram", "vcpu", "ram", "interconnect", "network",
-	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "gpu_id", "billing_code", "billing_family", "price_n", "per_gpu_n", "source_kind", "as_of", "fresh", "stock"}
+	"rdma", "region", "billing", "price", "per_gpu", "upfront", "source", "source_ref", "gpu_id", "billing_code", "billing_family", "price_n", "per_gpu_n", "source_kind", "prices", "eh", "none", "as_of", "fresh", "stock"}
 
 // providerNames maps provider IDs to their names in the page's language.
 func providerNames(d *Data, p *i18n.Printer) map[string]string {

@@ -89,16 +89,23 @@ function initCharts(scope) {
     loadCharts();
     return;
   }
-  const io = new IntersectionObserver(
-    function (entries) {
-      if (entries.some((e) => e.isIntersecting)) {
-        io.disconnect();
-        loadCharts();
-      }
-    },
-    { rootMargin: "300px 0px" }
-  );
-  for (const el of els) io.observe(el);
+  // A chart in view loads at once; once the user scrolls, one within
+  // 300 px of the view loads ahead (the explorer's dense first view ends
+  // just above its chart: that alone loads no chart code).
+  const watch = function (margin) {
+    const io = new IntersectionObserver(
+      function (entries) {
+        if (entries.some((e) => e.isIntersecting)) {
+          io.disconnect();
+          loadCharts();
+        }
+      },
+      { rootMargin: margin }
+    );
+    for (const el of els) io.observe(el);
+  };
+  watch("0px");
+  window.addEventListener("scroll", () => watch("300px 0px"), { once: true, passive: true });
 }
 
 // ---------------------------------------------------------------------------
@@ -268,7 +275,11 @@ doc.addEventListener("change", function (ev) {
   // limits when the unit changes, and say so (nothing submits on change:
   // WCAG 3.2.2, the Apply button does).
   if (t.matches("select[data-price-unit]")) {
-    const form = t.closest("form");
+    const form = t.form || t.closest("form");
+    // The explorer switches the unit of the rows it holds in place (no
+    // price limit applies to them then); a page the server filtered by
+    // price waits for Apply.
+    if (explorer && explorer.setUnit(t.value)) return;
     let cleared = false;
     for (const name of ["min_price", "max_price"]) {
       const f = form && form.querySelector("[name=" + name + "]");
@@ -277,7 +288,7 @@ doc.addEventListener("change", function (ev) {
         cleared = true;
       }
     }
-    const note = form && form.querySelector("[data-price-reset]");
+    const note = doc.querySelector("[data-price-reset]");
     if (note && cleared) note.hidden = false;
   }
 });
@@ -291,9 +302,11 @@ doc.addEventListener("click", function (ev) {
   window.location.assign(compareURL(t));
 });
 
-// The filter form folds so the table starts in the first viewport. On a
-// phone it starts folded (it was a screen and a half); on a wide screen it
-// starts open. Opening or folding it is remembered (localStorage) and wins.
+// The filter form folds so the rows start high in the first viewport: it
+// starts folded unless the URL filters the rows (the server renders it
+// open then), and always on a phone. Opening or folding it by hand is
+// remembered (localStorage) and wins; nothing else is saved, so a phone
+// visit does not fold it on a desktop.
 const FILTERS_KEY = "gpuscout.filters";
 function foldFilters() {
   let saved = null;
@@ -306,15 +319,26 @@ function foldFilters() {
   for (const d of $$(doc, "details[data-filters]")) {
     if (saved === "open") d.open = true;
     else if (saved === "closed" || phone) d.open = false;
-    d.addEventListener("toggle", function () {
+    const summary = d.querySelector("summary");
+    if (!summary) continue;
+    // a click on the summary (mouse, Enter or Space) toggles it: save the
+    // state it is about to take
+    summary.addEventListener("click", function () {
       try {
-        window.localStorage.setItem(FILTERS_KEY, d.open ? "open" : "closed");
+        window.localStorage.setItem(FILTERS_KEY, d.open ? "closed" : "open");
       } catch (e) {
         // storage blocked: the choice lasts for this page only
       }
     });
   }
 }
+
+// A table cell cut to one line (text-overflow: ellipsis) shows its whole
+// text as a tooltip when pointed at.
+doc.addEventListener("mouseover", function (ev) {
+  const td = ev.target instanceof Element ? ev.target.closest("table.data td") : null;
+  if (td && !td.title && td.scrollWidth > td.clientWidth) td.title = td.textContent.trim();
+});
 
 function enhance(scope) {
   for (const el of $$(scope, "[data-js-only]")) el.hidden = false;

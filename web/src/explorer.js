@@ -21,13 +21,17 @@ const NUMERIC = new Set(["gpus", "vram", "vcpu", "ram", "network", "price", "per
 // VIRTUAL_AT is the largest page size rendered whole; OVERSCAN the rows
 // rendered beyond each edge of the visible window.
 const VIRTUAL_AT = 120;
-const OVERSCAN = 8;
+const OVERSCAN = 6;
 
 // Fields of the filter form the explorer applies itself when the loaded
 // rows hold every row the new value keeps; any other change goes to the
 // server. IGNORED fields are the explorer's own state.
 const LOCAL = new Set(["gpu", "provider", "billing", "region", "min_price", "max_price"]);
-const IGNORED = new Set(["col", "cols", "order", "desc", "lang", "page", "q", "size"]);
+const IGNORED = new Set(["col", "cols", "order", "desc", "lang", "page", "q", "size", "per"]);
+// The price units, in the order of each row's "prices" (the server's
+// figures for every unit), and the hours of the instance-hour units.
+const UNITS = ["instance-hour", "gpu-hour", "day", "month", "year"];
+const HOURS = { "instance-hour": 1, day: 24, month: 730, year: 8760 };
 const FAMILIES = new Set(["on-demand", "spot", "reserved", "savings-plan", "committed", "subscription", "capacity-block", "flex-start"]);
 
 function esc(s) {
@@ -93,6 +97,16 @@ export function createExplorer(doc, hooks) {
   const currency = params.get("currency") || table.getAttribute("data-currency") || "";
   // What the loaded rows were filtered by: the form as the server rendered it.
   const loaded = form ? formValues(form) : new Map();
+  // The price unit: switched here (setUnit) from the rows' figures.
+  const unitSel = doc.querySelector("select[data-price-unit]");
+  const loadedUnit = unitSel ? unitSel.value : "instance-hour";
+  let unit = loadedUnit;
+  let unitLabels = {};
+  try {
+    unitLabels = JSON.parse((unitSel && unitSel.getAttribute("data-unit-labels")) || "{}");
+  } catch (e) {
+    unitLabels = {};
+  }
 
   const state = {
     order: params.get("order") || "",
@@ -130,14 +144,61 @@ export function createExplorer(doc, hooks) {
       for (let i = 0; i < cols.length; i++) c[cols[i]] = r[i];
       const s = {};
       for (const k of keys) s[k] = sortKey(k, c);
-      const p = c.price_n === undefined ? num(c.price) : parseFloat(c.price_n);
-      return { id: String(c.id), k: 0, c: c, s: s, p: p, h: [c.id, c.provider, c.instance, c.gpu, c.region, c.billing, c.interconnect, c.rdma].join(" ").toLowerCase() };
+      const p = c.price_n === undefined ? num(c.price) : num(c.price_n);
+      const row = { id: String(c.id), k: 0, c: c, s: s, p: p, h: [c.id, c.provider, c.instance, c.gpu, c.region, c.billing, c.interconnect, c.rdma].join(" ").toLowerCase() };
+      if (unit !== loadedUnit) priced(row);
+      return row;
     });
     // k is each row's place in offer-ID order: ties compare two numbers
     rows
       .slice()
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .forEach((r, i) => (r.k = i));
+    return true;
+  }
+
+  // priced sets a row's price cell, price and price sort key in the unit
+  // shown: the server's formatted figure, and the exact price it sorts by
+  // (per GPU-hour, or the instance-hour price, which orders every other
+  // unit the same way).
+  function priced(r) {
+    const c = r.c;
+    c.price = String(c.prices || "").split("|")[UNITS.indexOf(unit)] || "";
+    const eh = num(c.eh);
+    if (unit === loadedUnit) r.p = num(c.price_n);
+    else if (unit === "gpu-hour") r.p = num(c.per_gpu_n);
+    else r.p = eh === null ? null : eh * HOURS[unit];
+    r.s.price = unit === "gpu-hour" ? num(c.per_gpu_n) : unit === loadedUnit ? r.p : eh;
+  }
+
+  // setUnit shows the rows' prices in another unit without a request,
+  // clearing price limits (they meant the old unit). It returns false
+  // when the server must: the loaded rows were filtered by price.
+  function setUnit(u) {
+    if (UNITS.indexOf(u) < 0 || !rows.length || rows[0].c.prices === undefined) return false;
+    if (loaded.get("min_price") || loaded.get("max_price")) return false;
+    let cleared = false;
+    for (const name of ["min_price", "max_price"]) {
+      const f = form && form.querySelector("[name=" + name + "]");
+      if (f && f.value !== "") {
+        f.value = "";
+        cleared = true;
+      }
+    }
+    const note = doc.querySelector("[data-price-reset]");
+    if (note) note.hidden = !cleared;
+    if (local) {
+      delete local.min_price;
+      delete local.max_price;
+      if (!Object.keys(local).length) local = null;
+    }
+    unit = u;
+    for (const r of rows) priced(r);
+    widest = {};
+    const label = unitLabels[u] || u;
+    table.setAttribute("data-price-unit", label);
+    for (const el of doc.querySelectorAll("[data-unit-label]")) el.textContent = label;
+    update(true);
     return true;
   }
 
@@ -158,9 +219,9 @@ export function createExplorer(doc, hooks) {
       case "as_of":
         return /^\d{4}-\d{2}-\d{2}$/.test(c.as_of) ? c.as_of : "~";
       case "price":
-        return c.price_n === undefined ? num(c.price) : parseFloat(c.price_n);
+        return c.price_n === undefined ? num(c.price) : num(c.price_n);
       case "per_gpu":
-        return c.per_gpu_n === undefined ? num(c.per_gpu) : parseFloat(c.per_gpu_n);
+        return c.per_gpu_n === undefined ? num(c.per_gpu) : num(c.per_gpu_n);
       case "upfront":
         return num(c.upfront) || 0; // none is 0, as on the server
       case "gpus": {
@@ -284,6 +345,9 @@ export function createExplorer(doc, hooks) {
         return '<span class="pill">' + esc(v) + "</span>";
       case "source":
         return '<span title="' + esc(c.source_ref) + '">' + esc(v) + "</span>";
+      case "price":
+        // an instance without a price on the term chosen says so
+        return c.none ? '<span title="' + esc(c.none) + '">' + esc(v) + "</span>" : esc(v);
       case "as_of":
         return '<span class="badge ' + esc(c.fresh) + '">' + esc(v) + "</span>";
     }
@@ -380,7 +444,7 @@ export function createExplorer(doc, hooks) {
     if (virtual && a > lo) out.push('<tr class="vpad" aria-hidden="true"><td colspan="' + span + '" style="height:' + (a - lo) * rowH + 'px"></td></tr>');
     for (let i = a; i < b; i++) {
       const c = view[i].c;
-      out.push('<tr data-offer="' + esc(c.id) + '" aria-rowindex="' + (i - lo + 2) + '"' + ((i - lo) % 2 ? ' class="alt"' : "") + '><td><input type="checkbox" name="compare" value="' + esc(c.id) + '" aria-label="' + esc(label + " " + c.id) + '"' + (selected.has(c.id) ? " checked" : "") + "></td>");
+      out.push('<tr data-offer="' + esc(c.id) + '" aria-rowindex="' + (i - lo + 2) + '"' + ((i - lo) % 2 ? ' class="alt"' : "") + (c.id ? '><td><input type="checkbox" name="compare" value="' + esc(c.id) + '" aria-label="' + esc(label + " " + c.id) + '"' + (selected.has(c.id) ? " checked" : "") + "></td>" : " data-none><td></td>"));
       // Hidden columns are left out (the column chooser redraws the rows
       // when it shows one): fewer cells to build, style and lay out.
       for (const k of shown) {
@@ -523,6 +587,7 @@ export function createExplorer(doc, hooks) {
     set("q", state.q, "");
     set("size", state.size, 50);
     set("page", state.page, 1);
+    set("per", unit, "instance-hour");
     u.searchParams.delete("sort");
     const url = u.pathname + u.search.replace(/%2C/gi, ",") + u.hash;
     window.history.replaceState(window.history.state, "", url);
@@ -568,7 +633,7 @@ export function createExplorer(doc, hooks) {
     }
     const bars = option && option.series && option.series[0];
     if (!option.yAxis || !bars) return;
-    const top = view.slice(0, 25).reverse();
+    const top = view.filter((r) => r.c.id).slice(0, 25).reverse();
     option.yAxis.data = top.map((r) => r.c.instance + " · " + r.c.region + " · " + r.c.billing);
     bars.data = top.map((r) => ({
       value: Math.round(parseFloat(r.c.per_gpu_n) * 1e4) / 1e4,
@@ -729,6 +794,7 @@ export function createExplorer(doc, hooks) {
     selected: () => Array.from(selected),
     csv: csv,
     refresh: render,
+    setUnit: setUnit,
     // ids are the offer IDs of every row the view holds, in order (the
     // browser tests compare them with the server's CSV).
     ids: () => view.map((r) => r.id),
