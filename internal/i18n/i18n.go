@@ -54,7 +54,8 @@ func NewPrinter(lang Lang) *Printer { return &Printer{lang: lang} }
 // Lang is the printer's language.
 func (p *Printer) Lang() Lang { return p.lang }
 
-// T renders the message key with fmt-style args. An unknown key renders as
+// T renders the message key with fmt-style args; it always formats, so a
+// literal percent is written %% in every message. An unknown key renders as
 // the key itself, so a missing translation is visible, never fatal.
 func (p *Printer) T(key string, args ...any) string {
 	msg, ok := lookup(p.lang, key)
@@ -64,8 +65,8 @@ func (p *Printer) T(key string, args ...any) string {
 	if !ok {
 		msg = key
 	}
-	if len(args) == 0 {
-		return msg
+	if len(args) == 0 && (!ok || strings.IndexByte(msg, '%') < 0) {
+		return msg // nothing to format (an unknown key shows as itself)
 	}
 	copied := false
 	for i, a := range args {
@@ -90,6 +91,18 @@ func (p *Printer) T(key string, args ...any) string {
 		args[i] = r
 	}
 	return fmt.Sprintf(msg, args...)
+}
+
+// Format is the message key unformatted, its verbs left for a script to
+// fill in (a page's data-msg attributes); T formats.
+func (p *Printer) Format(key string) string {
+	if msg, ok := lookup(p.lang, key); ok {
+		return msg
+	}
+	if msg, ok := lookup(EN, key); ok {
+		return msg
+	}
+	return key
 }
 
 // Or renders key when the language (or English) has it, else fallback:
@@ -132,7 +145,7 @@ func lazy(build func() map[Lang]map[string]string) table { return sync.OnceValue
 
 // tables are the message tables in the order lookup searches them: the
 // CLI's first, then the web UI's, one per area of the UI.
-var tables = []table{messages, webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages, pricingMessages, limitMessages, webErrorMessages, webTermMessages, inputMessages, explorerMessages}
+var tables = []table{messages, webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages, pricingMessages, limitMessages, webErrorMessages, webTermMessages, inputMessages, explorerMessages, paramMessages}
 
 func lookup(l Lang, key string) (string, bool) {
 	for _, t := range tables {

@@ -149,7 +149,7 @@ func (p params) bool(name string) (bool, error) {
 	}
 	b, err := strconv.ParseBool(s)
 	if err != nil {
-		e := badRequest(name, "use true or false.", "%q is not a boolean", s)
+		e := badRequest(name, "use true or false.", "%q is not true or false", s)
 		e.Msg, e.HintMsg = i18n.M("err.param.bool", s), i18n.M("err.param.bool_hint")
 		return false, e
 	}
@@ -186,12 +186,16 @@ func (p params) dec(name string) (decimal.Decimal, error) {
 
 // currency returns the requested currency (default USD), checked against the FX table.
 func (d *Data) currency(p params) (string, error) {
-	cur := strings.ToUpper(p.str("currency"))
+	asked := p.str("currency")
+	cur := strings.ToUpper(asked)
 	if cur == "" {
 		cur = "USD"
 	}
 	if _, ok := d.FX.Rate(cur); !ok {
-		return "", badRequest("currency", "known currencies: "+strings.Join(d.FX.Currencies(), ", "), "no exchange rate for %q", cur)
+		known := strings.Join(d.FX.Currencies(), ", ")
+		e := badRequest("currency", "known currencies: "+known, "no exchange rate for %q", asked)
+		e.Msg, e.HintMsg = i18n.M("err.param.currency", asked), i18n.M("err.param.currency_hint", known)
+		return "", e
 	}
 	return cur, nil
 }
@@ -225,6 +229,12 @@ type OfferSearch struct {
 	MaxAgeMonths int
 	HideUndated  bool
 	Now          time.Time
+	// Page is the explorer's page number (1 when not asked) and Cols the
+	// columns asked for (col= or cols=, each a known column; none: the
+	// defaults). The API and the CSV check them as the page does, so a
+	// bad value gets the same answer from all three.
+	Page int
+	Cols []string
 }
 
 // freshnessFilter reports whether s drops prices by age or for being undated.
@@ -364,6 +374,21 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	}
 	if s.HideUndated, err = p.bool("hide_undated"); err != nil {
 		return s, err
+	}
+	if s.Page, err = p.int("page", 1, 1, 1<<20); err != nil {
+		return s, err
+	}
+	for _, name := range []string{"col", "cols"} {
+		for _, c := range p.list(name) {
+			if !knownColumn(c) {
+				e := badRequest(name, "known columns: "+strings.Join(columnKeys(), ", "), "unknown column %q", c)
+				e.Msg, e.HintMsg = i18n.M("err.param.col", c), i18n.M("err.param.col_hint", strings.Join(columnKeys(), ", "))
+				return s, e
+			}
+			if !contains(s.Cols, c) {
+				s.Cols = append(s.Cols, c)
+			}
+		}
 	}
 	s.Query = q
 	return s, nil

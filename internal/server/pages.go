@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"html"
 	"html/template"
+	"io"
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -381,17 +383,47 @@ var allColumns = []struct {
 	{"interconnect", false}, {"network", true}, {"rdma", false}, {"region", false}, {"billing", false}, {"price", true},
 	{"per_gpu", true}, {"upfront", true}, {"source", false}, {"as_of", false}}
 
+// knownColumn reports whether key is a column of the offers table.
+func knownColumn(key string) bool {
+	for _, c := range allColumns {
+		if c.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// columnKeys are the offers table's column keys, in order.
+func columnKeys() []string {
+	out := make([]string, len(allColumns))
+	for i, c := range allColumns {
+		out[i] = c.key
+	}
+	return out
+}
+
 // offersData runs the page's search; a parameter error comes back as
 // *apiError for the page to show.
 func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, error) {
-	q := withCurrency(r.URL.Query(), v.Currency)
+	// The page, its CSV and the API answer a bad value alike (the one
+	// parser, parseOfferSearch, decides): only an unset currency takes the
+	// page's (CNY in Chinese), and only an unset cheapest_region the
+	// page's default.
+	q := cloneValues(r.URL.Query())
+	if asked := strings.TrimSpace(q.Get("currency")); asked == "" || strings.EqualFold(asked, v.Currency) {
+		q.Set("currency", v.Currency)
+	} else {
+		v.Fallbacks = slices.DeleteFunc(v.Fallbacks, func(f string) bool { return f == v.P.T("web.fallback.currency", shortParam(asked), v.Currency) })
+	}
 	p := params{q}
 	// The page shows each instance type and billing model once, in its
 	// cheapest region, unless asked for every region.
+	if p.str("cheapest_region") == "" {
+		q.Set("cheapest_region", "true")
+	}
 	page := &offersPage{Query: q, GPU: p.str("gpu"), MinGPUs: p.str("min_gpus"), MinVRAM: p.str("min_vram"), MinPrice: p.str("min_price"),
 		MaxPrice: p.str("max_price"), Region: p.str("region"), Country: p.str("country"), CheapestRegion: p.str("cheapest_region") != "false"}
 	page.RDMA, _ = p.bool("rdma")
-	q.Set("cheapest_region", fmt.Sprint(page.CheapestRegion))
 	// Prices older than a year are hidden unless asked for (see
 	// docs/web.md, "Freshness"); the links below carry the choice.
 	if !q.Has("max_age_months") {
@@ -424,10 +456,15 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	}
 	explorerViews(v.P, page, q, search, stale)
 	page.Total, page.Shown = total, len(rows)
-	if search.Offset > 0 || search.Offset+len(rows) < total {
+	switch {
+	case search.Offset+len(rows) < total:
 		// More matches than one response carries (maxOfferRows).
-		v.Warnings = append(v.Warnings, v.P.T("web.limit.rows", min(search.Offset+1, total), search.Offset+len(rows), total, maxOfferRows))
+		v.Warnings = append(v.Warnings, v.P.T("web.limit.rows", search.Offset+1, search.Offset+len(rows), total, maxOfferRows))
 		page.NextRowsURL = nextOffers("/offers.csv", q, search, len(rows), total)
+	case search.Offset > 0 && len(rows) == 0:
+		v.Warnings = append(v.Warnings, v.P.T("web.limit.past_end", total, search.Offset))
+	case search.Offset > 0:
+		v.Warnings = append(v.Warnings, v.P.T("web.limit.offset", search.Offset+1, search.Offset+len(rows), total, search.Offset))
 	}
 	unit := search.Unit
 	if unit == "" {
@@ -448,11 +485,9 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if len(cells) == 0 && search.Query.Billing != nil {
 		page.EmptyWhy = v.P.T("web.x.none_billing", v.P.Billing(strings.Join(search.Query.Billing, ","), catalog.Billing(strings.Join(search.Query.Billing, ",")).Family()))
 	}
-	// A bad page number is the caller's error (400 with the page's error
-	// box), never an out-of-range slice.
-	if page.PageNum, err = p.int("page", 1, 1, 1<<20); err != nil {
-		return page, err
-	}
+	// A bad page number was the caller's error (parseOfferSearch: 400
+	// with the page's error box), never an out-of-range slice.
+	page.PageNum = search.Page
 	page.Pages = (len(cells) + offersPageSize - 1) / offersPageSize
 	if page.PageNum > page.Pages {
 		page.PageNum = max(page.Pages, 1)
@@ -477,7 +512,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if page.PageNum < page.Pages {
 		page.NextURL = pageURL(page.PageNum + 1)
 	}
-	shown := append(p.list("col"), p.list("cols")...)
+	shown := search.Cols
 	if len(shown) == 0 {
 		shown = defaultColumns
 	}
@@ -595,6 +630,9 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	if page.NextRowsURL != "" {
 		w.Header().Set("Link", "<"+page.NextRowsURL+`>; rel="next"`)
 	}
+	// A UTF-8 byte order mark first, as the browser's export writes, so
+	// that Excel reads the Chinese headers as UTF-8.
+	io.WriteString(w, "\ufeff")
 	cw := output.NewCSVWriter(w) // cells neutralised against formula injection
 	var head []string
 	for _, c := range page.Columns {
@@ -850,11 +888,11 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 		}
 		page.GPUsDiffer = v.P.T("web.tco.gpus_differ", strings.Join(counts, " / "))
 	} else if len(res.Plans) > 1 {
-		key := "tco.compared_at"
 		if res.GPUs.Equal(decimal.NewFromInt(1)) {
-			key = "tco.compared_at_one"
+			page.ComparedAt = v.P.T("tco.compared_at_one")
+		} else {
+			page.ComparedAt = v.P.T("tco.compared_at", num(res.GPUs))
 		}
-		page.ComparedAt = v.P.T(key, num(res.GPUs))
 	}
 	for i := range page.Doc.Plans {
 		page.PlanNums = append(page.PlanNums, planNumber(i))

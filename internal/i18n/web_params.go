@@ -1,0 +1,25 @@
+package i18n
+
+// paramMessages are the explorer's answers to query values it cannot use
+// (the same words on the page, in the CSV's error and in the API's) and
+// its notes on a window of rows.
+var paramMessages = lazy(func() map[Lang]map[string]string {
+	return map[Lang]map[string]string{
+		EN: {
+			"err.param.currency":      "no exchange rate for %q",
+			"err.param.currency_hint": "known currencies: %s",
+			"err.param.col":           "unknown column %q",
+			"err.param.col_hint":      "known columns: %s",
+			"web.limit.offset":        "Showing offers %d–%d of %d, from offset=%d.",
+			"web.limit.past_end":      "There are %d offers: offset=%d is past the last, so none is shown.",
+		},
+		ZH: {
+			"err.param.currency":      "没有 %q 的汇率",
+			"err.param.currency_hint": "可用货币：%s",
+			"err.param.col":           "没有 %q 这一列",
+			"err.param.col_hint":      "可用的列：%s",
+			"web.limit.offset":        "显示第 %d–%d 条报价，共 %d 条（从 offset=%d 开始）。",
+			"web.limit.past_end":      "共 %d 条报价：offset=%d 超出了最后一条，因此没有显示报价。",
+		},
+	}
+})
