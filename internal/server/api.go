@@ -293,13 +293,18 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	if v := p.str("os"); v != "" {
 		os, ok := catalog.ParseOS(v)
 		if !ok {
-			return s, badRequest("os", "linux or windows", "unknown operating system %q", v)
+			e := badRequest("os", "linux or windows", "unknown operating system %q", v)
+			e.Msg, e.HintMsg = i18n.M("err.param.os", v), i18n.M("err.param.os_hint")
+			return s, e
 		}
 		q.OS = os
 	}
 	for _, b := range p.list("billing") {
 		if !catalog.ValidBillingFilter(b) {
-			return s, badRequest("billing", "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, flex-start, or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)
+			const models = "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, flex-start"
+			e := badRequest("billing", models+", or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)
+			e.Msg, e.HintMsg = i18n.M("err.param.billing", b), i18n.M("err.param.billing_hint", models)
+			return s, e
 		}
 		q.Billing = append(q.Billing, b)
 	}
@@ -335,7 +340,9 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	}
 	if o := p.str("order"); o != "" {
 		if !contains(orderKeys, o) {
-			return s, badRequest("order", "one of "+strings.Join(orderKeys, ", "), "cannot order by %q", o)
+			e := badRequest("order", "one of "+strings.Join(orderKeys, ", "), "cannot order by %q", o)
+			e.Msg, e.HintMsg = i18n.M("err.param.order", o), i18n.M("err.param.order_hint", strings.Join(orderKeys, ", "))
+			return s, e
 		}
 		s.Order = o
 	}

@@ -826,6 +826,18 @@ var chartPalette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#d4881c", "#7b61ff
 func paletteColor(i int) string { return chartPalette[i%len(chartPalette)] }
 
 func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
+	if q := r.URL.Query(); slices.ContainsFunc(q["offer"], func(o string) bool { return strings.TrimSpace(o) == "" }) {
+		// The form's "add an offer" box submits offer= when left empty:
+		// answer with the address without it, so the one the reader
+		// keeps, shares or reloads names only the offers compared.
+		q["offer"] = slices.DeleteFunc(q["offer"], func(o string) bool { return strings.TrimSpace(o) == "" })
+		to := "/compare?" + q.Encode()
+		if tab := q.Get("tab"); tab != "" {
+			to += "#" + tab
+		}
+		http.Redirect(w, r, to, http.StatusSeeOther)
+		return
+	}
 	d := s.Data()
 	v := s.view(r, d, "compare")
 	q := withCurrency(r.URL.Query(), v.Currency)
