@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -384,5 +385,35 @@ func walkTemplate(n parse.Node, fn func(*parse.CommandNode)) {
 		walkTemplate(n.ElseList, fn)
 	case *parse.TemplateNode:
 		walkTemplate(n.Pipe, fn)
+	}
+}
+
+// TestVariantsReadTheSameArguments: a variant (the web's "form."+key
+// wording, which Printer.Variant renders in the key's place) reads the
+// same arguments, with the same verbs, as its key in both languages.
+func TestVariantsReadTheSameArguments(t *testing.T) {
+	n := 0
+	for _, k := range Keys(EN) {
+		base, ok := strings.CutPrefix(k, "form.")
+		if !ok {
+			continue
+		}
+		for _, l := range []Lang{EN, ZH} {
+			b, ok := lookup(l, base)
+			if !ok {
+				t.Errorf("%s: a variant of no message", k)
+				continue
+			}
+			v, _ := lookup(l, k)
+			nb, vb := verbs(b)
+			nv, vv := verbs(v)
+			if nb != nv || fmt.Sprint(vb) != fmt.Sprint(vv) {
+				t.Errorf("%s %s reads %d arguments %v; its variant %s reads %d %v", l, base, nb, vb, k, nv, vv)
+			}
+			n++
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d variants checked", n)
 	}
 }

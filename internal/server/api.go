@@ -840,7 +840,7 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 		}
 	}
 	e := &recommend.Engine{Catalog: d.Catalog, Perf: d.Perf, Pricing: d.Pricing, FX: d.FX, Now: s.cfg.Now()}
-	res, err := e.Recommend(req, i18n.NewPrinter(lang))
+	res, err := e.Recommend(req, i18n.NewPrinter(lang).Variant("form.")) // form fields and job-file keys, not CLI flags
 	if err != nil {
 		var np *recommend.NoPlanError
 		var ie *recommend.InputError

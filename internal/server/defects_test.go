@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"html"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -148,4 +150,35 @@ func TestColumnsOfTheCSV(t *testing.T) {
 	if !strings.HasPrefix(head, "云厂商,") || strings.Count(head, ",") != 2 {
 		t.Errorf("header %q: want the two columns asked for and the ID", head)
 	}
+}
+
+// TestAdvisorPageNamesFormFieldsNotFlags: the web advisor tells a reader
+// what to change in the form or the job file, never a command-line flag.
+func TestAdvisorPageNamesFormFieldsNotFlags(t *testing.T) {
+	srv := newServer(t)
+	flag := regexp.MustCompile(`--(max-gpus|min-gpus|multi-node|allow-no-rdma|interruptible|budget|fabric|interconnect|start-within-days|precision|method|hours|mtbi|near-users|qps|tokens-per-second)\b`)
+	for _, job := range []string{
+		// Too big for the GPUs it may use: the fit and deadline advice.
+		"name: x\nworkload:\n  job: {kind: transformer-train, params: 70e9, tokens: 2e12, precision: bf16}\ndeadline_hours: 24\ngpu:\n  max_gpus: 8\n",
+		// Several nodes without RDMA.
+		"name: x\nworkload:\n  job: {kind: transformer-train, params: 13e9, tokens: 300e9, precision: bf16}\ndeadline_hours: 336\ngpu:\n  min_gpus: 16\n  max_gpus: 64\n  multi_node: true\n  rdma: false\n  interconnect: pcie\n",
+	} {
+		for _, lang := range []string{"en", "zh"} {
+			body := postAdvisor(t, srv, lang, job)
+			if m := flag.FindString(html.UnescapeString(body)); m != "" {
+				i := strings.Index(html.UnescapeString(body), m)
+				t.Errorf("%s: the advisor page names the CLI flag %s: …%s…", lang, m, html.UnescapeString(body)[max(0, i-160):i+20])
+			}
+		}
+	}
+}
+
+func postAdvisor(t *testing.T, h http.Handler, lang, job string) string {
+	t.Helper()
+	form := url.Values{"job": {job}}
+	req := httptest.NewRequest("POST", "/advisor?lang="+lang, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Body.String()
 }
