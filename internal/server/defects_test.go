@@ -100,7 +100,9 @@ func TestOneVerdictPerBadValue(t *testing.T) {
 		api := get(t, srv, "/api/v1/offers?"+tc.query)
 		csv := get(t, srv, "/offers.csv?"+tc.query)
 		page := get(t, srv, "/offers?lang=en&"+tc.query)
-		var a, c struct{ Error struct{ Field, Message string } }
+		var a, c struct {
+			Error struct{ Field, Message string }
+		}
 		_ = json.Unmarshal(api.Body.Bytes(), &a)
 		_ = json.Unmarshal(csv.Body.Bytes(), &c)
 		m := regexp.MustCompile(`data-error-field="([^"]*)"`).FindStringSubmatch(page.Body.String())
