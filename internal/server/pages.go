@@ -781,10 +781,14 @@ func offersChart(v view, rows []catalog.OfferRow) map[string]any {
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.per_gpu", v.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}},
-		"grid":    map[string]any{"left": 250, "right": 56, "top": 36, "bottom": 24},
-		"xAxis":   map[string]any{"type": "value", "name": v.Currency},
-		"yAxis":   map[string]any{"type": "category", "data": labels, "axisLabel": map[string]any{"fontSize": 11, "width": 240, "overflow": "truncate"}},
-		"series":  []any{map[string]any{"type": "bar", "data": data, "label": map[string]any{"show": true, "position": "right", "fontSize": 10}}},
+		// The grid sizes itself around the labels (each at most 240 px,
+		// truncated with …), so no font draws one past the chart's left
+		// edge; every bar keeps its label (interval 0: the script grows the
+		// chart to give each 16 px).
+		"grid":   map[string]any{"left": 8, "containLabel": true, "right": 56, "top": 36, "bottom": 24},
+		"xAxis":  map[string]any{"type": "value", "name": v.Currency},
+		"yAxis":  map[string]any{"type": "category", "data": labels, "axisLabel": map[string]any{"fontSize": 11, "width": 240, "overflow": "truncate", "interval": 0}},
+		"series": []any{map[string]any{"type": "bar", "data": data, "label": map[string]any{"show": true, "position": "right", "fontSize": 10}}},
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 	"time"
 )
 
@@ -249,4 +251,68 @@ func TestEnglishRun(t *testing.T) {
 			t.Errorf("englishRun(%q) = %q, want %q", text, got, want)
 		}
 	}
+}
+
+// sweepBrowserPages are the main pages the browser part of the sweep
+// lays out.
+var sweepBrowserPages = []string{
+	"/offers",
+	"/compare?offer=aws/p5.48xlarge/us-east-1/on-demand&offer=gcp/a3-highgpu-8g/us-central1/on-demand",
+	"/compare?offer=aws/p5.48xlarge/us-east-1/on-demand&offer=gcp/a3-highgpu-8g/us-central1/on-demand&tab=tco&onprem=H100",
+	"/advisor?example=distributed-training",
+	"/gpus", "/providers", "/instances/aws/p5.48xlarge", "/claims", "/about",
+	"/spot?offer=aws/p5en.48xlarge/us-east-1/spot&work_hours=100&trials=200",
+	"/estimate?job=transformer-train&params=7e9&tokens=1e12&gpu=H100-SXM-80GB&count=8",
+}
+
+// knownWide are pages whose table the sweep knows to be too wide today,
+// with the change that fits it: logged, not failed, until that lands.
+var knownWide = map[string]string{
+	"/offers": "issue 36 point 1 (the explorer's density) fits its table at 1440 px and has its own test; drop this entry with it",
+}
+
+// TestBrowserSweepTablesFit: at 1440 px, in both languages, no table of
+// a main page is wider than its box (a column clipped or scrolled away)
+// and no page scrolls sideways.
+func TestBrowserSweepTablesFit(t *testing.T) {
+	ctx, base, _ := browser(t)
+	if err := chromedp.Run(ctx, chromedp.EmulateViewport(1440, 900)); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for _, path := range sweepBrowserPages {
+		for _, lang := range []string{"en", "zh"} {
+			sep := "?"
+			if strings.Contains(path, "?") {
+				sep = "&"
+			}
+			target := base + path + sep + "lang=" + lang
+			var over []string
+			err := chromedp.Run(ctx, chromedp.Navigate(target), chromedp.WaitReady("body"),
+				chromedp.Evaluate(`(() => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > vw + 1) out.push("the page scrolls sideways: " + document.documentElement.scrollWidth + " > " + vw);
+  for (const t of document.querySelectorAll("main table")) {
+    if (!t.offsetParent) continue; // hidden
+    if (t.hasAttribute("data-wide")) continue; // a matrix that scrolls sideways in its box by design (18 clouds)
+    const box = t.closest(".table-wrap") || t.parentElement;
+    const w = Math.ceil(t.getBoundingClientRect().width), bw = box.clientWidth;
+    if (w > bw + 1) out.push((t.className || "table") + " is " + w + " px in a box of " + bw);
+  }
+  return out;
+})()`, &over))
+			if err != nil {
+				t.Fatalf("%s: %v", target, err)
+			}
+			for _, o := range over {
+				if why, ok := knownWide[path]; ok {
+					t.Logf("%s (%s): %s (known: %s)", path, lang, o, why)
+					continue
+				}
+				t.Errorf("%s (%s): %s", path, lang, o)
+			}
+		}
+	}
+	t.Logf("%d pages in %v", 2*len(sweepBrowserPages), time.Since(start).Round(time.Millisecond))
 }
