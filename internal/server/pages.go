@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -817,6 +818,9 @@ type comparePage struct {
 	// and BreakdownLegend are the charts' legends as HTML (every entry
 	// shown, wrapped, in the page's language).
 	PlanNums                []string
+	// Totals, PerGPUHour and After are the plan cards' amounts, each
+	// kind in one format across the cards (moneyColumn).
+	Totals, PerGPUHour, After []string
 	Legend, BreakdownLegend []legendItem
 }
 
@@ -913,6 +917,11 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	for i := range page.Doc.Plans {
 		page.PlanNums = append(page.PlanNums, planNumber(i))
 	}
+	// The cards' figures, each kind written one way across the plans
+	// (not 9215.52 beside 13,175).
+	page.Totals = cardMoney(page.Doc.Plans, func(p document.TCOPlan) json.Number { return p.Total })
+	page.PerGPUHour = cardMoney(page.Doc.Plans, func(p document.TCOPlan) json.Number { return p.EffectivePerGPUHour })
+	page.After = cardMoney(page.Doc.Plans, func(p document.TCOPlan) json.Number { return p.AfterHorizon })
 	if page.Tab == "specs" {
 		page.Specs = compareSpecs(d, v, in.Offers)
 	}
@@ -945,6 +954,18 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	page.Chart, page.Legend = tcoChart(v, page.Doc)
 	page.Breakdown, page.BreakdownLegend = breakdownChart(v, page.Doc)
 	s.render(w, r, http.StatusOK, "compare", v)
+}
+
+// cardMoney formats one amount of each plan (value picks it) in one
+// format across the plans.
+func cardMoney(plans []document.TCOPlan, value func(document.TCOPlan) json.Number) []string {
+	vals := make([]*decimal.Decimal, len(plans))
+	for i, p := range plans {
+		if v, err := decimal.NewFromString(value(p).String()); err == nil {
+			vals[i] = &v
+		}
+	}
+	return moneyColumn(vals)
 }
 
 func statusFor(e *apiError) int {
