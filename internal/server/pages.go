@@ -817,11 +817,11 @@ type comparePage struct {
 	// PlanNums number the plans (1., 2., …) on cards and charts; Legend
 	// and BreakdownLegend are the charts' legends as HTML (every entry
 	// shown, wrapped, in the page's language).
-	PlanNums                []string
+	PlanNums []string
 	// Totals, PerGPUHour and After are the plan cards' amounts, each
 	// kind in one format across the cards (moneyColumn).
 	Totals, PerGPUHour, After []string
-	Legend, BreakdownLegend []legendItem
+	Legend, BreakdownLegend   []legendItem
 }
 
 // legendItem is one entry of a chart's HTML legend.
