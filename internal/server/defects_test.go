@@ -76,6 +76,10 @@ func TestOffsetNoticeSaysWhatIsShown(t *testing.T) {
 	if strings.Contains(rest, "a page carries at most") || !strings.Contains(rest, "from offset=100") {
 		t.Error("offset=100 says rows were cut, or does not say where the rows start")
 	}
+	limited := html.UnescapeString(get(t, srv, "/offers?limit=10&lang=en").Body.String())
+	if !strings.Contains(limited, "Showing offers 1–10 of") || !strings.Contains(limited, "a page carries at most 10.") {
+		t.Error("limit=10: the notice does not say the page carries 10 rows")
+	}
 	zh := html.UnescapeString(get(t, srv, "/offers?offset=999999999&lang=zh").Body.String())
 	if !strings.Contains(zh, "超出了最后一条") {
 		t.Error("offset past the end: no Chinese notice")

@@ -459,8 +459,8 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	page.Total, page.Shown = total, len(rows)
 	switch {
 	case search.Offset+len(rows) < total:
-		// More matches than one response carries (maxOfferRows).
-		v.Warnings = append(v.Warnings, v.P.T("web.limit.rows", search.Offset+1, search.Offset+len(rows), total, maxOfferRows))
+		// More matches than one response carries (limit=, at most maxOfferRows).
+		v.Warnings = append(v.Warnings, v.P.T("web.limit.rows", search.Offset+1, search.Offset+len(rows), total, search.Limit))
 		page.NextRowsURL = nextOffers("/offers.csv", q, search, len(rows), total)
 	case search.Offset > 0 && len(rows) == 0:
 		v.Warnings = append(v.Warnings, v.P.T("web.limit.past_end", total, search.Offset))
