@@ -49,35 +49,6 @@ var asOfColumn = func() int {
 	panic("no as_of column")
 }()
 
-// minorUnits are the decimals of a currency's smallest unit where it is
-// not two (ISO 4217: the yen and the won have none).
-var minorUnits = map[string]int32{"JPY": 0, "KRW": 0}
-
-// priceDecimals is how many decimals every price of a column shows, by
-// its unit and currency: hourly prices to four places of the currency's
-// unit (a spot price of 0.0974 keeps its digits), longer units (day,
-// month, year) and upfront fees to the currency's minor unit. One column
-// shows one format, whatever each value's size.
-func priceDecimals(hourly bool, currency string) int32 {
-	minor, ok := minorUnits[currency]
-	if !ok {
-		minor = 2
-	}
-	if hourly {
-		return minor + 2
-	}
-	return minor
-}
-
-// columnMoney writes d to places decimals with its thousands grouped.
-func columnMoney(d decimal.Decimal, places int32) string {
-	whole, frac, _ := strings.Cut(d.StringFixed(places), ".")
-	if frac == "" {
-		return output.Thousands(whole)
-	}
-	return output.Thousands(whole) + "." + frac
-}
-
 // hourlyPrice reports whether a search's price column is per hour (of an
 // instance or a GPU), not per day, month or year.
 func hourlyPrice(s OfferSearch) bool {
@@ -86,20 +57,20 @@ func hourlyPrice(s OfferSearch) bool {
 
 // newOfferCells formats one priced row: names maps provider IDs to their
 // names in p's language, scale multiplies the price (days, years), hourly
-// says the price column is per hour (see priceDecimals).
+// says the price column is per hour (see output.PriceDecimals).
 func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRow, scale decimal.Decimal, currency string, hourly bool) *offerCells {
 	o, it := row.Offer, row.Offer.Instance
 	rv := offerRowView{ID: o.ID(), Provider: o.Provider, ProviderName: names[o.Provider], Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
 		Billing: string(o.Billing), BillingLabel: p.Billing(string(o.Billing), o.Billing.Family()),
-		Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: columnMoney(row.Price.Mul(scale), priceDecimals(hourly, currency)),
-		PerGPU: columnMoney(row.PerGPUHourly, priceDecimals(true, currency)),
+		Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: output.FixedMoney(row.Price.Mul(scale), output.PriceDecimals(hourly, currency)),
+		PerGPU: output.FixedMoney(row.PerGPUHourly, output.PriceDecimals(true, currency)),
 		Source: p.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: p.SourceDate(o.Source.AsOfString(), o.Source.ReadOnString())}
 	rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Network = specCells(it)
 	if rv.ProviderName == "" {
 		rv.ProviderName = o.Provider
 	}
 	if row.Upfront.IsPositive() {
-		rv.Upfront = columnMoney(row.Upfront, priceDecimals(false, currency))
+		rv.Upfront = output.FixedMoney(row.Upfront, output.PriceDecimals(false, currency))
 	}
 	esc := html.EscapeString
 	id := esc(rv.ID)

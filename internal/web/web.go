@@ -66,6 +66,15 @@ func funcs() template.FuncMap {
 			}
 			return output.Money(d)
 		},
+		// hourlyMoney renders an hourly price as the explorer's price
+		// column does (output.PriceDecimals): two prices side by side read alike.
+		"hourlyMoney": func(n json.Number, currency string) string {
+			d, err := decimal.NewFromString(n.String())
+			if err != nil {
+				return n.String()
+			}
+			return output.FixedMoney(d, output.PriceDecimals(true, currency))
+		},
 		// planMoney renders a plan's cost as the advisor's sentences write
 		// it (recommend's money): whole units grouped from 100 up, two
 		// decimals from 1, four below; so a card and its reasons agree.
