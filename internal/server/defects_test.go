@@ -188,3 +188,13 @@ func postAdvisor(t *testing.T, h http.Handler, lang, job string) string {
 	h.ServeHTTP(rec, req)
 	return rec.Body.String()
 }
+
+// TestFormEchoesTheParsedValue: the explorer's form shows what the search
+// used (cheapest_region=0 is false, as the API reads it), not the raw text.
+func TestFormEchoesTheParsedValue(t *testing.T) {
+	srv := newServer(t)
+	body := get(t, srv, "/offers?cheapest_region=0&lang=en").Body.String()
+	if !strings.Contains(body, `<option value="false" selected>`) {
+		t.Error("cheapest_region=0 searched every region but the form shows the cheapest region chosen")
+	}
+}

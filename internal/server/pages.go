@@ -450,6 +450,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if err != nil {
 		return page, err
 	}
+	page.CheapestRegion = search.OneRegion // the form echoes the parsed value (cheapest_region=0 is false)
 	search.Now = s.cfg.Now()
 	rows, total, stale, err := d.runCounted(search)
 	if err != nil {
