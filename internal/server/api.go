@@ -846,9 +846,11 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 		var ie *recommend.InputError
 		switch {
 		case errors.As(err, &np):
-			return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "no_plan", Message: err.Error(), Hint: "relax the constraint named in the message."}
+			// The engine said it in the request's language already.
+			return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "no_plan", Message: err.Error(), Hint: "relax the constraint named in the message.",
+				Msg: i18n.Text(err.Error())}
 		case errors.As(err, &ie):
-			return nil, badRequest("job", "", "%v", err)
+			return nil, withInputMsg(badRequest("job", "", "%v", err), err, lang)
 		}
 		return nil, err
 	}
@@ -861,6 +863,14 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 // decoder's Go type names.
 func recommendInputError(err error, lang i18n.Lang) error {
 	p := i18n.NewPrinter(lang)
+	var ie *recommend.InputError
+	if errors.As(err, &ie) {
+		ae := withInputMsg(badRequest("job", p.T("web.job.hint"), "%v", err), err, lang)
+		if ae.Msg.Key != "" {
+			ae.HintMsg = i18n.Text(p.T("web.job.hint"))
+		}
+		return ae
+	}
 	var le *jobfile.LimitError
 	if errors.As(err, &le) {
 		status, code := http.StatusBadRequest, "bad_request"
@@ -878,6 +888,18 @@ func recommendInputError(err error, lang i18n.Lang) error {
 		return badRequest("job", p.T("web.job.hint"), "%s", p.T("web.job.not_mapping", line))
 	}
 	return badRequest("job", p.T("web.job.hint"), "%v", err)
+}
+
+// withInputMsg gives a job's requirement error (recommend.InputError) its
+// words for a page: in lang, naming the advisor form's fields and the job
+// file's keys where the CLI's wording names flags; an error with no
+// translation keeps its English (the page marks it so).
+func withInputMsg(ae *apiError, err error, lang i18n.Lang) *apiError {
+	local := recommend.ErrorIn(err, i18n.NewPrinter(lang).Variant("form."))
+	if lang == i18n.EN || local != recommend.ErrorIn(err, i18n.NewPrinter(i18n.EN).Variant("form.")) {
+		ae.Msg = i18n.Text(local)
+	}
+	return ae
 }
 
 var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })

@@ -168,9 +168,16 @@ func TestAdvisorPageNamesFormFieldsNotFlags(t *testing.T) {
 		"name: x\nworkload:\n  job: {kind: transformer-train, params: 70e9, tokens: 2e12, precision: bf16}\ndeadline_hours: 24\ngpu:\n  max_gpus: 8\n",
 		// Several nodes without RDMA.
 		"name: x\nworkload:\n  job: {kind: transformer-train, params: 13e9, tokens: 300e9, precision: bf16}\ndeadline_hours: 336\ngpu:\n  min_gpus: 16\n  max_gpus: 64\n  multi_node: true\n  rdma: false\n  interconnect: pcie\n",
+		// Requirement errors.
+		"name: x\nworkload:\n  job: {kind: transformer-train, params: 7e9, tokens: 1e11, precision: bf16}\nbudget_period: month\n",
+		"name: x\nworkload:\n  job: {kind: transformer-train, params: 7e9, tokens: 1e11, precision: bf16}\nhours: 100\n",
+		"name: x\nworkload:\n  job: {kind: transformer-train, params: 7e9, tokens: 1e11, precision: bf16}\nstart_within_days: 3\ninterruptible: true\n",
 	} {
 		for _, lang := range []string{"en", "zh"} {
 			body := postAdvisor(t, srv, lang, job)
+			if box := regexp.MustCompile(`(?s)<div class="error".*?</div>`).FindString(body); lang == "zh" && strings.Contains(box, `lang="en"`) {
+				t.Errorf("zh: the advisor's error is in English: %s", box)
+			}
 			if m := flag.FindString(html.UnescapeString(body)); m != "" {
 				i := strings.Index(html.UnescapeString(body), m)
 				t.Errorf("%s: the advisor page names the CLI flag %s: …%s…", lang, m, html.UnescapeString(body)[max(0, i-160):i+20])
