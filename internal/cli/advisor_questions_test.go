@@ -448,7 +448,7 @@ func TestQuestionBudget(t *testing.T) {
 	for _, r := range d.Rejected {
 		if r.Stage == "budget" {
 			over++
-			if !strings.Contains(r.Reason, "EUR a month, over the budget of 70000 EUR") {
+			if !strings.Contains(r.Reason, "EUR a month, over the budget of 70,000 EUR") {
 				t.Errorf("%s: budget rejection without the figures: %q", r.Offer, r.Reason)
 			}
 		}

@@ -10,6 +10,12 @@ var ecbSource = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^ECB euro foreign exchange reference rates (\S+) \((\S+)\): derived as (\S+) (\S+) divided by (\S+) (\S+)$`)
 })
 
+// ecbInverse is how the table describes the euro's own rate (the inverse
+// of the ECB's dollars per euro).
+var ecbInverse = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^ECB euro foreign exchange reference rates (\S+) \((\S+)\): 1 / (\S+) (\S+)$`)
+})
+
 // FXSource renders an exchange rate's source note in the printer's
 // language; a note of another shape comes back as it is.
 func (p *Printer) FXSource(src string) string {
@@ -18,6 +24,9 @@ func (p *Printer) FXSource(src string) string {
 	}
 	if m := ecbSource().FindStringSubmatch(src); m != nil {
 		return p.T("fx.ecb", m[1], m[2], m[3], m[4], m[5], m[6])
+	}
+	if m := ecbInverse().FindStringSubmatch(src); m != nil {
+		return p.T("fx.ecb_inverse", m[1], m[2], m[3], m[4])
 	}
 	switch src {
 	case "base currency":

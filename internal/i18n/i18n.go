@@ -46,7 +46,16 @@ func FromEnv(getenv func(string) string) Lang {
 // Printer renders messages in one language.
 type Printer struct {
 	lang Lang
+	// variant is a key prefix tried first ("form.": the web's wording of
+	// a message that names a CLI flag); "" for none.
+	variant string
 }
+
+// Variant returns a printer in the same language that renders a key's
+// variant (prefix+key) where the tables have one, else the key: the web's
+// wording ("form.") names form fields and job-file keys where the CLI's
+// names flags. A variant reads the same arguments as its key.
+func (p *Printer) Variant(prefix string) *Printer { return &Printer{lang: p.lang, variant: prefix} }
 
 // NewPrinter returns a printer for lang.
 func NewPrinter(lang Lang) *Printer { return &Printer{lang: lang} }
@@ -54,18 +63,25 @@ func NewPrinter(lang Lang) *Printer { return &Printer{lang: lang} }
 // Lang is the printer's language.
 func (p *Printer) Lang() Lang { return p.lang }
 
-// T renders the message key with fmt-style args. An unknown key renders as
+// T renders the message key with fmt-style args; it always formats, so a
+// literal percent is written %% in every message. An unknown key renders as
 // the key itself, so a missing translation is visible, never fatal.
 func (p *Printer) T(key string, args ...any) string {
-	msg, ok := lookup(p.lang, key)
+	msg, ok := "", false
+	if p.variant != "" {
+		msg, ok = lookup(p.lang, p.variant+key)
+	}
+	if !ok {
+		msg, ok = lookup(p.lang, key)
+	}
 	if !ok {
 		msg, ok = lookup(EN, key)
 	}
 	if !ok {
 		msg = key
 	}
-	if len(args) == 0 {
-		return msg
+	if len(args) == 0 && (!ok || strings.IndexByte(msg, '%') < 0) {
+		return msg // nothing to format (an unknown key shows as itself)
 	}
 	copied := false
 	for i, a := range args {
@@ -90,6 +106,18 @@ func (p *Printer) T(key string, args ...any) string {
 		args[i] = r
 	}
 	return fmt.Sprintf(msg, args...)
+}
+
+// Format is the message key unformatted, its verbs left for a script to
+// fill in (a page's data-msg attributes); T formats.
+func (p *Printer) Format(key string) string {
+	if msg, ok := lookup(p.lang, key); ok {
+		return msg
+	}
+	if msg, ok := lookup(EN, key); ok {
+		return msg
+	}
+	return key
 }
 
 // Or renders key when the language (or English) has it, else fallback:
@@ -132,7 +160,7 @@ func lazy(build func() map[Lang]map[string]string) table { return sync.OnceValue
 
 // tables are the message tables in the order lookup searches them: the
 // CLI's first, then the web UI's, one per area of the UI.
-var tables = []table{messages, webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages, pricingMessages, limitMessages, webErrorMessages, webTermMessages, inputMessages, explorerMessages, servingMessages, stockMessages, slowEndMessages, denseMessages}
+var tables = []table{messages, webMessages, cliMessages, webCatalogMessages, webJobMessages, advisorMessages, importMessages, freshnessMessages, capacityMessages, uiMessages, discoveryMessages, webPages2Messages, perfMessages, sentenceMessages, rightsizeMessages, pricingMessages, limitMessages, webErrorMessages, webTermMessages, inputMessages, explorerMessages, servingMessages, stockMessages, slowEndMessages, denseMessages, paramMessages, advisorWebMessages}
 
 func lookup(l Lang, key string) (string, bool) {
 	for _, t := range tables {

@@ -91,7 +91,7 @@ var rightsizeMessages = lazy(func() map[Lang]map[string]string {
 			"rs.fig.break_even":   "break-even utilisation",
 			"rs.fig.lowest_be":    "lowest commitment break-even",
 			"rs.unit.gpus":        "GPUs",
-			"rs.unit.pct_one":     "% of one GPU",
+			"rs.unit.pct_one":     "%% of one GPU",
 			"rs.unit.x_current":   "× current",
 			"rs.unit.h":           "h",
 
@@ -216,7 +216,7 @@ var rightsizeMessages = lazy(func() map[Lang]map[string]string {
 			"rs.fig.break_even":   "盈亏平衡利用率",
 			"rs.fig.lowest_be":    "最低的承诺盈亏平衡点",
 			"rs.unit.gpus":        "块 GPU",
-			"rs.unit.pct_one":     "%（相对单块 GPU）",
+			"rs.unit.pct_one":     "%%（相对单块 GPU）",
 			"rs.unit.x_current":   "倍（相对当前）",
 			"rs.unit.h":           "小时",
 

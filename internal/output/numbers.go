@@ -183,3 +183,32 @@ func slowFixed(v int64, e, places int32, trim bool) string {
 	}
 	return d.StringFixed(places)
 }
+
+// minorUnits are the decimals of a currency's smallest unit where it is
+// not two (ISO 4217: the yen and the won have none).
+var minorUnits = map[string]int32{"JPY": 0, "KRW": 0}
+
+// PriceDecimals is how many decimals every price of a column shows, by
+// its unit and currency: hourly prices to four places of the currency's
+// unit (a spot price of 0.0974 keeps its digits), longer units (day,
+// month, year) and upfront fees to the currency's minor unit. One column
+// shows one format, whatever each value's size.
+func PriceDecimals(hourly bool, currency string) int32 {
+	minor, ok := minorUnits[currency]
+	if !ok {
+		minor = 2
+	}
+	if hourly {
+		return minor + 2
+	}
+	return minor
+}
+
+// FixedMoney writes d to places decimals with its thousands grouped.
+func FixedMoney(d decimal.Decimal, places int32) string {
+	whole, frac, _ := strings.Cut(d.StringFixed(places), ".")
+	if frac == "" {
+		return Thousands(whole)
+	}
+	return Thousands(whole) + "." + frac
+}

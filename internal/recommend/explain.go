@@ -253,12 +253,13 @@ func (x *run) hrs(h float64) string {
 	return x.p.T("rec.unit.days", h/24)
 }
 
+// money writes an amount as the advisor's sentences and plan cards do:
+// whole units with thousands grouped from 100 up (39,072 USD), two
+// decimals from 1, four below.
 func money(v float64, cur string) string {
 	switch {
-	case v >= 100000:
-		return fmt.Sprintf("%s %s", thousands(fmt.Sprintf("%.0f", v)), cur)
 	case v >= 100:
-		return fmt.Sprintf("%.0f %s", v, cur)
+		return fmt.Sprintf("%s %s", thousands(fmt.Sprintf("%.0f", v)), cur)
 	case v >= 1:
 		return fmt.Sprintf("%.2f %s", v, cur)
 	}

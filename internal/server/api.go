@@ -149,7 +149,7 @@ func (p params) bool(name string) (bool, error) {
 	}
 	b, err := strconv.ParseBool(s)
 	if err != nil {
-		e := badRequest(name, "use true or false.", "%q is not a boolean", s)
+		e := badRequest(name, "use true or false.", "%q is not true or false", s)
 		e.Msg, e.HintMsg = i18n.M("err.param.bool", s), i18n.M("err.param.bool_hint")
 		return false, e
 	}
@@ -186,12 +186,16 @@ func (p params) dec(name string) (decimal.Decimal, error) {
 
 // currency returns the requested currency (default USD), checked against the FX table.
 func (d *Data) currency(p params) (string, error) {
-	cur := strings.ToUpper(p.str("currency"))
+	asked := p.str("currency")
+	cur := strings.ToUpper(asked)
 	if cur == "" {
 		cur = "USD"
 	}
 	if _, ok := d.FX.Rate(cur); !ok {
-		return "", badRequest("currency", "known currencies: "+strings.Join(d.FX.Currencies(), ", "), "no exchange rate for %q", cur)
+		known := strings.Join(d.FX.Currencies(), ", ")
+		e := badRequest("currency", "known currencies: "+known, "no exchange rate for %q", asked)
+		e.Msg, e.HintMsg = i18n.M("err.param.currency", asked), i18n.M("err.param.currency_hint", known)
+		return "", e
 	}
 	return cur, nil
 }
@@ -229,6 +233,12 @@ type OfferSearch struct {
 	// is prices a user can quote.
 	DatedFirst bool
 	Now        time.Time
+	// Page is the explorer's page number (1 when not asked) and Cols the
+	// columns asked for (col= or cols=, each a known column; none: the
+	// defaults). The API and the CSV check them as the page does, so a
+	// bad value gets the same answer from all three.
+	Page int
+	Cols []string
 }
 
 // freshnessFilter reports whether s drops prices by age or for being undated.
@@ -290,13 +300,18 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	if v := p.str("os"); v != "" {
 		os, ok := catalog.ParseOS(v)
 		if !ok {
-			return s, badRequest("os", "linux or windows", "unknown operating system %q", v)
+			e := badRequest("os", "linux or windows", "unknown operating system %q", v)
+			e.Msg, e.HintMsg = i18n.M("err.param.os", v), i18n.M("err.param.os_hint")
+			return s, e
 		}
 		q.OS = os
 	}
 	for _, b := range p.list("billing") {
 		if !catalog.ValidBillingFilter(b) {
-			return s, badRequest("billing", "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, flex-start, or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)
+			const models = "on-demand, spot, reserved, savings-plan, committed, subscription, capacity-block, flex-start"
+			e := badRequest("billing", models+", or a full code such as reserved-1y-no-upfront", "unknown billing model %q", b)
+			e.Msg, e.HintMsg = i18n.M("err.param.billing", b), i18n.M("err.param.billing_hint", models)
+			return s, e
 		}
 		q.Billing = append(q.Billing, b)
 	}
@@ -332,7 +347,9 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	}
 	if o := p.str("order"); o != "" {
 		if !contains(orderKeys, o) {
-			return s, badRequest("order", "one of "+strings.Join(orderKeys, ", "), "cannot order by %q", o)
+			e := badRequest("order", "one of "+strings.Join(orderKeys, ", "), "cannot order by %q", o)
+			e.Msg, e.HintMsg = i18n.M("err.param.order", o), i18n.M("err.param.order_hint", strings.Join(orderKeys, ", "))
+			return s, e
 		}
 		s.Order = o
 	}
@@ -374,6 +391,21 @@ func (d *Data) parseOfferSearch(v url.Values, defLimit int) (OfferSearch, error)
 	}
 	if s.DatedFirst, err = p.bool("dated_first"); err != nil {
 		return s, err
+	}
+	if s.Page, err = p.int("page", 1, 1, 1<<20); err != nil {
+		return s, err
+	}
+	for _, name := range []string{"col", "cols"} {
+		for _, c := range p.list(name) {
+			if !knownColumn(c) {
+				e := badRequest(name, "known columns: "+strings.Join(columnKeys(), ", "), "unknown column %q", c)
+				e.Msg, e.HintMsg = i18n.M("err.param.col", c), i18n.M("err.param.col_hint", strings.Join(columnKeys(), ", "))
+				return s, e
+			}
+			if !contains(s.Cols, c) {
+				s.Cols = append(s.Cols, c)
+			}
+		}
 	}
 	s.Query = q
 	return s, nil
@@ -840,15 +872,17 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 		}
 	}
 	e := &recommend.Engine{Catalog: d.Catalog, Perf: d.Perf, Pricing: d.Pricing, FX: d.FX, Now: s.cfg.Now()}
-	res, err := e.Recommend(req, i18n.NewPrinter(lang))
+	res, err := e.Recommend(req, i18n.NewPrinter(lang).Variant("form.")) // form fields and job-file keys, not CLI flags
 	if err != nil {
 		var np *recommend.NoPlanError
 		var ie *recommend.InputError
 		switch {
 		case errors.As(err, &np):
-			return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "no_plan", Message: err.Error(), Hint: "relax the constraint named in the message."}
+			// The engine said it in the request's language already.
+			return nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "no_plan", Message: err.Error(), Hint: "relax the constraint named in the message.",
+				Msg: i18n.Text(err.Error())}
 		case errors.As(err, &ie):
-			return nil, badRequest("job", "", "%v", err)
+			return nil, withInputMsg(badRequest("job", "", "%v", err), err, lang)
 		}
 		return nil, err
 	}
@@ -861,6 +895,14 @@ func (s *Server) recommend(d *Data, body []byte, lang i18n.Lang) (*document.Reco
 // decoder's Go type names.
 func recommendInputError(err error, lang i18n.Lang) error {
 	p := i18n.NewPrinter(lang)
+	var ie *recommend.InputError
+	if errors.As(err, &ie) {
+		ae := withInputMsg(badRequest("job", p.T("web.job.hint"), "%v", err), err, lang)
+		if ae.Msg.Key != "" {
+			ae.HintMsg = i18n.Text(p.T("web.job.hint"))
+		}
+		return ae
+	}
 	var le *jobfile.LimitError
 	if errors.As(err, &le) {
 		status, code := http.StatusBadRequest, "bad_request"
@@ -878,6 +920,18 @@ func recommendInputError(err error, lang i18n.Lang) error {
 		return badRequest("job", p.T("web.job.hint"), "%s", p.T("web.job.not_mapping", line))
 	}
 	return badRequest("job", p.T("web.job.hint"), "%v", err)
+}
+
+// withInputMsg gives a job's requirement error (recommend.InputError) its
+// words for a page: in lang, naming the advisor form's fields and the job
+// file's keys where the CLI's wording names flags; an error with no
+// translation keeps its English (the page marks it so).
+func withInputMsg(ae *apiError, err error, lang i18n.Lang) *apiError {
+	local := recommend.ErrorIn(err, i18n.NewPrinter(lang).Variant("form."))
+	if lang == i18n.EN || local != recommend.ErrorIn(err, i18n.NewPrinter(i18n.EN).Variant("form.")) {
+		ae.Msg = i18n.Text(local)
+	}
+	return ae
 }
 
 var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })

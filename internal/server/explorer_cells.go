@@ -12,6 +12,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/output"
 )
 
 // cellsKey names one cell table: every offer's display cells in a
@@ -78,20 +79,28 @@ func hasStock(d *Data) bool {
 	return has
 }
 
+// hourlyPrice reports whether a search's price column is per hour (of an
+// instance or a GPU), not per day, month or year.
+func hourlyPrice(s OfferSearch) bool {
+	return s.Scale.Equal(decimal.NewFromInt(1)) && s.Query.Per != catalog.PerMonth
+}
+
 // newOfferCells formats one priced row: names maps provider IDs to their
-// names in p's language, scale multiplies the price (days, years).
-func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRow, scale decimal.Decimal, currency string) *offerCells {
+// names in p's language, scale multiplies the price (days, years), hourly
+// says the price column is per hour (see output.PriceDecimals).
+func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRow, scale decimal.Decimal, currency string, hourly bool) *offerCells {
 	o, it := row.Offer, row.Offer.Instance
 	rv := offerRowView{ID: o.ID(), Provider: o.Provider, ProviderName: names[o.Provider], Instance: it.Name, GPU: it.GPUID, Region: o.RegionCode,
 		Billing: string(o.Billing), BillingLabel: p.Billing(string(o.Billing), o.Billing.Family()),
-		Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: money(row.Price.Mul(scale)), PerGPU: money(row.PerGPUHourly),
+		Interconnect: it.GPUInterconnect, RDMA: it.RDMA, Price: output.FixedMoney(row.Price.Mul(scale), output.PriceDecimals(hourly, currency)),
+		PerGPU: output.FixedMoney(row.PerGPUHourly, output.PriceDecimals(true, currency)),
 		Source: p.Or("source."+string(o.Source.Kind), string(o.Source.Kind)), SourceRef: o.Source.Ref, AsOf: p.SourceDate(o.Source.AsOfString(), o.Source.ReadOnString())}
 	rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Network = specCells(it)
 	if rv.ProviderName == "" {
 		rv.ProviderName = o.Provider
 	}
 	if row.Upfront.IsPositive() {
-		rv.Upfront = money(row.Upfront)
+		rv.Upfront = output.FixedMoney(row.Upfront, output.PriceDecimals(false, currency))
 	}
 	esc := html.EscapeString
 	id := esc(rv.ID)
@@ -187,7 +196,7 @@ func (d *Data) rowCells(p *i18n.Printer, s OfferSearch, currency string, rows []
 			names := providerNames(d, p)
 			t := make([]*offerCells, len(x.ord))
 			for i, r := range all.rows {
-				t[all.ords[i]] = newOfferCells(p, names, r, s.Scale, currency)
+				t[all.ords[i]] = newOfferCells(p, names, r, s.Scale, currency, hourlyPrice(s))
 			}
 			return t, nil
 		})
@@ -205,7 +214,7 @@ func (d *Data) rowCells(p *i18n.Printer, s OfferSearch, currency string, rows []
 			if names == nil {
 				names = providerNames(d, p)
 			}
-			out[i] = newOfferCells(p, names, rows[i], s.Scale, currency)
+			out[i] = newOfferCells(p, names, rows[i], s.Scale, currency, hourlyPrice(s))
 		}
 	}
 	return out

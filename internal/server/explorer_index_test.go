@@ -227,7 +227,7 @@ func TestCellTableMatchesRows(t *testing.T) {
 		cells := d.rowCells(p, s, c.cur, rows)
 		names := providerNames(d, p)
 		for i, r := range rows {
-			want := newOfferCells(p, names, r, s.Scale, c.cur)
+			want := newOfferCells(p, names, r, s.Scale, c.cur, hourlyPrice(s))
 			if fmt.Sprint(*cells[i]) != fmt.Sprint(*want) {
 				t.Fatalf("%s %s %s row %d: table cells\n%v\nformatted\n%v", c.lang, c.cur, c.unit, i, *cells[i], *want)
 			}

@@ -1,13 +1,16 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
 	"html/template"
+	"io"
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -409,20 +412,50 @@ var allColumns = []struct {
 	{"interconnect", false}, {"network", true}, {"rdma", false}, {"region", false}, {"billing", false}, {"price", true},
 	{"per_gpu", true}, {"upfront", true}, {"source", false}, {"as_of", false}, {"stock", false}}
 
+// knownColumn reports whether key is a column of the offers table.
+func knownColumn(key string) bool {
+	for _, c := range allColumns {
+		if c.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// columnKeys are the offers table's column keys, in order.
+func columnKeys() []string {
+	out := make([]string, len(allColumns))
+	for i, c := range allColumns {
+		out[i] = c.key
+	}
+	return out
+}
+
 // offersData runs the page's search; a parameter error comes back as
 // *apiError for the page to show.
 func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, error) {
-	q := withCurrency(r.URL.Query(), v.Currency)
+	// The page, its CSV and the API answer a bad value alike (the one
+	// parser, parseOfferSearch, decides): only an unset currency takes the
+	// page's (CNY in Chinese), and only an unset cheapest_region the
+	// page's default.
+	q := cloneValues(r.URL.Query())
+	if asked := strings.TrimSpace(q.Get("currency")); asked == "" || strings.EqualFold(asked, v.Currency) {
+		q.Set("currency", v.Currency)
+	} else {
+		v.Fallbacks = slices.DeleteFunc(v.Fallbacks, func(f string) bool { return f == v.P.T("web.fallback.currency", shortParam(asked), v.Currency) })
+	}
 	p := params{q}
 	// The page shows each instance type and billing model once, in its
 	// cheapest region, unless asked for every region.
+	if p.str("cheapest_region") == "" {
+		q.Set("cheapest_region", "true")
+	}
 	page := &offersPage{Query: q, GPU: p.str("gpu"), MinGPUs: p.str("min_gpus"), MinVRAM: p.str("min_vram"), MinPrice: p.str("min_price"),
 		MaxPrice: p.str("max_price"), Region: p.str("region"), Country: p.str("country"), CheapestRegion: p.str("cheapest_region") != "false"}
 	page.FiltersOpen = filtersAsked(r.URL.Query())
 	page.RDMA, _ = p.bool("rdma")
 	page.Available, _ = p.bool("available")
 	page.HasStock = page.Available || hasStock(d)
-	q.Set("cheapest_region", fmt.Sprint(page.CheapestRegion))
 	// Prices older than a year are hidden unless asked for (see
 	// docs/web.md, "Freshness"); the links below carry the choice.
 	if !q.Has("max_age_months") {
@@ -454,6 +487,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if err != nil {
 		return page, err
 	}
+	page.CheapestRegion = search.OneRegion // the form echoes the parsed value (cheapest_region=0 is false)
 	search.Now = s.cfg.Now()
 	rows, total, stale, err := d.runCounted(search)
 	if err != nil {
@@ -484,10 +518,15 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 		page.AgeNote += " " + v.P.T("web.x.undated_last", undated)
 	}
 	page.Total, page.Shown = total, len(rows)
-	if search.Offset > 0 || search.Offset+len(rows) < total {
-		// More matches than one response carries (maxOfferRows).
-		v.Warnings = append(v.Warnings, v.P.T("web.limit.rows", min(search.Offset+1, total), search.Offset+len(rows), total, maxOfferRows))
+	switch {
+	case search.Offset+len(rows) < total:
+		// More matches than one response carries (limit=, at most maxOfferRows).
+		v.Warnings = append(v.Warnings, v.P.T("web.limit.rows", search.Offset+1, search.Offset+len(rows), total, search.Limit))
 		page.NextRowsURL = nextOffers("/offers.csv", q, search, len(rows), total)
+	case search.Offset > 0 && len(rows) == 0:
+		v.Warnings = append(v.Warnings, v.P.T("web.limit.past_end", total, search.Offset))
+	case search.Offset > 0:
+		v.Warnings = append(v.Warnings, v.P.T("web.limit.offset", search.Offset+1, search.Offset+len(rows), total, search.Offset))
 	}
 	unit := search.Unit
 	if unit == "" {
@@ -526,11 +565,9 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if len(cells) == 0 && search.Query.Billing != nil {
 		page.EmptyWhy = v.P.T("web.x.none_billing", v.P.Billing(strings.Join(search.Query.Billing, ","), catalog.Billing(strings.Join(search.Query.Billing, ",")).Family()))
 	}
-	// A bad page number is the caller's error (400 with the page's error
-	// box), never an out-of-range slice.
-	if page.PageNum, err = p.int("page", 1, 1, 1<<20); err != nil {
-		return page, err
-	}
+	// A bad page number was the caller's error (parseOfferSearch: 400
+	// with the page's error box), never an out-of-range slice.
+	page.PageNum = search.Page
 	page.Pages = (len(cells) + offersPageSize - 1) / offersPageSize
 	if page.PageNum > page.Pages {
 		page.PageNum = max(page.Pages, 1)
@@ -555,7 +592,7 @@ func (s *Server) offersData(r *http.Request, d *Data, v *view) (*offersPage, err
 	if page.PageNum < page.Pages {
 		page.NextURL = pageURL(page.PageNum + 1)
 	}
-	shown := append(p.list("col"), p.list("cols")...)
+	shown := search.Cols
 	if len(shown) == 0 {
 		shown = defaultColumns
 	}
@@ -673,6 +710,9 @@ func (s *Server) offersCSV(w http.ResponseWriter, r *http.Request) {
 	if page.NextRowsURL != "" {
 		w.Header().Set("Link", "<"+page.NextRowsURL+`>; rel="next"`)
 	}
+	// A UTF-8 byte order mark first, as the browser's export writes, so
+	// that Excel reads the Chinese headers as UTF-8.
+	io.WriteString(w, "\ufeff")
 	cw := output.NewCSVWriter(w) // cells neutralised against formula injection
 	var head []string
 	for _, c := range page.Columns {
@@ -824,10 +864,14 @@ func offersChart(v view, rows []catalog.OfferRow) map[string]any {
 	return map[string]any{
 		"title":   map[string]any{"text": v.P.T("web.chart.per_gpu", v.Currency), "left": "center", "textStyle": map[string]any{"fontSize": 14}},
 		"tooltip": map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}},
-		"grid":    map[string]any{"left": 250, "right": 56, "top": 36, "bottom": 24},
-		"xAxis":   map[string]any{"type": "value", "name": v.Currency},
-		"yAxis":   map[string]any{"type": "category", "data": labels, "axisLabel": map[string]any{"fontSize": 11, "width": 240, "overflow": "truncate"}},
-		"series":  []any{map[string]any{"type": "bar", "data": data, "label": map[string]any{"show": true, "position": "right", "fontSize": 10}}},
+		// The grid sizes itself around the labels (each at most 240 px,
+		// truncated with …), so no font draws one past the chart's left
+		// edge; every bar keeps its label (interval 0: the script grows the
+		// chart to give each 16 px).
+		"grid":   map[string]any{"left": 8, "containLabel": true, "right": 56, "top": 36, "bottom": 24},
+		"xAxis":  map[string]any{"type": "value", "name": v.Currency},
+		"yAxis":  map[string]any{"type": "category", "data": labels, "axisLabel": map[string]any{"fontSize": 11, "width": 240, "overflow": "truncate", "interval": 0}},
+		"series": []any{map[string]any{"type": "bar", "data": data, "label": map[string]any{"show": true, "position": "right", "fontSize": 10}}},
 	}
 }
 
@@ -855,8 +899,11 @@ type comparePage struct {
 	// PlanNums number the plans (1., 2., …) on cards and charts; Legend
 	// and BreakdownLegend are the charts' legends as HTML (every entry
 	// shown, wrapped, in the page's language).
-	PlanNums                []string
-	Legend, BreakdownLegend []legendItem
+	PlanNums []string
+	// Totals, PerGPUHour and After are the plan cards' amounts, each
+	// kind in one format across the cards (moneyColumn).
+	Totals, PerGPUHour, After []string
+	Legend, BreakdownLegend   []legendItem
 }
 
 // legendItem is one entry of a chart's HTML legend.
@@ -869,6 +916,18 @@ var chartPalette = []string{"#1f5fbf", "#c0392b", "#2e8b57", "#d4881c", "#7b61ff
 func paletteColor(i int) string { return chartPalette[i%len(chartPalette)] }
 
 func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
+	if q := r.URL.Query(); slices.ContainsFunc(q["offer"], func(o string) bool { return strings.TrimSpace(o) == "" }) {
+		// The form's "add an offer" box submits offer= when left empty:
+		// answer with the address without it, so the one the reader
+		// keeps, shares or reloads names only the offers compared.
+		q["offer"] = slices.DeleteFunc(q["offer"], func(o string) bool { return strings.TrimSpace(o) == "" })
+		to := "/compare?" + q.Encode()
+		if tab := q.Get("tab"); tab != "" {
+			to += "#" + tab
+		}
+		http.Redirect(w, r, to, http.StatusSeeOther)
+		return
+	}
 	d := s.Data()
 	v := s.view(r, d, "compare")
 	q := withCurrency(r.URL.Query(), v.Currency)
@@ -931,15 +990,20 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 		}
 		page.GPUsDiffer = v.P.T("web.tco.gpus_differ", strings.Join(counts, " / "))
 	} else if len(res.Plans) > 1 {
-		key := "tco.compared_at"
 		if res.GPUs.Equal(decimal.NewFromInt(1)) {
-			key = "tco.compared_at_one"
+			page.ComparedAt = v.P.T("tco.compared_at_one")
+		} else {
+			page.ComparedAt = v.P.T("tco.compared_at", num(res.GPUs))
 		}
-		page.ComparedAt = v.P.T(key, num(res.GPUs))
 	}
 	for i := range page.Doc.Plans {
 		page.PlanNums = append(page.PlanNums, planNumber(i))
 	}
+	// The cards' figures, each kind written one way across the plans
+	// (not 9215.52 beside 13,175).
+	page.Totals = cardMoney(page.Doc.Plans, func(p document.TCOPlan) json.Number { return p.Total })
+	page.PerGPUHour = cardMoney(page.Doc.Plans, func(p document.TCOPlan) json.Number { return p.EffectivePerGPUHour })
+	page.After = cardMoney(page.Doc.Plans, func(p document.TCOPlan) json.Number { return p.AfterHorizon })
 	if page.Tab == "specs" {
 		page.Specs = compareSpecs(d, v, in.Offers)
 	}
@@ -972,6 +1036,18 @@ func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
 	page.Chart, page.Legend = tcoChart(v, page.Doc)
 	page.Breakdown, page.BreakdownLegend = breakdownChart(v, page.Doc)
 	s.render(w, r, http.StatusOK, "compare", v)
+}
+
+// cardMoney formats one amount of each plan (value picks it) in one
+// format across the plans.
+func cardMoney(plans []document.TCOPlan, value func(document.TCOPlan) json.Number) []string {
+	vals := make([]*decimal.Decimal, len(plans))
+	for i, p := range plans {
+		if v, err := decimal.NewFromString(value(p).String()); err == nil {
+			vals[i] = &v
+		}
+	}
+	return moneyColumn(vals)
 }
 
 func statusFor(e *apiError) int {

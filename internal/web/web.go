@@ -66,6 +66,31 @@ func funcs() template.FuncMap {
 			}
 			return output.Money(d)
 		},
+		// hourlyMoney renders an hourly price as the explorer's price
+		// column does (output.PriceDecimals): two prices side by side read alike.
+		"hourlyMoney": func(n json.Number, currency string) string {
+			d, err := decimal.NewFromString(n.String())
+			if err != nil {
+				return n.String()
+			}
+			return output.FixedMoney(d, output.PriceDecimals(true, currency))
+		},
+		// planMoney renders a plan's cost as the advisor's sentences write
+		// it (recommend's money): whole units grouped from 100 up, two
+		// decimals from 1, four below; so a card and its reasons agree.
+		"planMoney": func(n json.Number) string {
+			d, err := decimal.NewFromString(n.String())
+			if err != nil {
+				return n.String()
+			}
+			switch a := d.Abs(); {
+			case a.GreaterThanOrEqual(decimal.NewFromInt(100)):
+				return output.Thousands(d.StringFixed(0))
+			case a.GreaterThanOrEqual(decimal.NewFromInt(1)):
+				return d.StringFixed(2)
+			}
+			return d.StringFixed(4)
+		},
 		// hours renders a duration given in hours in the page's language:
 		// 14 min, 5.2 h, 3.1 days (14 分钟, 5.2 小时, 3.1 天).
 		"hours": func(n json.Number, lang string) string {

@@ -138,6 +138,7 @@ function applyConveniences(option) {
 // value labels are dropped when there are too many bars for them not to
 // overlap.
 function fitNarrow(option, width, el) {
+  growForLabels(option, el);
   if (!width || width >= 640) return;
   const labelMax = Math.max(64, Math.floor(width * 0.4) - 20);
   for (const g of asArray(option.grid)) {
@@ -159,6 +160,18 @@ function fitNarrow(option, width, el) {
   }
   for (const s of asArray(option.series)) {
     if (s && s.type === "bar" && s.label && asArray(s.data).length > 8) s.label.show = false;
+  }
+}
+
+// growForLabels gives each label of a category axis that shows every
+// label (interval 0) 16 px at any width: the chart grows rather than
+// drawing labels over each other.
+function growForLabels(option, el) {
+  for (const ax of asArray(option.yAxis)) {
+    if (ax && ax.type === "category" && ax.axisLabel && ax.axisLabel.interval === 0) {
+      const need = asArray(ax.data).length * 16 + 72;
+      if (el && el.clientHeight < need) el.style.height = need + "px";
+    }
   }
 }
 
