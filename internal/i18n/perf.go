@@ -29,7 +29,7 @@ var perfMessages = lazy(func() map[Lang]map[string]string {
 			"perf.as.link.nvswitch":       "nvswitch",
 			"perf.as.link.nvlink":         "nvlink",
 			"perf.as.link.xgmi":           "xgmi",
-			"perf.as.tcp":                 "TCP (no RDMA; assumption 30% of line rate)",
+			"perf.as.tcp":                 "TCP (no RDMA; assumption 30%% of line rate)",
 			"perf.err.no_peak":            "%s has no published peak to estimate from",
 			"perf.err.method":             "unknown training method %q (use full, lora or qlora)",
 			"perf.err.no_figures":         "%s has no published throughput figures to estimate from",
