@@ -106,31 +106,31 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/oci
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/hyperstack
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/verda
-	$(GO) test -run '^$$' -fuzz FuzzCyclenerdPricing -fuzztime $(FUZZTIME) ./internal/catalog/lineage
+	$(GO) test -run '^$$' -fuzz FuzzCyclenerdPricing -fuzztime $(FUZZTIME) ./internal/lineage
 	$(GO) test -run '^$$' -fuzz FuzzCheckField -fuzztime $(FUZZTIME) ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzDecodeCompiled -fuzztime $(FUZZTIME) ./internal/catalog/curated
 	$(GO) test -run '^$$' -fuzz FuzzReadsAsEncodingCSV -fuzztime $(FUZZTIME) ./internal/csvtext
 	$(GO) test -run '^$$' -fuzz FuzzCmpDec -fuzztime $(FUZZTIME) ./internal/catalog
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/priceserver
-	$(GO) test -run '^$$' -fuzz FuzzParseSilybenchPrices -fuzztime $(FUZZTIME) ./internal/catalog/lineage
+	$(GO) test -run '^$$' -fuzz FuzzParseSilybenchPrices -fuzztime $(FUZZTIME) ./internal/lineage
 	$(GO) test -run '^$$' -fuzz FuzzSortOffers -fuzztime $(FUZZTIME) ./internal/catalog
 	$(GO) test -run '^$$' -fuzz FuzzReadParts -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/sqlite
 	$(GO) test -run '^$$' -fuzz FuzzPackVarints -fuzztime $(FUZZTIME) ./internal/sqlite
 	$(GO) test -run '^$$' -fuzz FuzzParseMFU -fuzztime $(FUZZTIME) ./internal/perf
-	$(GO) test -run '^$$' -fuzz FuzzParseCapacityBlocks -fuzztime $(FUZZTIME) ./internal/catalog/lineage
-	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterPrices -fuzztime $(FUZZTIME) ./internal/catalog/lineage
-	$(GO) test -run '^$$' -fuzz FuzzParseVantageJS -fuzztime $(FUZZTIME) ./internal/catalog/lineage
-	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterAzure -fuzztime $(FUZZTIME) ./internal/catalog/lineage
+	$(GO) test -run '^$$' -fuzz FuzzParseCapacityBlocks -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterPrices -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz FuzzParseVantageJS -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterAzure -fuzztime $(FUZZTIME) ./internal/lineage
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
 	./bench/cli.sh
 
-## catalog: regenerate the offer files derived from machine-readable sources (internal/catalog/lineage),
+## catalog: regenerate the offer files derived from machine-readable sources (internal/lineage),
 ## then the compiled catalog the binary embeds (internal/catalog/curated/compiled.bin) from every CSV file
 catalog:
-	$(GO) run ./internal/catalog/lineage/cmd/catalog-gen
+	$(GO) run ./cmd/catalog-gen
 	$(GO) run ./internal/catalog/curated/cmd/compile
 
 ## golden: rewrite golden files after an intended output change (review the diff!)

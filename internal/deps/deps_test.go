@@ -4,7 +4,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -61,7 +60,7 @@ func imports(t *testing.T) map[string][]string {
 func under(pkg, tree string) bool { return pkg == tree || strings.HasPrefix(pkg, tree+"/") }
 
 // TestImportDirection fails on an import against the rules, naming the
-// edge. The one known exception is internal/catalog/lineage, the
+// edge. The one known exception is internal/lineage, the
 // generator of lineage rows, which reads the SkyPilot and price-server
 // importers' parsers and is to move above them (to internal/lineage, as
 // STYLE.md section 5 says); no other edge of it is allowed.
@@ -69,10 +68,6 @@ func TestImportDirection(t *testing.T) {
 	all := imports(t)
 	if len(all) < 20 {
 		t.Fatalf("found %d packages: not run from internal/deps?", len(all))
-	}
-	pendingMove := map[string]bool{
-		"internal/catalog/lineage -> internal/importer/skypilot":    true,
-		"internal/catalog/lineage -> internal/importer/priceserver": true,
 	}
 	leaf := []string{"internal/catalog", "internal/csvtext", "internal/fx"}
 	engines := []string{"internal/pricing", "internal/perf", "internal/spot", "internal/recommend", "internal/rightsize"}
@@ -86,9 +81,6 @@ func TestImportDirection(t *testing.T) {
 	for _, pkg := range pkgs {
 		for _, imp := range all[pkg] {
 			edge := pkg + " -> " + imp
-			if pendingMove[edge] {
-				continue
-			}
 			switch {
 			case under(pkg, "internal/catalog"):
 				ok := false
@@ -123,18 +115,5 @@ func TestImportDirection(t *testing.T) {
 	}
 	for _, b := range bad {
 		t.Error(b)
-	}
-	// The exception is still needed: when lineage moves, drop it here.
-	for edge := range pendingMove {
-		pkg, imp, _ := strings.Cut(edge, " -> ")
-		found := false
-		for _, x := range all[pkg] {
-			found = found || x == imp
-		}
-		if !found {
-			if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(pkg))); err == nil {
-				t.Errorf("%s is gone: remove it from pendingMove", edge)
-			}
-		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 func TestParseExcerpt(t *testing.T) {
-	f, err := os.Open("../../catalog/lineage/testdata/priceserver-alibaba/alibabacloud_price.json")
+	f, err := os.Open("../../lineage/testdata/priceserver-alibaba/alibabacloud_price.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the generated catalog files from the kept excerpts")
 
 // dataDir is the curated catalog's data directory, relative to this package.
-const dataDir = "../curated/data"
+const dataDir = "../catalog/curated/data"
 
 // TestGeneratedFilesAreCurrent regenerates every source's rows from its kept
 // excerpt and requires the curated file to equal them byte for byte, so no

@@ -8,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gpuscout/gpuscout/internal/catalog/lineage"
+	"github.com/gpuscout/gpuscout/internal/lineage"
 )
 
 func main() {
-	if err := run("internal/catalog/lineage/testdata", "internal/catalog/curated/data"); err != nil {
+	if err := run("internal/lineage/testdata", "internal/catalog/curated/data"); err != nil {
 		fmt.Fprintln(os.Stderr, "catalog-gen:", err)
 		os.Exit(1)
 	}

@@ -12,7 +12,7 @@ import (
 // How much of the catalog is rebuilt by code from kept excerpts, and how
 // many prices are undated? At least 80% of the offers come from a
 // generated file, and no more prices are undated than maxUndated.
-// go test ./internal/catalog/lineage/ -run TestGeneratedShare -v prints
+// go test ./internal/lineage/ -run TestGeneratedShare -v prints
 // the counts.
 func TestGeneratedShare(t *testing.T) {
 	generated := map[string]bool{}
