@@ -121,7 +121,7 @@ func newOfferCells(p *i18n.Printer, names map[string]string, row catalog.OfferRo
 	c.json = rowJSON([]string{rv.ID, rv.ProviderName, rv.Provider, rv.Instance, rv.GPUs + "× " + rv.GPU, rv.GPUs, rv.VRAM, rv.VCPU, rv.RAM, rv.Interconnect, rv.Network,
 		rv.RDMA, rv.Region, rv.BillingLabel, rv.Price, rv.PerGPU, rv.Upfront, rv.Source, rv.SourceRef,
 		rv.GPU, rv.Billing, o.Billing.Family(), row.Price.Mul(scale).String(), row.PerGPUHourly.String(), string(o.Source.Kind),
-		unitPrices(row), row.EffectiveHourly.String(), "", rv.AsOf})
+		unitPrices(row, currency), row.EffectiveHourly.String(), "", rv.AsOf})
 	return c
 }
 

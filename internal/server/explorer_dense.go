@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/output"
 )
 
 // datedFirst puts the rows whose source shows a date before the undated
@@ -72,9 +73,11 @@ var (
 // price cell of a page in that unit (per=…) formats it, joined by "|":
 // the script switches the unit without asking the server, and shows the
 // server's own figures.
-func unitPrices(row catalog.OfferRow) string {
+func unitPrices(row catalog.OfferRow, currency string) string {
 	eh := row.EffectiveHourly
-	return money(eh) + "|" + money(row.PerGPUHourly) + "|" + money(eh.Mul(dec24)) + "|" + money(eh.Mul(dec730)) + "|" + money(eh.Mul(dec8760))
+	hour, long := output.PriceDecimals(true, currency), output.PriceDecimals(false, currency)
+	return output.FixedMoney(eh, hour) + "|" + output.FixedMoney(row.PerGPUHourly, hour) + "|" + output.FixedMoney(eh.Mul(dec24), long) + "|" +
+		output.FixedMoney(eh.Mul(dec730), long) + "|" + output.FixedMoney(eh.Mul(dec8760), long)
 }
 
 // filterParams are the explorer's filter form's fields.
