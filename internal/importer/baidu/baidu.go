@@ -93,8 +93,9 @@ type Importer struct {
 	// Attempts is how many times a request is tried on network errors,
 	// throttling and 5xx answers. Default 3.
 	Attempts int
-	// RetryWait is the first wait between attempts; it doubles each time.
-	// Default 1s.
+	// RetryWait is the first wait between attempts; it doubles each time,
+	// unless a throttled answer's Retry-After asks for another wait (at
+	// most httpapi.MaxRetryAfter). Default 1s.
 	RetryWait time.Duration
 }
 

@@ -1,12 +1,10 @@
 package baidu
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 )
 
 // DefaultEndpoint is the regional BCC endpoint; {region} is replaced by
@@ -28,25 +27,6 @@ const (
 	pathFlavorSpec = "/v2/instance/flavorSpec"
 	pathPrice      = "/v2/instance/price"
 )
-
-const maxBody = 16 << 20
-
-// APIError is an error answer of the BCC API ({"code", "message",
-// "requestId"}). It never carries the credentials.
-type APIError = importer.APIError
-
-// apiCodes are BCE's error codes that refuse the credentials or
-// permissions, and the one that asks to try again.
-var apiCodes = &importer.APICodes{Source: "baidu",
-	Fatal: func(code string) bool {
-		switch code {
-		case "AccessDenied", "InvalidAccessKeyId", "SignatureDoesNotMatch", "RequestExpired", "InvalidHTTPAuthHeader":
-			return true
-		}
-		return false
-	},
-	Retry: func(code string) bool { return code == "InternalError" },
-}
 
 func (i *Importer) wants(b catalog.Billing) bool {
 	if len(i.Billings) == 0 {
@@ -217,7 +197,7 @@ func (i *Importer) gpuFlavors(ctx context.Context, c *http.Client, region string
 		} `json:"zoneResources"`
 	}
 	if err := importer.UnmarshalStrict(body, &resp); err != nil {
-		return nil, &APIError{Codes: apiCodes, Action: "ListFlavorSpec", Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + err.Error()}
+		return nil, notAPI("ListFlavorSpec", region, err)
 	}
 	var out []zoneFlavor
 	for _, z := range resp.ZoneResources {
@@ -238,96 +218,18 @@ func (i *Importer) gpuFlavors(ctx context.Context, c *http.Client, region string
 	return out, nil
 }
 
-// call sends one signed request with retries and returns the body of a
-// successful answer and when it was fetched. API errors are *APIError.
+// call sends one signed request (httpapi.Client.Do: retries, body cap,
+// redacted errors) and returns the body of a successful answer and when
+// it was fetched. API errors are *APIError; an answer that is not JSON is
+// one too (notAPI).
 func (i *Importer) call(ctx context.Context, c *http.Client, action, region, method, path string, q url.Values, body []byte) ([]byte, time.Time, error) {
-	attempts := i.Attempts
-	if attempts < 1 {
-		attempts = 3
-	}
-	wait := i.RetryWait
-	if wait <= 0 {
-		wait = time.Second
-	}
-	return importer.Retry(ctx, attempts, wait, importer.FinalAPIError, func() ([]byte, time.Time, error) {
-		return i.once(ctx, c, action, region, method, path, q, body)
-	})
-}
-
-func (i *Importer) once(ctx context.Context, c *http.Client, action, region, method, path string, q url.Values, body []byte) ([]byte, time.Time, error) {
-	now := i.now()
-	u, err := url.Parse(endpoint(i.Endpoint, region))
+	ans, err := i.client(c, region).Do(ctx, httpapi.Call{Action: action, Region: region, Method: method, Path: path, Query: q, Body: body})
 	if err != nil {
-		return nil, now, fmt.Errorf("baidu: bad endpoint: %w", err)
+		return nil, time.Time{}, err
 	}
-	u.Path = strings.TrimRight(u.Path, "/") + path
-	u.RawQuery = q.Encode()
-	headers := map[string]string{"Host": u.Host, "x-bce-date": now.UTC().Format("2006-01-02T15:04:05Z")}
-	if body != nil {
-		headers["Content-Type"] = "application/json"
+	var head errorHead
+	if err := json.Unmarshal(ans.Body, &head); err != nil {
+		return nil, ans.Fetched, notAPI(action, region, err)
 	}
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
-	if err != nil {
-		return nil, now, fmt.Errorf("baidu %s %s: %w", action, region, err)
-	}
-	signed := make([]string, 0, len(headers))
-	for k, v := range headers {
-		signed = append(signed, k)
-		if k != "Host" {
-			req.Header.Set(k, v)
-		}
-	}
-	auth := authorization(i.AccessKeyID, i.SecretAccessKey, method, u.Path, q, headers, now, signed)
-	req.Header.Set("Authorization", auth)
-	// The signature (the last part of bce-auth-v1/...) is a credential
-	// too, and a request ID may carry the key ID: no message echoes them.
-	sig := auth[strings.LastIndex(auth, "/")+1:]
-	redactString := func(s string) string { return importer.RedactString(i.redactString(s), auth, sig) }
-	resp, err := c.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, now, fmt.Errorf("baidu %s %s: %s %s://%s%s: %w", action, region, method, u.Scheme, u.Host, u.Path, importer.RedactError(i.redact(err), auth, sig))
-	}
-	defer resp.Body.Close()
-	out, err := importer.ReadBody(resp.Body, maxBody)
-	if err != nil {
-		return nil, now, fmt.Errorf("baidu %s %s: reading response: %w", action, region, err)
-	}
-	var head struct {
-		Code      string `json:"code"`
-		Message   string `json:"message"`
-		RequestID string `json:"requestId"`
-	}
-	jsonErr := json.Unmarshal(out, &head)
-	if resp.StatusCode >= 400 || head.Code != "" {
-		ae := &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Code,
-			Message: redactString(head.Message), RequestID: redactString(head.RequestID)}
-		if ae.RequestID == "" {
-			ae.RequestID = redactString(resp.Header.Get("x-bce-request-id"))
-		}
-		if ae.Code == "" {
-			ae.Code = "HTTP" + strconv.Itoa(resp.StatusCode)
-			ae.Message = redactString(importer.Snippet(out))
-		}
-		return nil, now, ae
-	}
-	if jsonErr != nil {
-		return nil, now, &APIError{Codes: apiCodes, Action: action, Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + jsonErr.Error()}
-	}
-	return out, now, nil
-}
-
-func (i *Importer) redactString(s string) string {
-	return importer.RedactString(importer.RedactString(s, i.SecretAccessKey), i.AccessKeyID)
-}
-
-func (i *Importer) redact(err error) error {
-	return importer.RedactError(importer.RedactError(err, i.SecretAccessKey), i.AccessKeyID)
+	return ans.Body, ans.Fetched, nil
 }

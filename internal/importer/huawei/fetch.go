@@ -1,21 +1,19 @@
 package huawei
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 )
 
 // Default endpoints; {region} is replaced by the region ID.
@@ -39,28 +37,6 @@ const (
 	resourceType     = "hws.resource.type.vm"
 	measureHour      = 4
 )
-
-// maxBody caps one response body.
-const maxBody = 16 << 20
-
-// APIError is an error answer of a Huawei Cloud API. It carries the API's
-// code and message, never the credentials.
-type APIError = importer.APIError
-
-// apiCodes are the Huawei Cloud error codes that refuse the credentials or
-// permissions (the API gateway's APIG.0301/0302 "Incorrect IAM
-// authentication information", BSS's CBC.0151 "access denied"), and the
-// gateway's throttling code.
-var apiCodes = &importer.APICodes{Source: "huawei",
-	Fatal: func(code string) bool {
-		switch code {
-		case "APIG.0301", "APIGW.0301", "APIG.0302", "APIGW.0302", "CBC.0151":
-			return true
-		}
-		return false
-	},
-	Retry: func(code string) bool { return code == "APIG.0308" || code == "APIGW.0308" },
-}
 
 func (i *Importer) wants(b catalog.Billing) bool {
 	if len(i.Billings) == 0 {
@@ -314,100 +290,18 @@ func (i *Importer) rate(ctx context.Context, c *http.Client, project string, e e
 	return i.call(ctx, c, e.Action, e.Region, http.MethodPost, endpoint(i.BSSEndpoint, DefaultBSSEndpoint, e.Region), path, nil, body)
 }
 
-// notAPI is an answer that is not the API's JSON.
-func notAPI(action, region string, err error) error {
-	return &APIError{Codes: apiCodes, Action: action, Region: region, Code: "HTTP 200", Message: "not the API's JSON: " + err.Error()}
-}
-
-// call sends one signed request with retries and returns the body of a
-// successful answer and when it was fetched. API errors are *APIError.
+// call sends one signed request (httpapi.Client.Do: retries, body cap,
+// redacted errors) and returns the body of a successful answer and when
+// it was fetched. API errors are *APIError; an answer that is not JSON is
+// one too (notAPI).
 func (i *Importer) call(ctx context.Context, c *http.Client, action, region, method, base, path string, q url.Values, body []byte) ([]byte, time.Time, error) {
-	attempts := i.Attempts
-	if attempts < 1 {
-		attempts = 3
-	}
-	wait := i.RetryWait
-	if wait <= 0 {
-		wait = 2 * time.Second
-	}
-	return importer.Retry(ctx, attempts, wait, importer.FinalAPIError, func() ([]byte, time.Time, error) {
-		return i.once(ctx, c, action, region, method, base, path, q, body)
-	})
-}
-
-func (i *Importer) once(ctx context.Context, c *http.Client, action, region, method, base, path string, q url.Values, body []byte) ([]byte, time.Time, error) {
-	now := i.now()
-	u, err := url.Parse(base)
+	ans, err := i.client(c, base).Do(ctx, httpapi.Call{Action: action, Region: region, Method: method, Path: path, Query: q, Body: body})
 	if err != nil {
-		return nil, now, fmt.Errorf("huawei: bad endpoint: %w", err)
-	}
-	u.Path = strings.TrimRight(u.Path, "/") + path
-	u.RawQuery = q.Encode()
-	date := now.UTC().Format(dateFormat)
-	// The headers the official Go SDK (huaweicloud-sdk-go-v3) sends and
-	// signs on every BSS and ECS call: the request definition's
-	// Content-Type (application/json, on GETs too), its User-Agent with
-	// the caller's name appended as the SDK appends a custom one, and
-	// X-Sdk-Date; the SDK does not sign Host (core/auth/signer
-	// SignedHeaders lists the request's own header parameters).
-	headers := map[string]string{"Content-Type": "application/json", "User-Agent": userAgent, "X-Sdk-Date": date}
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
-	if err != nil {
-		return nil, now, fmt.Errorf("huawei %s %s: %w", action, region, err)
-	}
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	auth := authorization(i.AccessKey, i.SecretKey, method, u.Path, q, headers, body, date)
-	req.Header.Set("Authorization", auth)
-	// The signature is a credential too: no message may echo it.
-	_, sig, _ := strings.Cut(auth, "Signature=")
-	redactString := func(s string) string { return importer.RedactString(i.redactString(s), auth, sig) }
-	resp, err := c.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, now, fmt.Errorf("huawei %s %s: %s %s://%s%s: %w", action, region, method, u.Scheme, u.Host, u.Path, importer.RedactError(i.redact(err), auth, sig))
-	}
-	defer resp.Body.Close()
-	out, err := importer.ReadBody(resp.Body, maxBody)
-	if err != nil {
-		return nil, now, fmt.Errorf("huawei %s %s: reading response: %w", action, region, err)
+		return nil, time.Time{}, err
 	}
 	var ef errorFields
-	jsonErr := json.Unmarshal(out, &ef)
-	code, msg := ef.codeMessage()
-	if resp.StatusCode >= 400 || code != "" {
-		ae := &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: code,
-			Message: redactString(msg), RequestID: redactString(resp.Header.Get("X-Request-Id"))}
-		if ae.Code == "" || ae.Code == "error" {
-			ae.Code = "HTTP" + strconv.Itoa(resp.StatusCode)
-			if ae.Message == "" {
-				ae.Message = redactString(importer.Snippet(out))
-			}
-		}
-		return nil, now, ae
+	if err := json.Unmarshal(ans.Body, &ef); err != nil {
+		return nil, ans.Fetched, notAPI(action, region, err)
 	}
-	if jsonErr != nil {
-		return nil, now, notAPI(action, region, jsonErr)
-	}
-	return out, now, nil
-}
-
-// userAgent is the SDK's User-Agent with gpuscout appended, as the SDK
-// appends a custom one ("huaweicloud-usdk-go/3.0;" + the caller's).
-const userAgent = "huaweicloud-usdk-go/3.0;gpuscout"
-
-func (i *Importer) redactString(s string) string {
-	return importer.RedactString(s, i.SecretKey, i.AccessKey)
-}
-
-func (i *Importer) redact(err error) error {
-	return importer.RedactError(err, i.SecretKey, i.AccessKey)
+	return ans.Body, ans.Fetched, nil
 }
