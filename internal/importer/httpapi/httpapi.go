@@ -53,7 +53,7 @@ type Call struct {
 	// parameters go in a set order); Query's values follow it.
 	RawQuery string
 	Header   http.Header
-	Body   []byte
+	Body     []byte
 }
 
 // Answer is a successful answer: its body, its headers and when it was
