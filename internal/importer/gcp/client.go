@@ -12,8 +12,9 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 )
 
-// maxBody caps one SKU page: 5,000 SKUs of about 1.3 KB each are some
-// 7 MB; a page of 64 MiB is not the API's.
+// maxBody caps one SKU page. A page holds up to 5,000 SKUs (pageSize);
+// the SKUs of the test fixtures take about 1.3 KB each, some 7 MB a full
+// page, so a page of 64 MiB is not the API's.
 const maxBody = 64 << 20
 
 // apiKey signs a Cloud Billing request with its API key, the first query
