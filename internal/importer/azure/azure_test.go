@@ -534,3 +534,19 @@ func TestFetchFollowsNextPageLinkAsWritten(t *testing.T) {
 		t.Errorf("requests %q, want %q then %q", *urls, first, second)
 	}
 }
+
+// A page far larger than any real one is refused as too large, with no
+// partial result, rather than held without bound.
+func TestFetchRefusesHugePage(t *testing.T) {
+	srv, _, _ := server(t, nil, nil, func(k int, w http.ResponseWriter, r *http.Request) bool {
+		w.Write(bytes.Repeat([]byte(" "), httpapi.DefaultMaxBody+1))
+		return true
+	})
+	imp := newImporter()
+	imp.BaseURL = srv.URL
+	res, err := imp.Fetch(context.Background(), srv.Client(), nil)
+	var big *httpapi.BodyLimitError
+	if !errors.As(err, &big) || res != nil {
+		t.Fatalf("err = %v, res = %v; want a BodyLimitError and no result", err, res)
+	}
+}
