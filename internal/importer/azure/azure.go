@@ -22,6 +22,7 @@
 package azure
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +36,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 	"github.com/shopspring/decimal"
 )
 
@@ -201,48 +203,49 @@ func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) 
 }
 
 // Fetch queries the API for Virtual Machines meters of "Standard_N" sizes
-// and follows NextPageLink until it is empty. Any failure fails the whole
-// fetch; nothing partial is returned.
+// and follows NextPageLink until it is empty (httpapi.Pages: a repeated
+// link or more than maxPages pages stops it). Each page is decoded one
+// item at a time. Any failure fails the whole fetch; nothing partial is
+// returned.
 func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progress) (*importer.Result, error) {
-	if c == nil {
-		c = http.DefaultClient
-	}
 	first := i.firstURL()
 	base, err := url.Parse(first)
 	if err != nil {
 		return nil, fmt.Errorf("azure: base URL: %w", err)
 	}
+	client := i.client(c, base.Scheme+"://"+base.Host)
 	col := i.newCollector(first)
-	seen := map[string]bool{}
 	var total int64
-	next := first
-	for page := 1; next != ""; page++ {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("azure: page %d: %w", page, err)
+	page := 0
+	link := "" // the NextPageLink of the page last read
+	accept := http.Header{"Accept": {"application/json"}}
+	next := func(httpapi.Answer) (httpapi.Call, bool, error) {
+		if link == "" {
+			return httpapi.Call{}, false, nil
 		}
-		if page > maxPages {
-			return nil, fmt.Errorf("azure: more than %d pages; stopping", maxPages)
-		}
-		if seen[next] {
-			return nil, fmt.Errorf("azure: page %d: NextPageLink repeats %s", page, next)
-		}
-		seen[next] = true
-		u, err := url.Parse(next)
+		u, err := url.Parse(link)
 		if err != nil {
-			return nil, fmt.Errorf("azure: page %d: NextPageLink %q: %w", page, next, err)
+			return httpapi.Call{}, false, fmt.Errorf("NextPageLink %q: %w", link, err)
 		}
 		if u.Scheme != base.Scheme || u.Host != base.Host {
-			return nil, fmt.Errorf("azure: page %d: NextPageLink %q leaves %s://%s", page, next, base.Scheme, base.Host)
+			return httpapi.Call{}, false, fmt.Errorf("NextPageLink %q leaves %s://%s", link, base.Scheme, base.Host)
 		}
-		resp, err := importer.GetWithRetry(ctx, c, next, http.Header{"Accept": {"application/json"}}, 3)
+		return httpapi.Call{Action: "prices", Path: u.EscapedPath(), RawQuery: u.RawQuery, Header: accept}, true, nil
+	}
+	firstCall := httpapi.Call{Action: "prices", Path: base.EscapedPath(), RawQuery: base.RawQuery, Header: accept}
+	for ans, err := range httpapi.Pages(ctx, client, firstCall, maxPages, next) {
 		if err != nil {
-			return nil, fmt.Errorf("azure: page %d: %w", page, err)
+			var loop *httpapi.PageLoopError
+			var capped *httpapi.PageCapError
+			if errors.As(err, &loop) || errors.As(err, &capped) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("azure: page %d: %w", page+1, err)
 		}
+		page++
 		col.source = fmt.Sprintf("azure page %d", page)
-		cr := &importer.CountingReader{R: resp.Body, Progress: p, Records: col.count}
-		next, err = col.readPages(ctx, cr, false)
-		resp.Body.Close()
-		if err != nil {
+		cr := &importer.CountingReader{R: bytes.NewReader(ans.Body), Progress: p, Records: col.count}
+		if link, err = col.readPages(ctx, cr, false); err != nil {
 			return nil, err
 		}
 		total += cr.N

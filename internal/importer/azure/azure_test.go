@@ -3,6 +3,7 @@ package azure
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 	"github.com/shopspring/decimal"
 )
@@ -451,7 +453,8 @@ func TestFetchRepeatedLink(t *testing.T) {
 	imp := newImporter()
 	imp.BaseURL = srv.URL
 	_, err := imp.Fetch(context.Background(), srv.Client(), nil)
-	if err == nil || !strings.Contains(err.Error(), "repeats") {
+	var loop *httpapi.PageLoopError
+	if !errors.As(err, &loop) || loop.Page != 3 || !strings.Contains(err.Error(), "azure prices: page 3 points back to a page already read") {
 		t.Fatalf("err = %v, want a paging loop error", err)
 	}
 }
@@ -506,5 +509,44 @@ func TestHugeRecordStopsEarly(t *testing.T) {
 	}
 	if in.Served > 20<<20 {
 		t.Errorf("read %d MiB before failing", in.Served>>20)
+	}
+}
+
+// A user's import asks Azure for exactly the pages Azure links to: the
+// first query keeps %20 for spaces and its parameter order, and
+// NextPageLink is followed as written (not re-encoded), so the API sees
+// the request its own link describes.
+func TestFetchFollowsNextPageLinkAsWritten(t *testing.T) {
+	p1 := readFixture(t, "page1.json")
+	srv, _, urls := server(t, p1, readFixture(t, "page2.json"), nil)
+	imp := newImporter()
+	imp.BaseURL = srv.URL
+	if _, err := imp.Fetch(context.Background(), srv.Client(), nil); err != nil {
+		t.Fatal(err)
+	}
+	const first = "/api/retail/prices?api-version=2023-01-01-preview&currencyCode=%27USD%27&$filter=serviceName%20eq%20%27Virtual%20Machines%27%20and%20%28startswith%28armSkuName%2C%27Standard_N%27%29%29"
+	var page struct{ NextPageLink string }
+	if err := json.Unmarshal(p1, &page); err != nil {
+		t.Fatal(err)
+	}
+	second := strings.TrimPrefix(page.NextPageLink, "https://prices.azure.com")
+	if len(*urls) != 2 || (*urls)[0] != first || (*urls)[1] != second {
+		t.Errorf("requests %q, want %q then %q", *urls, first, second)
+	}
+}
+
+// A page far larger than any real one is refused as too large, with no
+// partial result, rather than held without bound.
+func TestFetchRefusesHugePage(t *testing.T) {
+	srv, _, _ := server(t, nil, nil, func(k int, w http.ResponseWriter, r *http.Request) bool {
+		w.Write(bytes.Repeat([]byte(" "), httpapi.DefaultMaxBody+1))
+		return true
+	})
+	imp := newImporter()
+	imp.BaseURL = srv.URL
+	res, err := imp.Fetch(context.Background(), srv.Client(), nil)
+	var big *httpapi.BodyLimitError
+	if !errors.As(err, &big) || res != nil {
+		t.Fatalf("err = %v, res = %v; want a BodyLimitError and no result", err, res)
 	}
 }

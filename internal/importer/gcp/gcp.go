@@ -25,6 +25,7 @@
 package gcp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,6 +39,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 	"github.com/shopspring/decimal"
 )
 
@@ -209,72 +211,50 @@ func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) 
 }
 
 // Fetch lists the Compute Engine SKUs page by page (pageSize 5000,
-// following nextPageToken) and assembles offers. It needs APIKey. Any
-// failure fails the whole fetch.
+// following nextPageToken through httpapi.Pages: a repeated token or more
+// than maxPages pages stops it) and assembles offers. Each page is decoded
+// one SKU at a time. It needs APIKey. Any failure fails the whole fetch.
 func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progress) (*importer.Result, error) {
 	if i.APIKey == "" {
 		return nil, fmt.Errorf("gcp: the Cloud Billing Catalog API needs an API key; set %s", APIKeyEnv)
 	}
-	if c == nil {
-		c = http.DefaultClient
-	}
 	col := i.newCollector()
-	seen := map[string]bool{}
 	var total int64
-	token := ""
-	for page := 1; ; page++ {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("gcp: page %d: %w", page, err)
-		}
-		if page > maxPages {
-			return nil, fmt.Errorf("gcp: more than %d pages; stopping", maxPages)
-		}
-		u := i.skusURL() + "?key=" + url.QueryEscape(i.APIKey) + "&pageSize=5000"
+	page := 0
+	token := "" // the nextPageToken of the page last read
+	call := func() httpapi.Call {
+		q := "pageSize=5000" // the key goes first, added by the signer
 		if i.Currency != "" {
-			u += "&currencyCode=" + url.QueryEscape(strings.ToUpper(i.Currency))
+			q += "&currencyCode=" + url.QueryEscape(strings.ToUpper(i.Currency))
 		}
 		if token != "" {
-			u += "&pageToken=" + url.QueryEscape(token)
+			q += "&pageToken=" + url.QueryEscape(token)
 		}
-		resp, err := importer.GetWithRetry(ctx, c, u, http.Header{"Accept": {"application/json"}}, 3)
+		return httpapi.Call{Action: "skus", Path: "/v1/services/" + ComputeServiceID + "/skus", RawQuery: q,
+			Header: http.Header{"Accept": {"application/json"}}}
+	}
+	next := func(httpapi.Answer) (httpapi.Call, bool, error) { return call(), token != "", nil }
+	for ans, err := range httpapi.Pages(ctx, i.client(c), call(), maxPages, next) {
 		if err != nil {
-			return nil, i.redact(fmt.Errorf("gcp: page %d: %w", page, err))
+			var loop *httpapi.PageLoopError
+			var capped *httpapi.PageCapError
+			if errors.As(err, &loop) || errors.As(err, &capped) {
+				return nil, err
+			}
+			return nil, fmt.Errorf("gcp: page %d: %w", page+1, err)
 		}
+		page++
 		col.source = fmt.Sprintf("gcp page %d", page)
-		cr := &importer.CountingReader{R: resp.Body, Progress: p, Records: col.count}
-		next, err := col.readPages(ctx, cr, false)
-		resp.Body.Close()
-		if err != nil {
+		cr := &importer.CountingReader{R: bytes.NewReader(ans.Body), Progress: p, Records: col.count}
+		if token, err = col.readPages(ctx, cr, false); err != nil {
 			return nil, err
 		}
 		total += cr.N
 		if p != nil {
 			p(total, col.count())
 		}
-		if next == "" {
-			break
-		}
-		if seen[next] {
-			return nil, fmt.Errorf("gcp: page %d: nextPageToken %q repeats", page, next)
-		}
-		seen[next] = true
-		token = next
 	}
 	return col.assemble(ctx, i.skusURL(), i.now())
-}
-
-// redactedError hides the API key in an error's message.
-type redactedError struct {
-	msg string
-	err error
-}
-
-func (e *redactedError) Error() string { return e.msg }
-func (e *redactedError) Unwrap() error { return e.err }
-
-func (i *Importer) redact(err error) error {
-	msg := importer.RedactString(err.Error(), i.APIKey) // every encoded form too
-	return &redactedError{msg: msg, err: err}
 }
 
 // readPages decodes SKU list pages and returns the last nextPageToken.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 	"github.com/shopspring/decimal"
 )
@@ -408,8 +409,9 @@ func TestFetch(t *testing.T) {
 				w.Write([]byte(`{"skus":[],"nextPageToken":"same"}`))
 			},
 			check: func(t *testing.T, res *importer.Result, err error, requests int) {
-				if err == nil || !strings.Contains(err.Error(), "repeats") {
-					t.Errorf("err = %v", err)
+				var loop *httpapi.PageLoopError
+				if !errors.As(err, &loop) || requests != 2 || !strings.Contains(err.Error(), "gcp skus: page 3 points back to a page already read") {
+					t.Errorf("err = %v after %d requests, want a paging loop error", err, requests)
 				}
 			},
 		},
@@ -486,5 +488,61 @@ func TestHugeRecordStopsEarly(t *testing.T) {
 	}
 	if in.Served > 20<<20 {
 		t.Errorf("read %d MiB before failing", in.Served>>20)
+	}
+}
+
+// A user's import sends the Cloud Billing API the requests it always
+// has: the key first, then pageSize, currencyCode and pageToken, in that
+// order, so a recorded request log or quota report reads the same.
+func TestFetchRequestsAsBefore(t *testing.T) {
+	p1, p2 := readFixture(t, "skus-page1.json"), readFixture(t, "skus-page2.json")
+	var uris []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		uris = append(uris, r.URL.RequestURI())
+		if r.Header.Get("Accept") != "application/json" {
+			t.Errorf("Accept %q", r.Header.Get("Accept"))
+		}
+		if r.URL.Query().Get("pageToken") == "" {
+			w.Write(p1)
+			return
+		}
+		w.Write(p2)
+	}))
+	defer srv.Close()
+	imp := newImporter()
+	imp.BaseURL = srv.URL
+	imp.APIKey = "AIza key/+="
+	imp.Currency = "eur"
+	if _, err := imp.Fetch(context.Background(), srv.Client(), nil); err != nil {
+		t.Fatal(err)
+	}
+	const path = "/v1/services/6F81-5844-456A/skus?key=AIza+key%2F%2B%3D&pageSize=5000&currencyCode=EUR"
+	want := []string{path, path + "&pageToken=CiAKGjBpNDd2Nmp2Zml2cXRwYjBpOXA"}
+	if strings.Join(uris, "\n") != strings.Join(want, "\n") {
+		t.Errorf("requests\n%s\nwant\n%s", strings.Join(uris, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A refused request names Google's own status and message (the error
+// envelope of https://cloud.google.com/apis/design/errors), and never the
+// key, even when the answer echoes it.
+func TestFetchErrorEnvelope(t *testing.T) {
+	const key = "AIzaSyEchoedKey0123456789"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write([]byte(`{"error":{"code":400,"message":"API key not valid: ` + key + `. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}`))
+	}))
+	defer srv.Close()
+	imp := newImporter()
+	imp.BaseURL = srv.URL
+	imp.APIKey = key
+	_, err := imp.Fetch(context.Background(), srv.Client(), nil)
+	var ae *importer.APIError
+	if !errors.As(err, &ae) || ae.Code != "INVALID_ARGUMENT" || ae.HTTPStatus != 400 {
+		t.Fatalf("err = %v, want INVALID_ARGUMENT (HTTP 400)", err)
+	}
+	if msg := err.Error(); strings.Contains(msg, key) || !strings.HasPrefix(msg, "gcp: page 1: skus: HTTP 400 Bad Request: INVALID_ARGUMENT: API key not valid") {
+		t.Errorf("err = %s", msg)
 	}
 }

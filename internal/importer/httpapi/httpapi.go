@@ -46,10 +46,14 @@ type Call struct {
 	Region string
 	Method string // GET when empty
 	// Path is joined to the client's Base.
-	Path   string
-	Query  url.Values
-	Header http.Header
-	Body   []byte
+	Path  string
+	Query url.Values
+	// RawQuery, when set, is sent as the query exactly as written (an
+	// API whose next-page link must be followed byte for byte, or whose
+	// parameters go in a set order); Query's values follow it.
+	RawQuery string
+	Header   http.Header
+	Body     []byte
 }
 
 // Answer is a successful answer: its body, its headers and when it was
@@ -169,6 +173,13 @@ func (c *Client) URL(call Call) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSuffix(c.Base, "/") + call.Path)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: bad endpoint: %w", c.Source, call.Action, stripURL(err))
+	}
+	if call.RawQuery != "" {
+		u.RawQuery = call.RawQuery
+		if len(call.Query) > 0 {
+			u.RawQuery += "&" + call.Query.Encode()
+		}
+		return u, nil
 	}
 	if len(call.Query) > 0 {
 		q := u.Query()

@@ -215,3 +215,30 @@ func TestPages(t *testing.T) {
 		t.Errorf("cap: %d, %v", n, err)
 	}
 }
+
+// A next-page link an API hands back is followed as written: its query
+// is sent byte for byte (not re-encoded or reordered), and a link that
+// repeats is a paging loop.
+func TestRawQuerySentAsWritten(t *testing.T) {
+	const raw = "api-version=2023-01-01-preview&$filter=serviceName%20eq%20%27Virtual%20Machines%27&$skip=100"
+	s := &Stub{}
+	s.Reply("GET", "/v1/prices", 200, []byte(`{}`))
+	s.Reply("GET", "/v1/prices", 200, []byte(`{}`))
+	var waits []time.Duration
+	c := newClient(s, &waits)
+	if _, err := c.Do(context.Background(), Call{Action: "prices", Path: "/prices", RawQuery: raw}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Requests[0].URL.RawQuery; got != raw {
+		t.Errorf("query sent %q, want %q", got, raw)
+	}
+	if _, err := c.Do(context.Background(), Call{Action: "prices", Path: "/prices", RawQuery: "b=2&a=1", Query: map[string][]string{"z": {"x y"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Requests[1].URL.RawQuery; got != "b=2&a=1&z=x+y" {
+		t.Errorf("query sent %q", got)
+	}
+	if callKey(Call{RawQuery: "$skip=100"}) == callKey(Call{RawQuery: "$skip=200"}) {
+		t.Error("two raw queries read as one page")
+	}
+}

@@ -80,5 +80,5 @@ func Pages(ctx context.Context, c *Client, first Call, maxPages int, next func(A
 // callKey identifies a call's request: method, path, query and body.
 func callKey(c Call) string {
 	q := url.Values(c.Query).Encode()
-	return c.Method + " " + c.Path + "?" + q + "\x00" + string(c.Body)
+	return c.Method + " " + c.Path + "?" + c.RawQuery + "&" + q + "\x00" + string(c.Body)
 }
