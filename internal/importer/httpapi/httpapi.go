@@ -125,6 +125,12 @@ type Client struct {
 	// Codes, when set, is given to the errors Do builds itself (HTTP
 	// errors with no Classify).
 	Codes *importer.APICodes
+	// PublicQuery says a Call's query holds no credential (a Signer that
+	// adds one to the query names it among its secrets), so its values
+	// stay readable in errors: an API's message naming the instance type
+	// asked about keeps the name. When false, every query value of 16
+	// characters or more is redacted (an api_key parameter).
+	PublicQuery bool
 }
 
 // BodyLimitError is an answer longer than the client's cap: not the
@@ -276,6 +282,9 @@ func (c *Client) once(ctx context.Context, call Call) (ans Answer, after time.Du
 	}
 	// The query may carry a key (api_key=...): it is a secret too.
 	for _, vs := range u.Query() {
+		if c.PublicQuery {
+			break
+		}
 		for _, v := range vs {
 			if len(v) >= 16 {
 				secrets = append(secrets, v)

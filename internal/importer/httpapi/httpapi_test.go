@@ -215,3 +215,26 @@ func TestPages(t *testing.T) {
 		t.Errorf("cap: %d, %v", n, err)
 	}
 }
+
+// A query that names what was asked (a region, an instance type) keeps
+// those names readable in an error when the client says its query holds
+// no credential; by default a long query value is taken for a key and
+// redacted.
+func TestPublicQueryKeepsNamesInErrors(t *testing.T) {
+	const it = "ecs.gn7i-c8g1.2xlarge"
+	for _, public := range []bool{false, true} {
+		s := &Stub{}
+		s.Reply("GET", "/v1/price", 400, []byte(`the instance type `+it+` is not sold here`))
+		var waits []time.Duration
+		c := newClient(s, &waits)
+		c.PublicQuery = public
+		_, err := c.Do(context.Background(), Call{Action: "price", Path: "/price", Query: map[string][]string{"InstanceType": {it}}})
+		if err == nil {
+			t.Fatal("no error")
+		}
+		if got := strings.Contains(err.Error(), it); got != public {
+			t.Errorf("PublicQuery %v: error %q names the instance type: %v", public, err, got)
+		}
+		unused(t, s)
+	}
+}
