@@ -238,3 +238,34 @@ func TestPublicQueryKeepsNamesInErrors(t *testing.T) {
 		unused(t, s)
 	}
 }
+
+// A refused key reads as refused even when the key ID is a short word
+// that occurs inside the provider's code ("id" in "Forbidden"): the code
+// is kept whole, so the error names it and still classifies; a real key
+// echoed in the code is still redacted.
+func TestShortSecretKeepsTheCode(t *testing.T) {
+	for _, tc := range []struct{ keyID, code, want string }{
+		{"id", "Forbidden.RAM", "Forbidden.RAM"},
+		{"LTAI5tTestKeyId", "Bad.LTAI5tTestKeyId", "Bad.[redacted]"},
+	} {
+		s := &Stub{}
+		s.Reply("GET", "/v1/price", 400, []byte(tc.code))
+		var waits []time.Duration
+		c := newClient(s, &waits)
+		c.Sign = signerFunc(func(*http.Request, []byte) ([]string, error) { return []string{tc.keyID}, nil })
+		c.Codes = &importer.APICodes{Source: "demo", Fatal: func(code string) bool { return strings.HasPrefix(code, "Forbidden") }}
+		c.Classify = func(_ int, _ http.Header, body []byte) *importer.APIError {
+			return &importer.APIError{Code: string(body)}
+		}
+		_, err := c.Do(context.Background(), Call{Action: "price", Path: "/price"})
+		var ae *importer.APIError
+		if !errors.As(err, &ae) || ae.Code != tc.want || (tc.keyID == "id") != ae.Fatal() {
+			t.Errorf("key ID %q: error %v, want code %q", tc.keyID, err, tc.want)
+		}
+		unused(t, s)
+	}
+}
+
+type signerFunc func(*http.Request, []byte) ([]string, error)
+
+func (f signerFunc) Sign(r *http.Request, b []byte) ([]string, error) { return f(r, b) }
