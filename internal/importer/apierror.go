@@ -82,10 +82,3 @@ func RecordAPIError(t *Tally, skipped *Skips, err error, example string) error {
 	}
 	return t.Record(skipped, err, example, ae)
 }
-
-// FinalAPIError reports whether err is not worth another attempt: an API
-// answer that is not throttling or a server fault.
-func FinalAPIError(err error) bool {
-	var ae *APIError
-	return errors.As(err, &ae) && !ae.Retryable()
-}

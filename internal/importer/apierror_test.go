@@ -1,8 +1,6 @@
 package importer
 
 import (
-	"errors"
-	"fmt"
 	"testing"
 )
 
@@ -30,10 +28,6 @@ func TestAPIErrorReadsTheProvidersCodes(t *testing.T) {
 		if e.Fatal() != tc.fatal || e.Retryable() != tc.retry || e.Declined() != tc.declined {
 			t.Errorf("%d %q: fatal %v retry %v declined %v, want %v %v %v", tc.status, tc.code, e.Fatal(), e.Retryable(), e.Declined(), tc.fatal, tc.retry, tc.declined)
 		}
-		wrapped := fmt.Errorf("call: %w", e)
-		if FinalAPIError(wrapped) == tc.retry {
-			t.Errorf("%d %q: final %v", tc.status, tc.code, FinalAPIError(wrapped))
-		}
 	}
 	e := &APIError{Codes: codes, Action: "Describe", Region: "r1", HTTPStatus: 400, Code: "Bad", Message: "no", RequestID: "id1"}
 	if got, want := e.Error(), "example Describe r1: Bad: no (HTTP 400, request id1)"; got != want {
@@ -43,8 +37,5 @@ func TestAPIErrorReadsTheProvidersCodes(t *testing.T) {
 	custom.Text = func(e *APIError) string { return "custom " + e.Code }
 	if e.Codes = &custom; e.Error() != "custom Bad" {
 		t.Errorf("Error() with Text = %q", e.Error())
-	}
-	if FinalAPIError(errors.New("not an API error")) {
-		t.Error("an error that is not an API answer is final")
 	}
 }

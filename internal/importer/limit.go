@@ -194,26 +194,3 @@ func (w *Window) Reset() {
 		w.n = 0
 	}
 }
-
-// BodyLimitError is an answer larger than the limit on one answer: it is
-// refused by name, not cut short and then reported as broken JSON.
-type BodyLimitError struct {
-	Max int64 // bytes
-}
-
-func (e *BodyLimitError) Error() string {
-	return fmt.Sprintf("the answer is larger than %d MiB, the limit on one answer: refused (a price answer is far smaller; a proxy or a wrong endpoint?)", e.Max>>20)
-}
-
-// ReadBody reads r whole when it holds at most max bytes; a longer r is a
-// *BodyLimitError.
-func ReadBody(r io.Reader, max int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, &BodyLimitError{Max: max}
-	}
-	return b, nil
-}

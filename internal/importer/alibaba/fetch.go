@@ -15,6 +15,7 @@ import (
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 )
 
 // DefaultEndpoint is the regional ECS endpoint; {region} is replaced by
@@ -36,24 +37,6 @@ const maxSpotPages = 20
 // APIError is an error answer of the ECS API. It carries the API's code
 // and message, never the credentials.
 type APIError = importer.APIError
-
-// apiCodes are the ECS API's error codes that refuse the credentials or
-// permissions, and those that ask to try again.
-var apiCodes = &importer.APICodes{Source: "alibaba",
-	Fatal: func(code string) bool {
-		for _, p := range []string{"InvalidAccessKeyId", "InvalidAccessKeySecret", "SignatureDoesNotMatch",
-			"IncompleteSignature", "Forbidden", "InvalidSecurityToken", "MissingSecurityToken", "InvalidTimeStamp",
-			"SignatureNonceUsed", "NoPermission", "Unauthorized"} {
-			if strings.HasPrefix(code, p) {
-				return true
-			}
-		}
-		return false
-	},
-	Retry: func(code string) bool {
-		return strings.HasPrefix(code, "Throttling") || code == "ServiceUnavailable" || strings.HasPrefix(code, "InternalError")
-	},
-}
 
 // LoadEnv fills the AccessKey pair from getenv (os.Getenv) where unset.
 func (i *Importer) LoadEnv(getenv func(string) string) {
@@ -218,96 +201,28 @@ func (i *Importer) fetchSpot(ctx context.Context, c *http.Client, region, it str
 	return nil
 }
 
-// call sends one signed GET with retries and returns the body of a
+// call sends one signed GET (through the region's httpapi.Client, which
+// retries, caps the body and redacts) and returns the body of a
 // successful answer and when it was fetched. API errors are *APIError.
 func (i *Importer) call(ctx context.Context, c *http.Client, region string, params map[string]string) ([]byte, time.Time, error) {
-	attempts := i.Attempts
-	if attempts < 1 {
-		attempts = 3
-	}
-	wait := i.RetryWait
-	if wait <= 0 {
-		wait = 500 * time.Millisecond
-	}
-	endpoint := i.Endpoint
-	if endpoint == "" {
-		endpoint = DefaultEndpoint
-	}
-	endpoint = strings.ReplaceAll(endpoint, "{region}", region)
-	action := params["Action"]
-	return importer.Retry(ctx, attempts, wait, importer.FinalAPIError, func() ([]byte, time.Time, error) {
-		return i.once(ctx, c, endpoint, action, region, params)
-	})
-}
-
-func (i *Importer) once(ctx context.Context, c *http.Client, endpoint, action, region string, params map[string]string) ([]byte, time.Time, error) {
-	now := i.now()
-	q := map[string]string{
-		"Format":           "JSON",
-		"Version":          APIVersion,
-		"AccessKeyId":      i.AccessKeyID,
-		"SignatureMethod":  "HMAC-SHA1",
-		"SignatureVersion": "1.0",
-		"SignatureNonce":   i.nonce(),
-		"Timestamp":        now.UTC().Format("2006-01-02T15:04:05Z"),
-	}
+	client, path := i.client(c, region)
+	q := url.Values{}
 	for k, v := range params {
-		q[k] = v
+		q.Set(k, v)
 	}
-	u, err := url.Parse(endpoint)
+	action := params["Action"]
+	ans, err := client.Do(ctx, httpapi.Call{Action: action, Region: region, Path: path, Query: q,
+		Header: http.Header{"Accept": {"application/json"}}})
 	if err != nil {
-		return nil, now, fmt.Errorf("alibaba: bad endpoint: %w", err)
+		return nil, time.Time{}, err
 	}
-	u.RawQuery = signedQuery(http.MethodGet, q, i.AccessKeySecret)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, now, fmt.Errorf("alibaba %s %s: %w", action, region, err)
+	var head errorHead
+	if err := json.Unmarshal(ans.Body, &head); err != nil {
+		return nil, ans.Fetched, &importer.ParseError{Source: sourceName, Field: action + " response",
+			Err: fmt.Errorf("not JSON: %w", err)}
 	}
-	req.Header.Set("Accept", "application/json")
-	// An endpoint may echo the request back (SignatureDoesNotMatch quotes
-	// the string it signed): every credential form leaves the error
-	// redacted (the secret, the AccessKey ID, this request's signature).
-	signature := u.Query().Get("Signature")
-	redact := func(s string) string { return importer.RedactString(s, i.AccessKeySecret, i.AccessKeyID, signature) }
-	resp, err := c.Do(req)
-	if err != nil {
-		// *url.Error repeats the URL, whose query holds the AccessKey ID
-		// and the signature: report the endpoint only.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, now, fmt.Errorf("alibaba %s %s: GET %s://%s%s: %w", action, region, u.Scheme, u.Host, u.Path,
-			importer.RedactError(err, i.AccessKeySecret, i.AccessKeyID, signature))
-	}
-	defer resp.Body.Close()
-	body, err := importer.ReadBody(resp.Body, maxBody)
-	if err != nil {
-		return nil, now, fmt.Errorf("alibaba %s %s: reading response: %w", action, region, err)
-	}
-	var head struct {
-		RequestID string `json:"RequestId"`
-		Code      string `json:"Code"`
-		Message   string `json:"Message"`
-	}
-	jsonErr := json.Unmarshal(body, &head)
-	if resp.StatusCode >= 400 || head.Code != "" {
-		ae := &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Code,
-			Message: redact(head.Message), RequestID: redact(head.RequestID)}
-		if ae.Code == "" {
-			ae.Code = "HTTP" + strconv.Itoa(resp.StatusCode)
-			ae.Message = snippet([]byte(redact(string(body))))
-		}
-		return nil, now, ae
-	}
-	if jsonErr != nil {
-		return nil, now, &importer.ParseError{Source: sourceName, Field: action + " response",
-			Err: fmt.Errorf("not JSON: %w", jsonErr)}
-	}
-	return body, now, nil
+	return ans.Body, ans.Fetched, nil
 }
-
-func snippet(b []byte) string { return importer.Snippet(b) }
 
 // Plan lists the requests Fetch would make, without credentials (for
 // catalog update --dry-run).

@@ -129,6 +129,12 @@ type Client struct {
 	// Codes, when set, is given to the errors Do builds itself (HTTP
 	// errors with no Classify).
 	Codes *importer.APICodes
+	// PublicQuery says a Call's query holds no credential (a Signer that
+	// adds one to the query names it among its secrets), so its values
+	// stay readable in errors: an API's message naming the instance type
+	// asked about keeps the name. When false, every query value of 16
+	// characters or more is redacted (an api_key parameter).
+	PublicQuery bool
 }
 
 // BodyLimitError is an answer longer than the client's cap: not the
@@ -287,6 +293,9 @@ func (c *Client) once(ctx context.Context, call Call) (ans Answer, after time.Du
 	}
 	// The query may carry a key (api_key=...): it is a secret too.
 	for _, vs := range u.Query() {
+		if c.PublicQuery {
+			break
+		}
 		for _, v := range vs {
 			if len(v) >= 16 {
 				secrets = append(secrets, v)
@@ -326,10 +335,12 @@ func (c *Client) once(ctx context.Context, call Call) (ans Answer, after time.Du
 	}
 	// Classify reads the body redacted: an echoed key must be gone before
 	// a message is cut to its first 200 characters, which could leave a
-	// prefix of it that no longer matches.
+	// prefix of it that no longer matches. A secret shorter than
+	// minCodeSecret is left for redactErr: it could match inside the
+	// error code the classifier reads.
 	cb := b
-	if len(secrets) > 0 {
-		cb = []byte(importer.RedactString(string(b), secrets...))
+	if long := longSecrets(secrets); len(long) > 0 {
+		cb = []byte(importer.RedactString(string(b), long...))
 	}
 	var ae *importer.APIError
 	if c.Classify != nil {
@@ -360,15 +371,22 @@ func (c *Client) once(ctx context.Context, call Call) (ans Answer, after time.Du
 	return Answer{Status: resp.StatusCode, Body: b, Header: resp.Header, Fetched: fetched}, 0, nil
 }
 
+// minCodeSecret is the shortest secret redacted from an error code and
+// from the body Classify reads (the message is redacted of every secret
+// afterwards): a shorter one (a test's key ID "id") matches inside the provider's own
+// words ("Forbidden") and would change what the code says and how it
+// classifies.
+const minCodeSecret = 8
+
 // redactErr redacts an error's text; an *importer.APIError keeps its type
-// (its message and request ID redacted in place) so callers can still
-// classify it.
+// (its message and request ID redacted in place, its code of secrets of
+// minCodeSecret characters or more) so callers can still classify it.
 func redactErr(err error, secrets []string) error {
 	var ae *importer.APIError
 	if errors.As(err, &ae) {
 		ae.Message = importer.RedactString(ae.Message, secrets...)
 		ae.RequestID = importer.RedactString(ae.RequestID, secrets...)
-		ae.Code = importer.RedactString(ae.Code, secrets...)
+		ae.Code = importer.RedactString(ae.Code, longSecrets(secrets)...)
 		return err
 	}
 	var te *TransportError
@@ -379,6 +397,17 @@ func redactErr(err error, secrets []string) error {
 		return err
 	}
 	return importer.RedactError(err, secrets...)
+}
+
+// longSecrets are the secrets of minCodeSecret characters or more.
+func longSecrets(secrets []string) []string {
+	var long []string
+	for _, s := range secrets {
+		if len(s) >= minCodeSecret {
+			long = append(long, s)
+		}
+	}
+	return long
 }
 
 // stripURL drops the *url.Error wrapper, whose text repeats the whole

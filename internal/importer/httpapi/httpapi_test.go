@@ -242,3 +242,57 @@ func TestRawQuerySentAsWritten(t *testing.T) {
 		t.Error("two raw queries read as one page")
 	}
 }
+
+// A query that names what was asked (a region, an instance type) keeps
+// those names readable in an error when the client says its query holds
+// no credential; by default a long query value is taken for a key and
+// redacted.
+func TestPublicQueryKeepsNamesInErrors(t *testing.T) {
+	const it = "ecs.gn7i-c8g1.2xlarge"
+	for _, public := range []bool{false, true} {
+		s := &Stub{}
+		s.Reply("GET", "/v1/price", 400, []byte(`the instance type `+it+` is not sold here`))
+		var waits []time.Duration
+		c := newClient(s, &waits)
+		c.PublicQuery = public
+		_, err := c.Do(context.Background(), Call{Action: "price", Path: "/price", Query: map[string][]string{"InstanceType": {it}}})
+		if err == nil {
+			t.Fatal("no error")
+		}
+		if got := strings.Contains(err.Error(), it); got != public {
+			t.Errorf("PublicQuery %v: error %q names the instance type: %v", public, err, got)
+		}
+		unused(t, s)
+	}
+}
+
+// A refused key reads as refused even when the key ID is a short word
+// that occurs inside the provider's code ("id" in "Forbidden"): the code
+// is kept whole, so the error names it and still classifies; a real key
+// echoed in the code is still redacted.
+func TestShortSecretKeepsTheCode(t *testing.T) {
+	for _, tc := range []struct{ keyID, code, want string }{
+		{"id", "Forbidden.RAM", "Forbidden.RAM"},
+		{"LTAI5tTestKeyId", "Bad.LTAI5tTestKeyId", "Bad.[redacted]"},
+	} {
+		s := &Stub{}
+		s.Reply("GET", "/v1/price", 400, []byte(tc.code))
+		var waits []time.Duration
+		c := newClient(s, &waits)
+		c.Sign = signerFunc(func(*http.Request, []byte) ([]string, error) { return []string{tc.keyID}, nil })
+		c.Codes = &importer.APICodes{Source: "demo", Fatal: func(code string) bool { return strings.HasPrefix(code, "Forbidden") }}
+		c.Classify = func(_ int, _ http.Header, body []byte) *importer.APIError {
+			return &importer.APIError{Code: string(body)}
+		}
+		_, err := c.Do(context.Background(), Call{Action: "price", Path: "/price"})
+		var ae *importer.APIError
+		if !errors.As(err, &ae) || ae.Code != tc.want || (tc.keyID == "id") != ae.Fatal() {
+			t.Errorf("key ID %q: error %v, want code %q", tc.keyID, err, tc.want)
+		}
+		unused(t, s)
+	}
+}
+
+type signerFunc func(*http.Request, []byte) ([]string, error)
+
+func (f signerFunc) Sign(r *http.Request, b []byte) ([]string, error) { return f(r, b) }

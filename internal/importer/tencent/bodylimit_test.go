@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 )
 
 // TestAnswerOverTheLimitIsNamed: an answer larger than 16 MiB is refused
@@ -22,8 +22,8 @@ func TestAnswerOverTheLimitIsNamed(t *testing.T) {
 	imp := fetchImporter(srv.URL)
 	imp.Attempts = 1
 	_, err := imp.Fetch(context.Background(), srv.Client(), nil)
-	var le *importer.BodyLimitError
-	if !errors.As(err, &le) || !strings.Contains(err.Error(), "larger than 16 MiB") || strings.Contains(err.Error(), "JSON") {
+	var le *httpapi.BodyLimitError
+	if !errors.As(err, &le) || !strings.Contains(err.Error(), "longer than 16 MiB") || strings.Contains(err.Error(), "JSON") {
 		t.Fatalf("err = %v, want a *BodyLimitError", err)
 	}
 }

@@ -1,20 +1,18 @@
 package tencent
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/importer"
+	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 )
 
 // DefaultEndpoint is the China-site CVM endpoint.
@@ -32,28 +30,6 @@ const filterValues = 5
 // APIError is an error answer of the CVM API (Response.Error). It
 // carries the API's code and message, never the credentials.
 type APIError = importer.APIError
-
-// apiCodes are the CVM API's error codes that refuse the credentials or
-// permissions (AuthFailure.*, UnauthorizedOperation.*), and those that ask
-// to try again.
-var apiCodes = &importer.APICodes{Source: "tencent",
-	Fatal: func(code string) bool {
-		return strings.HasPrefix(code, "AuthFailure") || strings.HasPrefix(code, "UnauthorizedOperation")
-	},
-	Retry: func(code string) bool {
-		return strings.HasPrefix(code, "RequestLimitExceeded") || strings.HasPrefix(code, "InternalError")
-	},
-	Text: func(e *APIError) string {
-		msg := fmt.Sprintf("tencent %s %s: %s", e.Action, e.Region, e.Code)
-		if e.Message != "" {
-			msg += ": " + e.Message
-		}
-		if e.RequestID != "" {
-			msg += " (request " + e.RequestID + ")"
-		}
-		return msg
-	},
-}
 
 // LoadEnv fills SecretID and SecretKey from getenv (os.Getenv) where
 // unset.
@@ -225,89 +201,32 @@ func (i *Importer) fetchSubscriptions(ctx context.Context, c *http.Client, regio
 	return nil
 }
 
-// call sends one signed POST with retries and returns the body of a
-// successful answer and when it was fetched. API errors are *APIError.
+// call sends one signed POST (through httpapi.Client, which retries,
+// caps the body and redacts) and returns the body of a successful answer
+// and when it was fetched. API errors are *APIError.
 func (i *Importer) call(ctx context.Context, c *http.Client, action, region string, req any) ([]byte, time.Time, error) {
 	payload, err := json.Marshal(req)
 	if err != nil {
 		return nil, time.Time{}, fmt.Errorf("tencent %s: encoding request: %w", action, err)
 	}
-	attempts := i.Attempts
-	if attempts < 1 {
-		attempts = 3
-	}
-	wait := i.RetryWait
-	if wait <= 0 {
-		wait = 500 * time.Millisecond
-	}
-	return importer.Retry(ctx, attempts, wait, importer.FinalAPIError, func() ([]byte, time.Time, error) {
-		return i.once(ctx, c, action, region, payload)
-	})
-}
-
-func (i *Importer) once(ctx context.Context, c *http.Client, action, region string, payload []byte) ([]byte, time.Time, error) {
-	endpoint := i.Endpoint
-	if endpoint == "" {
-		endpoint = DefaultEndpoint
-	}
-	u, err := url.Parse(endpoint)
+	client, path := i.client(c)
+	ans, err := client.Do(ctx, httpapi.Call{Action: action, Region: region, Method: http.MethodPost, Path: path, Body: payload,
+		Header: http.Header{
+			"Content-Type": {contentType},
+			"X-Tc-Action":  {action},
+			"X-Tc-Version": {APIVersion},
+			"X-Tc-Region":  {region},
+		}})
 	if err != nil {
-		return nil, time.Time{}, fmt.Errorf("tencent: bad endpoint: %w", err)
+		return nil, time.Time{}, err
 	}
-	now := i.now()
-	ts := now.Unix()
-	sig := signTC3(i.SecretID, i.SecretKey, defaultService, u.Host, payload, ts)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(payload))
-	if err != nil {
-		return nil, now, fmt.Errorf("tencent %s %s: %w", action, region, err)
-	}
-	req.Header.Set("Authorization", sig.auth)
-	// An endpoint may echo the request back: every credential form leaves
-	// the error redacted (the key, the key ID, the signature, the header).
-	redact := func(s string) string {
-		return importer.RedactString(s, i.SecretKey, i.SecretID, sig.signature, sig.auth)
-	}
-	req.Header.Set("Content-Type", contentType)
-	req.Header.Set("X-TC-Action", action)
-	req.Header.Set("X-TC-Version", APIVersion)
-	req.Header.Set("X-TC-Region", region)
-	req.Header.Set("X-TC-Timestamp", strconv.FormatInt(ts, 10))
-	resp, err := c.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, now, fmt.Errorf("tencent %s %s: POST %s://%s%s: %w", action, region, u.Scheme, u.Host, u.Path,
-			importer.RedactError(err, i.SecretKey, i.SecretID, sig.signature, sig.auth))
-	}
-	defer resp.Body.Close()
-	body, err := importer.ReadBody(resp.Body, maxBody)
-	if err != nil {
-		return nil, now, fmt.Errorf("tencent %s %s: reading response: %w", action, region, err)
-	}
-	var head struct {
-		Response *struct {
-			Error     *apiError `json:"Error"`
-			RequestID string    `json:"RequestId"`
-		} `json:"Response"`
-	}
-	jsonErr := json.Unmarshal(body, &head)
-	if jsonErr == nil && head.Response != nil && head.Response.Error != nil {
-		return nil, now, &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode, Code: head.Response.Error.Code,
-			Message: redact(head.Response.Error.Message), RequestID: redact(head.Response.RequestID)}
-	}
-	if resp.StatusCode >= 400 {
-		return nil, now, &APIError{Codes: apiCodes, Action: action, Region: region, HTTPStatus: resp.StatusCode,
-			Code: "HTTP" + strconv.Itoa(resp.StatusCode), Message: snippet([]byte(redact(string(body))))}
-	}
+	var head answerHead
+	jsonErr := json.Unmarshal(ans.Body, &head)
 	if jsonErr != nil || head.Response == nil {
 		if jsonErr == nil {
 			jsonErr = errors.New("no Response object")
 		}
-		return nil, now, &importer.ParseError{Source: sourceName, Field: action + " response", Err: fmt.Errorf("not a CVM answer: %w", jsonErr)}
+		return nil, ans.Fetched, &importer.ParseError{Source: sourceName, Field: action + " response", Err: fmt.Errorf("not a CVM answer: %w", jsonErr)}
 	}
-	return body, now, nil
+	return ans.Body, ans.Fetched, nil
 }
-
-func snippet(b []byte) string { return importer.Snippet(b) }
