@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -296,3 +297,35 @@ func TestShortSecretKeepsTheCode(t *testing.T) {
 type signerFunc func(*http.Request, []byte) ([]string, error)
 
 func (f signerFunc) Sign(r *http.Request, b []byte) ([]string, error) { return f(r, b) }
+
+// A recorded answer longer than the cap is a ParseError naming the
+// source; one within it is read whole; its time is the one the user gave,
+// else the clock's.
+func TestReadRecorded(t *testing.T) {
+	b, err := ReadRecorded("example", strings.NewReader(`{"a":1}`))
+	if err != nil || string(b) != `{"a":1}` {
+		t.Fatalf("%q %v", b, err)
+	}
+	_, err = ReadRecorded("example", io.LimitReader(zeros{}, DefaultMaxBody+1))
+	var pe *importer.ParseError
+	if !errors.As(err, &pe) || pe.Source != "example" {
+		t.Fatalf("over the cap: %v", err)
+	}
+	seen := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 12, 6, 0, 0, 0, 0, time.UTC)
+	if got := RecordedAt(seen, func() time.Time { return now }); !got.Equal(seen) {
+		t.Errorf("with seen: %v", got)
+	}
+	if got := RecordedAt(time.Time{}, func() time.Time { return now }); !got.Equal(now) {
+		t.Errorf("without seen: %v", got)
+	}
+}
+
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}

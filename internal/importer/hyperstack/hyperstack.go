@@ -130,12 +130,8 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 // Parse reads a recorded answer {"flavors": <flavors answer>, "pricebook":
 // <pricebook answer>} (catalog import).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
-	b, err := io.ReadAll(importer.SizeLimit(r, httpapi.DefaultMaxBody))
+	b, err := httpapi.ReadRecorded(sourceName, r)
 	if err != nil {
-		var se *importer.SizeLimitError
-		if errors.As(err, &se) {
-			return nil, &importer.ParseError{Source: sourceName, Err: err}
-		}
 		return nil, err
 	}
 	var rec struct {
@@ -145,13 +141,7 @@ func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) 
 	if err := json.Unmarshal(b, &rec); err != nil || len(rec.Flavors) == 0 || len(rec.Pricebook) == 0 {
 		return nil, &importer.ParseError{Source: sourceName, Field: "flavors", Err: errors.New(`not a recorded answer: want {"flavors": ..., "pricebook": ...}`)}
 	}
-	fetched := i.Seen
-	if fetched.IsZero() {
-		fetched = time.Now()
-		if i.Now != nil {
-			fetched = i.Now()
-		}
-	}
+	fetched := httpapi.RecordedAt(i.Seen, i.Now)
 	res, err := parse(rec.Flavors, rec.Pricebook, fetched, i.Seen, i.base()+FlavorsPath)
 	if err != nil {
 		return nil, err

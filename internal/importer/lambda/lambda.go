@@ -27,7 +27,6 @@ package lambda
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -112,21 +111,11 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 
 // Parse reads a recorded instance types answer (catalog import).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
-	b, err := io.ReadAll(importer.SizeLimit(r, httpapi.DefaultMaxBody))
+	b, err := httpapi.ReadRecorded(sourceName, r)
 	if err != nil {
-		var se *importer.SizeLimitError
-		if errors.As(err, &se) {
-			return nil, &importer.ParseError{Source: sourceName, Err: err}
-		}
 		return nil, err
 	}
-	fetched := i.Seen
-	if fetched.IsZero() {
-		fetched = time.Now()
-		if i.Now != nil {
-			fetched = i.Now()
-		}
-	}
+	fetched := httpapi.RecordedAt(i.Seen, i.Now)
 	res, err := parse(b, i.AnyRegion, fetched, i.Seen, i.base()+Path)
 	if err != nil {
 		return nil, err

@@ -30,7 +30,6 @@ package oci
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -127,12 +126,8 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 // Parse reads a recorded answer: {"shapes": <shapes.json>, "products":
 // <price list answer>} (catalog import).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
-	b, err := io.ReadAll(importer.SizeLimit(r, httpapi.DefaultMaxBody))
+	b, err := httpapi.ReadRecorded(sourceName, r)
 	if err != nil {
-		var se *importer.SizeLimitError
-		if errors.As(err, &se) {
-			return nil, &importer.ParseError{Source: sourceName, Err: err}
-		}
 		return nil, err
 	}
 	shapes, prices, err := splitRecorded(b)

@@ -30,7 +30,6 @@ package vast
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"time"
@@ -128,21 +127,11 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 
 // Parse reads a recorded search answer (catalog import).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
-	b, err := io.ReadAll(importer.SizeLimit(r, httpapi.DefaultMaxBody))
+	b, err := httpapi.ReadRecorded(sourceName, r)
 	if err != nil {
-		var se *importer.SizeLimitError
-		if errors.As(err, &se) {
-			return nil, &importer.ParseError{Source: sourceName, Err: err}
-		}
 		return nil, err
 	}
-	fetched := i.Seen
-	if fetched.IsZero() {
-		fetched = time.Now()
-		if i.Now != nil {
-			fetched = i.Now()
-		}
-	}
+	fetched := httpapi.RecordedAt(i.Seen, i.Now)
 	res, err := parse(b, fetched, i.Seen, i.base()+Path)
 	if err != nil {
 		return nil, err

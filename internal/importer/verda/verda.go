@@ -160,12 +160,8 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 // Parse reads a recorded answer {"instance_types": [...],
 // "availability": [...], "spot_availability": [...]} (catalog import).
 func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) (*importer.Result, error) {
-	b, err := io.ReadAll(importer.SizeLimit(r, httpapi.DefaultMaxBody))
+	b, err := httpapi.ReadRecorded(sourceName, r)
 	if err != nil {
-		var se *importer.SizeLimitError
-		if errors.As(err, &se) {
-			return nil, &importer.ParseError{Source: sourceName, Err: err}
-		}
 		return nil, err
 	}
 	var rec struct {
@@ -176,13 +172,7 @@ func (i *Importer) Parse(ctx context.Context, r io.Reader, p importer.Progress) 
 	if err := json.Unmarshal(b, &rec); err != nil || len(rec.Types) == 0 || len(rec.Avail) == 0 || len(rec.Spot) == 0 {
 		return nil, &importer.ParseError{Source: sourceName, Field: "instance_types", Err: errors.New(`not a recorded answer: want {"instance_types", "availability", "spot_availability"}`)}
 	}
-	fetched := i.Seen
-	if fetched.IsZero() {
-		fetched = time.Now()
-		if i.Now != nil {
-			fetched = i.Now()
-		}
-	}
+	fetched := httpapi.RecordedAt(i.Seen, i.Now)
 	res, err := parse(rec.Types, rec.Avail, rec.Spot, fetched, i.Seen, i.base()+TypesPath)
 	if err != nil {
 		return nil, err
