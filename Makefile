@@ -136,6 +136,7 @@ catalog:
 ## golden: rewrite golden files after an intended output change (review the diff!)
 golden:
 	$(GO) test ./internal/cli -update
+	GPUSCOUT_UPDATE_GOLDEN=1 $(GO) test ./internal/importer/...
 
 ## assets: rebuild the web UI's script and stylesheet (internal/web/static) from web/
 assets:

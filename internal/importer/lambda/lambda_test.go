@@ -5,8 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	"github.com/gpuscout/gpuscout/internal/golden"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,8 +19,6 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 var seen = time.Date(2026, 12, 6, 5, 0, 0, 0, time.UTC)
 
@@ -47,22 +45,10 @@ func render(res *importer.Result) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func golden(t *testing.T, dir, got string) {
+func assertGolden(t *testing.T, dir, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", dir, "golden.txt")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Assert(t, path, got)
 }
 
 // TestRecordedAnswers: each recorded answer gives its golden offers: an
@@ -80,7 +66,7 @@ func TestRecordedAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, dir, render(res))
+			assertGolden(t, dir, render(res))
 		})
 	}
 }

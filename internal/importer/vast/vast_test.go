@@ -5,8 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	"github.com/gpuscout/gpuscout/internal/golden"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,8 +19,6 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 var seen = time.Date(2026, 12, 6, 5, 0, 0, 0, time.UTC)
 
@@ -60,14 +58,7 @@ func TestRecordedAnswer(t *testing.T) {
 	}
 	got := render(res)
 	path := "testdata/market/golden.txt"
-	if *update {
-		os.WriteFile(path, []byte(got), 0o644)
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil || got != string(want) {
-		t.Errorf("%s (%v):\n%s\nwant:\n%s", path, err, got, want)
-	}
+	golden.Assert(t, path, got)
 }
 
 // TestRequestMatchesOfficialClient: the search goes where Vast's CLI

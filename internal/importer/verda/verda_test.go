@@ -5,8 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
+	"github.com/gpuscout/gpuscout/internal/golden"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -20,8 +20,6 @@ import (
 	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 	"github.com/gpuscout/gpuscout/internal/importer/importertest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 var seen = time.Date(2026, 12, 6, 5, 0, 0, 0, time.UTC)
 
@@ -81,19 +79,7 @@ func TestRecordedAnswer(t *testing.T) {
 	}
 	got := render(res)
 	path := filepath.Join("testdata", "types", "golden.txt")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s:\n%s\nwant:\n%s", path, got, want)
-	}
+	golden.Assert(t, path, got)
 }
 
 // TestRequestsAndShapeMatchOfficialClient checks the token request and the
