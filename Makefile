@@ -79,48 +79,57 @@ fmt:
 ## fuzz: run each fuzz target for a while (FUZZTIME=30s by default)
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzLoadOffers -fuzztime $(FUZZTIME) ./internal/catalog/curated
-	$(GO) test -run '^$$' -fuzz FuzzLoadCatalogFile -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/catalog/curated
-	$(GO) test -run '^$$' -fuzz FuzzRecommendBody -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/server
-	$(GO) test -run '^$$' -fuzz FuzzRoutes -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/server
-	$(GO) test -run '^$$' -fuzz FuzzReadJob -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/recommend/jobfile
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadOffers$$' -fuzztime $(FUZZTIME) ./internal/catalog/curated
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadCatalogFile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/catalog/curated
+	$(GO) test -run '^$$' -fuzz '^FuzzRecommendBody$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/server
+	$(GO) test -run '^$$' -fuzz '^FuzzRoutes$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/server
+	$(GO) test -run '^$$' -fuzz '^FuzzReadJob$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/recommend/jobfile
 	$(GO) test -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/recommend/jobfile
-	$(GO) test -run '^$$' -fuzz FuzzReadUsage -fuzztime $(FUZZTIME) ./internal/pricing/planfile
-	$(GO) test -run '^$$' -fuzz FuzzParseBenchmarks -fuzztime $(FUZZTIME) ./internal/perf
-	$(GO) test -run '^$$' -fuzz FuzzNVSMI -fuzztime $(FUZZTIME) ./internal/rightsize
-	$(GO) test -run '^$$' -fuzz FuzzDCGM -fuzztime $(FUZZTIME) ./internal/rightsize
-	$(GO) test -run '^$$' -fuzz FuzzDetect -fuzztime $(FUZZTIME) ./internal/rightsize
-	$(GO) test -run '^$$' -fuzz FuzzOffers -fuzztime $(FUZZTIME) ./internal/importer/aws
-	$(GO) test -run '^$$' -fuzz FuzzSpot -fuzztime $(FUZZTIME) ./internal/importer/aws
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/azure
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/gcp
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/alibaba
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/tencent
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/huawei
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/baidu
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/skypilot
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/vast
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/lambda
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/runpod
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/digitalocean
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/oci
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/hyperstack
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/verda
-	$(GO) test -run '^$$' -fuzz FuzzCyclenerdPricing -fuzztime $(FUZZTIME) ./internal/lineage
-	$(GO) test -run '^$$' -fuzz FuzzCheckField -fuzztime $(FUZZTIME) ./internal/catalog/curated
-	$(GO) test -run '^$$' -fuzz FuzzDecodeCompiled -fuzztime $(FUZZTIME) ./internal/catalog/curated
-	$(GO) test -run '^$$' -fuzz FuzzReadsAsEncodingCSV -fuzztime $(FUZZTIME) ./internal/csvtext
-	$(GO) test -run '^$$' -fuzz FuzzCmpDec -fuzztime $(FUZZTIME) ./internal/catalog
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./internal/importer/priceserver
-	$(GO) test -run '^$$' -fuzz FuzzParseSilybenchPrices -fuzztime $(FUZZTIME) ./internal/lineage
-	$(GO) test -run '^$$' -fuzz FuzzSortOffers -fuzztime $(FUZZTIME) ./internal/catalog
-	$(GO) test -run '^$$' -fuzz FuzzReadParts -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/sqlite
-	$(GO) test -run '^$$' -fuzz FuzzPackVarints -fuzztime $(FUZZTIME) ./internal/sqlite
-	$(GO) test -run '^$$' -fuzz FuzzParseMFU -fuzztime $(FUZZTIME) ./internal/perf
-	$(GO) test -run '^$$' -fuzz FuzzParseCapacityBlocks -fuzztime $(FUZZTIME) ./internal/lineage
-	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterPrices -fuzztime $(FUZZTIME) ./internal/lineage
-	$(GO) test -run '^$$' -fuzz FuzzParseVantageJS -fuzztime $(FUZZTIME) ./internal/lineage
-	$(GO) test -run '^$$' -fuzz FuzzParseKarpenterAzure -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz '^FuzzReadUsage$$' -fuzztime $(FUZZTIME) ./internal/pricing/planfile
+	$(GO) test -run '^$$' -fuzz '^FuzzParseBenchmarks$$' -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz '^FuzzNVSMI$$' -fuzztime $(FUZZTIME) ./internal/rightsize
+	$(GO) test -run '^$$' -fuzz '^FuzzDCGM$$' -fuzztime $(FUZZTIME) ./internal/rightsize
+	$(GO) test -run '^$$' -fuzz '^FuzzDetect$$' -fuzztime $(FUZZTIME) ./internal/rightsize
+	$(GO) test -run '^$$' -fuzz '^FuzzOffers$$' -fuzztime $(FUZZTIME) ./internal/importer/aws
+	$(GO) test -run '^$$' -fuzz '^FuzzSpot$$' -fuzztime $(FUZZTIME) ./internal/importer/aws
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/azure
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/gcp
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/alibaba
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/tencent
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/huawei
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/baidu
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/skypilot
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/vast
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/lambda
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/runpod
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/digitalocean
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/oci
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/hyperstack
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/verda
+	$(GO) test -run '^$$' -fuzz '^FuzzCyclenerdPricing$$' -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckField$$' -fuzztime $(FUZZTIME) ./internal/catalog/curated
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeCompiled$$' -fuzztime $(FUZZTIME) ./internal/catalog/curated
+	$(GO) test -run '^$$' -fuzz '^FuzzReadsAsEncodingCSV$$' -fuzztime $(FUZZTIME) ./internal/csvtext
+	$(GO) test -run '^$$' -fuzz '^FuzzCmpDec$$' -fuzztime $(FUZZTIME) ./internal/catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/importer/priceserver
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSilybenchPrices$$' -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz '^FuzzSortOffers$$' -fuzztime $(FUZZTIME) ./internal/catalog
+	$(GO) test -run '^$$' -fuzz '^FuzzReadParts$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/sqlite
+	$(GO) test -run '^$$' -fuzz '^FuzzPackVarints$$' -fuzztime $(FUZZTIME) ./internal/sqlite
+	$(GO) test -run '^$$' -fuzz '^FuzzParseMFU$$' -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCapacityBlocks$$' -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz '^FuzzParseKarpenterPrices$$' -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz '^FuzzParseVantageJS$$' -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz '^FuzzParseKarpenterAzure$$' -fuzztime $(FUZZTIME) ./internal/lineage
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckDuplicateKeys$$' -fuzztime $(FUZZTIME) ./internal/importer
+	$(GO) test -run '^$$' -fuzz '^FuzzPrefillTime$$' -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz '^FuzzTPOverPCIe$$' -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz '^FuzzMoEBytesPerStep$$' -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz '^FuzzInterpolatedMonotone$$' -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz '^FuzzMoreTokensNeverLessTime$$' -fuzztime $(FUZZTIME) ./internal/perf
+	$(GO) test -run '^$$' -fuzz '^FuzzServingContext$$' -fuzztime $(FUZZTIME) ./internal/recommend
+	$(GO) test -run '^$$' -fuzz '^FuzzPlanInvariants$$' -fuzztime $(FUZZTIME) ./internal/cli
+	$(GO) test -run '^$$' -fuzz '^FuzzFacesAgree$$' -fuzztime $(FUZZTIME) ./internal/server
 
 ## bench: in-process benchmarks, then whole-process timings (bench/)
 bench:

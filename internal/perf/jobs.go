@@ -315,13 +315,16 @@ func (m *Model) llmInference(j Job, q Query, s Spec) (*Estimate, error) {
 		}
 		return e, err
 	}
-	if mem != nil && r.TP > mem.Group {
-		// One request's KV cache at this context needs a larger group.
-		mem.Group = r.TP
-	}
 	eff, ok := m.LLMEfficiency(sh.Stack)
 	if !ok {
 		return nil, fmt.Errorf("llm-inference needs LLM serving calibration results")
+	}
+	if sh.TP <= 0 {
+		r = bestGroup(r, sh, s, p, q.Count, eff)
+	}
+	if mem != nil && r.TP > mem.Group {
+		// One request's KV cache at this context needs a larger group.
+		mem.Group = r.TP
 	}
 	if j.InputTokens <= 0 || j.OutputTokens <= 0 {
 		e.Assumptions = append(e.Assumptions, i18n.M("perf.as.requests", in, out))
@@ -435,4 +438,27 @@ func (m *Model) flopJob(j Job, q Query, s Spec) (*Estimate, error) {
 	e.Assumptions = append(e.Assumptions, i18n.M("perf.as.hpc", 100*hpcEfficiency, used, peak), i18n.M("perf.as.no_fp64"))
 	m.band(e)
 	return e, nil
+}
+
+// bestGroup is the tensor-parallel layout of count GPUs that serves the
+// most tokens per second, from r (the smallest group that holds the
+// weights and one request's KV cache) up to all of them in groups twice as
+// large: a larger group holds a larger batch and may serve more even with
+// fewer copies. Serving engineers choose the layout that way; taking the
+// smallest group alone made a longer prompt, which forces a larger group,
+// look faster than a shorter one on the same GPUs.
+func bestGroup(r Roofline, sh LLMShape, s Spec, p Precision, count int, eff Eff) Roofline {
+	served := func(x Roofline) float64 { return x.TokensPerGPU(eff) * float64(x.TP*x.Replicas) }
+	best, bestTokens := r, served(r)
+	for tp := r.TP * 2; tp <= count; tp *= 2 {
+		sh.TP = tp
+		x, err := RooflineOf(sh, s, p, count)
+		if err != nil {
+			continue
+		}
+		if t := served(x); t > bestTokens {
+			best, bestTokens = x, t
+		}
+	}
+	return best
 }
