@@ -76,16 +76,19 @@ type Signer interface {
 // clouds' APIs use. An empty token signs nothing (a public endpoint).
 type Bearer struct {
 	Token string
+	// Also are further strings to redact from every error (the
+	// credentials the token was obtained with).
+	Also []string
 }
 
 // Sign implements Signer.
 func (b Bearer) Sign(req *http.Request, _ []byte) ([]string, error) {
 	if b.Token == "" {
-		return nil, nil
+		return b.Also, nil
 	}
 	h := "Bearer " + b.Token
 	req.Header.Set("Authorization", h)
-	return []string{b.Token, h}, nil
+	return append([]string{b.Token, h}, b.Also...), nil
 }
 
 // Classifier reads an answer: nil when it is a usable one, else the

@@ -32,20 +32,3 @@ func classify(status int, _ http.Header, body []byte) *importer.APIError {
 	}
 	return &importer.APIError{Code: "HTTP" + strconv.Itoa(status), Message: importer.Snippet(body), Codes: apiCodes}
 }
-
-// redactOnly signs nothing and names the strings to redact: the token
-// request carries the client credentials in its body.
-type redactOnly []string
-
-func (r redactOnly) Sign(*http.Request, []byte) ([]string, error) { return r, nil }
-
-// bearer signs with the access token and redacts it and the credentials.
-type bearer struct {
-	token   string
-	secrets []string
-}
-
-func (b bearer) Sign(req *http.Request, _ []byte) ([]string, error) {
-	req.Header.Set("Authorization", "Bearer "+b.token)
-	return append([]string{b.token}, b.secrets...), nil
-}

@@ -110,7 +110,7 @@ func (i *Importer) client(c *http.Client, s httpapi.Signer) *httpapi.Client {
 // token asks for an access token with the client credentials.
 func (i *Importer) token(ctx context.Context, c *http.Client) (string, error) {
 	body, _ := json.Marshal(map[string]string{"grant_type": "client_credentials", "client_id": i.ClientID, "client_secret": i.ClientSecret}) // strings always marshal
-	ans, err := i.client(c, redactOnly{i.ClientSecret, i.ClientID}).Do(ctx, httpapi.Call{Action: "oauth2-token", Method: http.MethodPost, Path: TokenPath, Body: body,
+	ans, err := i.client(c, httpapi.Bearer{Also: []string{i.ClientSecret, i.ClientID}}).Do(ctx, httpapi.Call{Action: "oauth2-token", Method: http.MethodPost, Path: TokenPath, Body: body,
 		Header: http.Header{"Content-Type": {"application/json"}}})
 	if err != nil {
 		return "", err
@@ -134,7 +134,7 @@ func (i *Importer) Fetch(ctx context.Context, c *http.Client, p importer.Progres
 	if err != nil {
 		return nil, err
 	}
-	cl := i.client(c, bearer{token: tok, secrets: []string{i.ClientSecret, i.ClientID}})
+	cl := i.client(c, httpapi.Bearer{Token: tok, Also: []string{i.ClientSecret, i.ClientID}})
 	types, err := cl.Do(ctx, typesCall)
 	if err != nil {
 		return nil, err
