@@ -8,6 +8,8 @@
 # request achieves for the same bytes. Then runs wrk (64 connections, one
 # thread per CPU, --latency) against
 #   nginx   the static copy of the API JSON
+#   nethttp the same file from bench/nethttp, a Go net/http server that does
+#           nothing else: the ceiling of any server built on net/http
 #   api     /api/v1/offers?gpu=A100,H100&min_gpus=8&per=gpu-hour&sort=gpu-price&limit=50
 #   page    /offers?gpu=A100,H100&min_gpus=8&lang=en (the explorer page, HTML)
 #   gpus    /api/v1/gpus
@@ -24,7 +26,7 @@
 #   bench/http.sh                 (DURATION=10s by default)
 #   DURATION=30s CONNECTIONS=64 THREADS=2 bench/http.sh   (THREADS: nproc by default)
 #   BIN=/tmp/gpuscout-before bench/http.sh   (a binary built elsewhere, e.g. an earlier commit)
-#   TARGETS="nginx api" bench/http.sh         (only these targets)
+#   TARGETS="nginx nethttp api" bench/http.sh (only these targets)
 #
 # wrk, nginx and the server share the machine's CPUs. On a small machine wrk
 # takes a large share of them while it drives nginx, which holds the ceiling
@@ -53,12 +55,13 @@ nginx_bin=$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)
 work=$(mktemp -d "${TMPDIR:-/tmp}/gpuscout-http-bench.XXXXXX")
 server_pid=
 nginx_pid=
+nethttp_pid=
 cleanup() {
   local pid
-  for pid in "$server_pid" "$nginx_pid"; do
+  for pid in "$server_pid" "$nginx_pid" "$nethttp_pid"; do
     [[ -n $pid ]] && kill "$pid" 2>/dev/null || true
   done
-  for pid in "$server_pid" "$nginx_pid"; do
+  for pid in "$server_pid" "$nginx_pid" "$nethttp_pid"; do
     [[ -n $pid ]] && wait "$pid" 2>/dev/null || true
   done
   rm -rf "$work"
@@ -163,6 +166,16 @@ nginx_pid=$!
 nginx_url="http://127.0.0.1:$nport/offers.json"
 wait_up "$nginx_url" "$nginx_pid" "nginx" "$work/nginx.log"
 
+# net/http's own ceiling: the same bytes from a Go server that does nothing
+# but write them (bench/nethttp), to tell what net/http costs per request
+# from what gpuscout adds.
+go build -o "$work/nethttp" ./bench/nethttp
+hport=$(free_port)
+"$work/nethttp" -addr "127.0.0.1:$hport" -file "$work/www/offers.json" >"$work/nethttp.log" 2>&1 &
+nethttp_pid=$!
+nethttp_url="http://127.0.0.1:$hport/offers.json"
+wait_up "$nethttp_url" "$nethttp_pid" "nethttp" "$work/nethttp.log"
+
 # A wrk script that makes every request's URL unique with an extra query
 # parameter the server ignores, so that no response comes from its cache.
 cat >"$work/nocache.lua" <<'EOF'
@@ -179,10 +192,10 @@ end
 EOF
 
 # Sanity: every target answers 200, and nginx serves the API's bytes.
-names=(nginx api page gpus api-nc page-nc)
-urls=("$nginx_url" "$base$api_path" "$base$page_path" "$base$gpus_path" "$base$api_path" "$base$page_path")
-scripts=("" "" "" "" "$work/nocache.lua" "$work/nocache.lua")
-pids=("$nginx_pid" "$server_pid" "$server_pid" "$server_pid" "$server_pid" "$server_pid")
+names=(nginx nethttp api page gpus api-nc page-nc)
+urls=("$nginx_url" "$nethttp_url" "$base$api_path" "$base$page_path" "$base$gpus_path" "$base$api_path" "$base$page_path")
+scripts=("" "" "" "" "" "$work/nocache.lua" "$work/nocache.lua")
+pids=("$nginx_pid" "$nethttp_pid" "$server_pid" "$server_pid" "$server_pid" "$server_pid" "$server_pid")
 if [[ -n ${TARGETS:-} ]]; then # keep only the targets named (in this order)
   keep_names=() keep_urls=() keep_scripts=() keep_pids=()
   for i in "${!names[@]}"; do
@@ -278,13 +291,19 @@ done
 for name in "${names[@]}"; do # which socket errors: wrk counts a request over 2 s as a timeout
   awk -v n="$name" '/Socket errors:/ { sub(/^ +/, ""); print n ": " $0 }' "$work/$name.wrk"
 done
-nginx_rps=0 nginx_req=0 nginx_cpu=0 api_rps=0 api_req=0 api_cpu=0 apinc_rps=0
+nginx_rps=0 nginx_req=0 nginx_cpu=0 api_rps=0 api_req=0 api_cpu=0 apinc_rps=0 nethttp_rps=0
 [[ -f $work/res.nginx ]] && read -r nginx_rps _ _ _ _ nginx_req nginx_cpu <"$work/res.nginx"
+[[ -f $work/res.nethttp ]] && read -r nethttp_rps _ <"$work/res.nethttp"
 [[ -f $work/res.api ]] && read -r api_rps _ _ _ _ api_req api_cpu <"$work/res.api"
 [[ -f $work/res.api-nc ]] && read -r apinc_rps _ <"$work/res.api-nc"
 echo
 awk -v a="$api_rps" -v n="$nginx_rps" 'BEGIN { printf "ratio api / nginx req/s: %.2f\n", (n > 0 ? a / n : 0) }'
 awk -v a="$apinc_rps" -v n="$nginx_rps" 'BEGIN { printf "ratio api-nc (uncached) / nginx req/s: %.3f\n", (n > 0 ? a / n : 0) }'
+if [[ $nethttp_rps != 0 ]]; then
+  awk -v h="$nethttp_rps" -v n="$nginx_rps" -v a="$api_rps" 'BEGIN {
+    if (n > 0) printf "ratio nethttp (net/http alone) / nginx req/s: %.2f\n", h / n
+    if (a > 0) printf "ratio api / nethttp req/s: %.2f\n", a / h }'
+fi
 awk -v ac="$api_cpu" -v an="$api_req" -v nc="$nginx_cpu" -v nn="$nginx_req" 'BEGIN {
   if (an > 0 && nn > 0 && nc > 0) printf "server CPU per request, api / nginx: %.0fx\n", (ac / an) / (nc / nn)
 }'

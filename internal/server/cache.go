@@ -198,11 +198,19 @@ func (s *Server) cached(h http.HandlerFunc) http.HandlerFunc {
 			if gz := e.gzipped(); gz != nil && web.AcceptsGzip(r) {
 				hd["Content-Encoding"] = hdrGzip
 				hd["Content-Length"] = e.gzLen
+				if c := oneWriteConnOf(r); c != nil {
+					sendHeld(c, w, e.status, gz)
+					return
+				}
 				w.WriteHeader(e.status)
 				w.Write(gz)
 				return
 			}
 			hd["Content-Length"] = e.bodyLen
+			if c := oneWriteConnOf(r); c != nil {
+				sendHeld(c, w, e.status, e.body)
+				return
+			}
 			w.WriteHeader(e.status)
 			w.Write(e.body)
 			return

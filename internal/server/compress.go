@@ -98,10 +98,11 @@ func (g *gzipWriter) Flush() {
 	if g.zw != nil {
 		g.zw.Flush()
 	}
-	if f, ok := g.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
+	http.NewResponseController(g.ResponseWriter).Flush()
 }
+
+// Unwrap returns the ResponseWriter it compresses into.
+func (g *gzipWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
 
 func isCompressible(ct string) bool {
 	ct = strings.ToLower(ct)

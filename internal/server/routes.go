@@ -120,6 +120,10 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
+// Unwrap returns the ResponseWriter it counts for (http.ResponseController
+// reaches net/http's flush through it).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // accessLog logs each request and counts it in the metrics, labelled by
 // the route pattern the request matched (r.Pattern, set by ServeMux). The
 // log record is built only when the log takes it (serve --quiet drops

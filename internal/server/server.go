@@ -188,12 +188,13 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ConnContext:       withOneWriteConn,
 	}
 	if ready != nil {
 		ready(ln.Addr())
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- hs.Serve(oneWriteListener{ln}) }()
 	select {
 	case err := <-errc:
 		return err
