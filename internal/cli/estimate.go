@@ -36,6 +36,7 @@ type estimateOptions struct {
 	maxBatch  int
 	fabric    string
 	fabricBps float64
+	layout    modelLayout
 }
 
 func (a *app) estimateCmd() *cobra.Command {
@@ -51,7 +52,9 @@ their specifications; its cross-validated error is printed by 'gpuscout perf val
 Benchmarks are the calibration data's names (gpuscout perf benchmarks). Sized jobs:
   --workload transformer-train --params 7e9 --tokens 1e12     (≈ 6·params·tokens FLOPs)
   --workload llm-inference --params 70e9 --tokens 1e9          (output tokens, batched; roofline:
-      [--input-tokens 293 --output-tokens 293 --active-params 12.9e9 --max-batch 256], --precision fp16|fp8|int8|int4)
+      [--input-tokens 293 --output-tokens 293 --active-params 12.9e9 --max-batch 256], --precision fp16|fp8|int8|int4,
+      the model's layout [--layers 80 --kv-heads 8 --head-dim 128 --hidden-size 8192 --experts 8 --experts-per-token 2];
+      without it, the layout of a published Llama 3 model of that size is assumed and said)
   --workload cnn-train --images 1.28e6 --epochs 90 [--gflops-per-image 4.1]
   --workload flops --flops 1e18                                (an HPC job)
   --workload embedding --params 335e6 --tokens 1e9             (an encoder batch job: embeddings,
@@ -63,6 +66,10 @@ priced through the cost engine.`,
 
   # Llama-2-70B inference on 8 L40S, FP8
   gpuscout estimate --benchmark mlperf-inf-llama2-70b --gpu L40S --count 8 --precision fp8
+
+  # A 32k-token prompt on a 70B model with its own layout, on 8 H100s
+  gpuscout estimate --workload llm-inference --params 70e9 --tokens 1e8 --input-tokens 32000 \
+      --output-tokens 500 --layers 80 --kv-heads 8 --head-dim 128 --gpu H100-SXM-80GB --count 8
 
   # Time and cost to train a 7B model on 1T tokens on 8 p5.48xlarge instances
   gpuscout estimate --workload transformer-train --params 7e9 --tokens 1e12 \
@@ -96,6 +103,7 @@ priced through the cost engine.`,
 	f.Float64Var(&o.active, "active-params", 0, "parameters active per token, for a mixture of experts (llm-inference)")
 	f.IntVar(&o.maxBatch, "max-batch", 0, "cap on concurrent sequences per model copy (llm-inference; default: what memory holds)")
 	f.StringVar(&o.fabric, "fabric", "", "network between nodes without --offer: tcp, efa, infiniband, roce, erdma (default: that of the GPU's published multi-node systems, else 100 Gb/s TCP)")
+	o.layout.flags(f)
 	f.Float64Var(&o.fabricBps, "fabric-gbps", 0, "the --fabric rate per node in Gb/s (default: 100 for tcp; one rail per GPU of the GPU's generation for RDMA)")
 	cmd.MarkFlagsMutuallyExclusive("benchmark", "workload")
 	cmd.MarkFlagsMutuallyExclusive("fabric", "offer")
@@ -127,7 +135,9 @@ func (a *app) runEstimate(o *estimateOptions) error {
 		Precision: o.precision, Samples: o.samples, Params: o.params, Tokens: o.tokens, Images: o.images, Epochs: o.epochs,
 		GFLOPsPerImage: o.gflops, FLOPs: o.flops, Currency: a.cur,
 		InputTokens: o.inTok, OutputTokens: o.outTok, ActiveParams: o.active, MaxBatch: o.maxBatch, Lang: a.printer.Lang(),
-		Fabric: o.fabric, FabricGbps: o.fabricBps})
+		Fabric: o.fabric, FabricGbps: o.fabricBps,
+		Layers: o.layout.layers, KVHeads: o.layout.kvHeads, HeadDim: o.layout.headDim, Hidden: o.layout.hidden,
+		Experts: o.layout.experts, ExpertsPerToken: o.layout.perToken})
 	if err != nil {
 		return jobInputError(err)
 	}

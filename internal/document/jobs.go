@@ -112,6 +112,12 @@ type EstimateRequest struct {
 	// tokens per request, active parameters (mixture of experts), batch cap.
 	InputTokens, OutputTokens, ActiveParams float64
 	MaxBatch                                int
+	// The model's layout (optional; 0: interpolated between published
+	// Llama 3 configurations of its size, and said so): layers, key/value
+	// heads, head size, width, routed experts and experts per token. It
+	// sizes the KV cache of each request, prefill attention and the
+	// experts a decode step reads.
+	Layers, KVHeads, HeadDim, Hidden, Experts, ExpertsPerToken int
 	// Fabric between the nodes of a GPU count without an offer: tcp, efa,
 	// infiniband, roce or erdma, at FabricGbps per node (0: 100 Gb/s for
 	// TCP, one rail per GPU of the GPU's generation for RDMA). Empty: the
@@ -194,7 +200,9 @@ func AnswerEstimate(c *catalog.Catalog, m *perf.Model, e *pricing.Engine, t *fx.
 	if req.Workload != "" {
 		j := perf.Job{Kind: perf.JobKind(req.Workload), Params: req.Params, Tokens: req.Tokens, Images: req.Images, Epochs: req.Epochs,
 			GFLOPs: req.GFLOPsPerImage, FLOPs: req.FLOPs, Precision: q.Precision,
-			InputTokens: req.InputTokens, OutputTokens: req.OutputTokens, ActiveParams: req.ActiveParams, MaxBatch: req.MaxBatch}
+			InputTokens: req.InputTokens, OutputTokens: req.OutputTokens, ActiveParams: req.ActiveParams, MaxBatch: req.MaxBatch,
+			Layers: req.Layers, KVHeads: req.KVHeads, HeadDim: req.HeadDim, Hidden: req.Hidden, Experts: req.Experts,
+			ExpertsPerToken: req.ExpertsPerToken}
 		if err := j.Validate(); err != nil {
 			e := &InputError{Field: jobField(j), Hint: "see gpuscout estimate --help for the size flags of each workload.", Err: err,
 				HintMsg: i18n.M("doc.hint.size")}

@@ -173,7 +173,9 @@ func (s *Server) apiCost(r *http.Request, d *Data) (any, error) {
 // parseEstimate reads gpuscout estimate's flags: benchmark or workload,
 // gpu or offer, count, nodes, instances, precision, samples, params,
 // tokens, images, epochs, gflops_per_image, flops, the LLM serving request
-// (input_tokens, output_tokens, active_params, max_batch), the fabric of a
+// (input_tokens, output_tokens, active_params, max_batch), the model's
+// layout (layers, kv_heads, head_dim, hidden_size, experts,
+// experts_per_token), the fabric of a
 // GPU count without an offer (fabric, fabric_gbps) and currency.
 func (d *Data) parseEstimate(v url.Values) (document.EstimateRequest, error) {
 	p := params{v}
@@ -204,6 +206,15 @@ func (d *Data) parseEstimate(v url.Values) (document.EstimateRequest, error) {
 	}
 	if req.MaxBatch, err = p.int("max_batch", 0, 0, 1_000_000); err != nil {
 		return req, err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *int
+	}{{"layers", &req.Layers}, {"kv_heads", &req.KVHeads}, {"head_dim", &req.HeadDim}, {"hidden_size", &req.Hidden},
+		{"experts", &req.Experts}, {"experts_per_token", &req.ExpertsPerToken}} {
+		if *f.dst, err = p.int(f.name, 0, 0, 1<<20); err != nil {
+			return req, err
+		}
 	}
 	req.Fabric = p.str("fabric")
 	if req.FabricGbps, err = paramFloat(p, "fabric_gbps", 0); err != nil {

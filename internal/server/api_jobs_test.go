@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -235,6 +236,9 @@ func TestJobAPIsMatchCLI(t *testing.T) {
 		{"/api/v1/estimate?workload=llm-inference&params=70e9&tokens=1e9&gpu=H100-SXM-80GB&count=8&precision=fp8&input_tokens=1000&output_tokens=250&max_batch=128",
 			[]string{"estimate", "--workload", "llm-inference", "--params", "70e9", "--tokens", "1e9", "--gpu", "H100-SXM-80GB", "--count", "8", "--precision", "fp8",
 				"--input-tokens", "1000", "--output-tokens", "250", "--max-batch", "128"}},
+		{"/api/v1/estimate?workload=llm-inference&params=70e9&tokens=1e8&gpu=H100-SXM-80GB&count=8&input_tokens=32000&output_tokens=500&layers=80&kv_heads=64&head_dim=128&hidden_size=8192",
+			[]string{"estimate", "--workload", "llm-inference", "--params", "70e9", "--tokens", "1e8", "--gpu", "H100-SXM-80GB", "--count", "8",
+				"--input-tokens", "32000", "--output-tokens", "500", "--layers", "80", "--kv-heads", "64", "--head-dim", "128", "--hidden-size", "8192"}},
 		{"/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/spot&work_hours=48&checkpoint_minutes=20&mtbi=10&deadline_hours=72&trials=10000&seed=7",
 			[]string{"spot", "--offer", "aws/g4dn.xlarge/us-east-1/spot", "--work-hours", "48", "--checkpoint-minutes", "20", "--mtbi", "10", "--deadline-hours", "72", "--trials", "10000", "--seed", "7"}},
 		{"/api/v1/spot?offer=aws/g4dn.xlarge/us-east-1/on-demand&work_hours=12&restart_minutes=5&weibull=1.5&trials=3000&currency=JPY",
@@ -430,6 +434,53 @@ func TestSpotAnswerWallsAreTheDecisionsRuns(t *testing.T) {
 	}{{"spot", walls, ans.Decision.Spot}, {"spot+fallback", fallback, ans.Decision.Mix}} {
 		if got := [3]float64{spot.Percentile(c.walls, 0.5), spot.Percentile(c.walls, 0.9), spot.Percentile(c.walls, 0.99)}; got != [3]float64{c.sim.P50Hours, c.sim.P90Hours, c.sim.P99Hours} {
 			t.Errorf("%s: percentiles %v, the decision's %v %v %v", c.name, got, c.sim.P50Hours, c.sim.P90Hours, c.sim.P99Hours)
+		}
+	}
+}
+
+// TestEstimateTakesTheModelLayout: does an estimate size a long prompt's
+// KV cache from the layout the user gives (a multi-head 70B model keeps
+// eight times the cache of a grouped-query one with 8 KV heads), say the
+// layout was given rather than assumed, and refuse a layout no model has?
+func TestEstimateTakesTheModelLayout(t *testing.T) {
+	srv := newServer(t)
+	base := "/api/v1/estimate?workload=llm-inference&params=70e9&tokens=1e8&gpu=H100-SXM-80GB&count=8&input_tokens=32000&output_tokens=500"
+	kv := func(target string) (float64, string) {
+		t.Helper()
+		rec := get(t, srv, target)
+		if rec.Code != 200 {
+			t.Fatalf("%s: status %d: %s", target, rec.Code, trim(rec.Body.Bytes()))
+		}
+		var doc struct {
+			Assumptions []string `json:"assumptions"`
+			LLM         struct {
+				KV float64 `json:"kv_cache_gb_per_request"`
+			} `json:"llm_serving"`
+		}
+		if err := json.Unmarshal(rec.Body.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc.LLM.KV, strings.Join(doc.Assumptions, "\n")
+	}
+	assumed, why := kv(base)
+	if !strings.Contains(why, "Llama 3") {
+		t.Errorf("without a layout the estimate should say it assumed a published one:\n%s", why)
+	}
+	gqa, why := kv(base + "&layers=80&kv_heads=8&head_dim=128&hidden_size=8192")
+	if !strings.Contains(why, "as given") {
+		t.Errorf("a given layout should be said to be given:\n%s", why)
+	}
+	mha, _ := kv(base + "&layers=80&kv_heads=64&head_dim=128&hidden_size=8192")
+	// 2 · 80 layers · 8 heads · 128 · 2 bytes · 32,500 tokens = 10.65 GB.
+	if math.Abs(gqa-10.65) > 0.01 || math.Abs(mha/gqa-8) > 0.01 {
+		t.Errorf("KV cache per request: 8 KV heads %.2f GB (want 10.65), 64 heads %.2f GB (want 8×)", gqa, mha)
+	}
+	if assumed <= 0 {
+		t.Errorf("assumed layout: KV cache %.2f GB", assumed)
+	}
+	for _, bad := range []string{"&kv_heads=-1", "&layers=x", "&experts=8", "&kv_heads=2000000"} {
+		if rec := get(t, srv, base+bad); rec.Code != 400 {
+			t.Errorf("%s: status %d, want 400", bad, rec.Code)
 		}
 	}
 }

@@ -25,7 +25,8 @@ var estimatePrecisions = []string{"", "fp32", "tf32", "fp16", "bf16", "fp8", "in
 // estimateFields are the form's number fields, in form order: the query
 // parameter and its label's message key.
 var estimateFields = []string{"params", "tokens", "images", "epochs", "gflops_per_image", "flops", "samples",
-	"input_tokens", "output_tokens", "active_params", "max_batch"}
+	"input_tokens", "output_tokens", "active_params", "max_batch",
+	"layers", "kv_heads", "head_dim", "hidden_size", "experts", "experts_per_token"}
 
 // estimateRow is one line of the result table, as gpuscout estimate prints it.
 type estimateRow struct{ Metric, Value string }
