@@ -145,14 +145,23 @@ func llmScale(cl Class) float64 {
 	return 0
 }
 
-// calibFabric is the fabric assumed for a calibration system: SXM parts in
-// NVSwitch systems (DGX/HGX), PCIe parts on PCIe, several nodes on 8×200
-// Gb/s InfiniBand (DGX A100 SuperPOD, as in NVIDIA's BERT multi-node runs).
-func calibFabric(s Spec, nodes int) Fabric {
+// calibFabric is the fabric of a calibration result's system: SXM parts
+// in NVSwitch systems (DGX/HGX), PCIe parts on PCIe, and between nodes the
+// fabric its vendor documents for the system (systemFabrics: DGX A100
+// 8×200 Gb/s HDR InfiniBand, DGX H100 and Eos 8×400 Gb/s NDR), else one
+// InfiniBand rail per GPU at the rate of the GPU's generation (railGbps,
+// the rail-optimised GPU node).
+func calibFabric(s Spec, p Point) Fabric {
 	f := Fabric{}
-	if nodes > 1 {
-		f.NetworkGbps, f.RDMA = 1600, "infiniband"
+	if p.Nodes < 2 {
+		return f
 	}
+	if sf, ok := FabricOf(p.System); ok {
+		f.NetworkGbps, f.RDMA = sf.Gbps(), sf.RDMA
+		return f
+	}
+	per := (p.Count + p.Nodes - 1) / p.Nodes
+	f.NetworkGbps, f.RDMA = float64(per)*railGbps(s.Arch), "infiniband"
 	return f
 }
 
@@ -419,7 +428,7 @@ func (m *Model) fitBeta() {
 			if e >= 1 {
 				continue
 			}
-			bw, _ := m.busbw(p.GPU, p.Count, p.Nodes, calibFabric(m.specs[p.GPU], p.Nodes))
+			bw, _ := m.busbw(p.GPU, p.Count, p.Nodes, calibFabric(m.specs[p.GPU], p))
 			g := 2 * float64(p.Count-1) / float64(p.Count)
 			b := (1/e - 1) * bw / (g * q.Value)
 			byClass[cl] = append(byClass[cl], b)
@@ -478,7 +487,7 @@ func (m *Model) perGPU(p Point) float64 {
 	cl := Describe(p.Benchmark).Class
 	t1 := p.Value / float64(p.Count)
 	for i := 0; i < 8; i++ {
-		e, _ := m.efficiency(cl, p.GPU, p.Count, p.Nodes, t1, calibFabric(m.specs[p.GPU], p.Nodes))
+		e, _ := m.efficiency(cl, p.GPU, p.Count, p.Nodes, t1, calibFabric(m.specs[p.GPU], p))
 		t1 = p.Value / (float64(p.Count) * e)
 	}
 	return t1

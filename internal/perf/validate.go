@@ -71,7 +71,7 @@ func Validate(points []Point, specs map[string]Spec) *Validation {
 		rest = append(rest, points[i+1:]...)
 		m := Fit(rest, specs)
 		q := Query{Benchmark: p.Benchmark, GPU: p.GPU, Precision: p.Precision, Count: p.Count, Nodes: p.Nodes,
-			GPUsPerNode: (p.Count + p.Nodes - 1) / p.Nodes, Fabric: calibFabric(specs[p.GPU], p.Nodes)}
+			GPUsPerNode: (p.Count + p.Nodes - 1) / p.Nodes, Fabric: calibFabric(specs[p.GPU], p)}
 		est, err := m.estimate(q, p.Unit)
 		if err != nil {
 			v.Skipped = append(v.Skipped, p)
