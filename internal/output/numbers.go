@@ -8,7 +8,7 @@ import (
 )
 
 // Money formats an amount for a table: more decimals for small amounts,
-// thousands separators for large ones.
+// thousands grouped from 1,000 on.
 func Money(d decimal.Decimal) string {
 	if d.IsZero() {
 		return "0"
@@ -23,7 +23,7 @@ func Money(d decimal.Decimal) string {
 		case ip < 100:
 			return fixed(v, e, 3, false)
 		case ip < 10000:
-			return fixed(v, e, 2, false)
+			return groupWhole(fixed(v, e, 2, false))
 		}
 		return Thousands(fixed(v, e, 0, false))
 	}
@@ -34,9 +34,20 @@ func Money(d decimal.Decimal) string {
 	case a.LessThan(decimal.NewFromInt(100)):
 		return d.StringFixed(3)
 	case a.LessThan(decimal.NewFromInt(10000)):
-		return d.StringFixed(2)
+		return groupWhole(d.StringFixed(2))
 	}
 	return Thousands(d.StringFixed(0))
+}
+
+// groupWhole groups the thousands of a decimal string's whole part
+// (1234.50 → 1,234.50), so that an amount reads the same in a table's
+// column and in a sentence beside it.
+func groupWhole(s string) string {
+	whole, frac, ok := strings.Cut(s, ".")
+	if !ok {
+		return Thousands(whole)
+	}
+	return Thousands(whole) + "." + frac
 }
 
 // Thousands inserts commas into an integer string.

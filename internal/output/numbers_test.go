@@ -51,9 +51,16 @@ func TestMoneyAndQtyMatchDecimal(t *testing.T) {
 		case a.LessThan(decimal.NewFromInt(100)):
 			return d.StringFixed(3)
 		case a.LessThan(decimal.NewFromInt(10000)):
-			return d.StringFixed(2)
+			return FixedMoney(d, 2)
 		}
 		return Thousands(d.StringFixed(0))
+	}
+	// A table's amount reads as the sentence beside it does: 3,725.20
+	// beside "3,725 USD", not 3725.20.
+	for in, want := range map[string]string{"3725.2": "3,725.20", "-1000": "-1,000.00", "999.999": "1,000.00", "999.99": "999.99", "12345.6": "12,346"} {
+		if got := Money(decimal.RequireFromString(in)); got != want {
+			t.Errorf("Money(%s) = %q, want %q", in, got, want)
+		}
 	}
 	for _, s := range []string{"0", "0.00", "1", "-1", "0.99995", "0.99994", "-0.00005", "0.00004", "99.9995", "99.9994", "100", "9999.995",
 		"9999.994", "10000", "-12345.5", "1234567.49", "98.06", "12.5", "3.3333333333333333", "55.04", "0.0001", "7e3", "1e-18", "123456789012345678"} {
