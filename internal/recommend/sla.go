@@ -32,8 +32,10 @@ type SLA struct {
 //     Availability and "no less than 99.995%" Service Availability Across
 //     Availability Zones in A Single Region (单实例 / 单地域多可用区). It
 //     covers CVM instances without naming GPU instance types and excludes
-//     none (GPU 云服务器 families such as GN7 and GT4 are CVM instance
-//     types; no GPU-specific SLA was found). The page shows no date; the
+//     none; Tencent's Cloud GPU Service notes (same repository,
+//     yehe_doc/计算/GPU 云服务器/产品简介/使用须知_intl_en.md) say GPU
+//     instances are purchased, managed and maintained "in the same way as
+//     CVM", and no GPU-specific SLA was found. The page shows no date; the
 //     file's last change there is 2023-06-30; read 2026-12-06. The
 //     mainland page (https://cloud.tencent.com/document/product/301/1973),
 //     in its stored copy (tencentyun/qcloud-documents
