@@ -46,12 +46,12 @@ type SLA struct {
 // Not recorded: Alibaba Cloud's ECS reservation SLA excludes GPU
 // instance types; DigitalOcean's Droplet SLA excludes GPU Droplets (their
 // own figure was not found); Nebius's compute SLA figure was not found.
-// Huawei Cloud has an ECS SLA page
-// (https://www.huaweicloud.com/intl/en-us/declaration-sg/sla_ecs.html) and
-// Baidu AI Cloud a BCC SLA page
-// (https://intl.cloud.baidu.com/en/doc/BCC/s/Ikxk15ii2-intl-en), but their
-// stored copies gave only the general terms and navigation, not the
-// compute figures or whether GPU instances are covered. No compute SLA
+// Huawei Cloud has an ECS SLA page (path
+// /intl/en-us/declaration-sg/sla_ecs.html, read only in a mirrored copy)
+// and Baidu AI Cloud a BCC SLA page
+// (https://intl.cloud.baidu.com/en/doc/BCC/s/Ikxk15ii2-intl-en), but the
+// copies read (2026-12-06) gave only the general terms and navigation,
+// not the compute figures or whether GPU instances are covered. No compute SLA
 // page was found for Volcano Engine, Oracle Cloud Infrastructure (its
 // pillar document holds its SLAs; its compute figure was not read),
 // Lambda, RunPod, CoreWeave, Hyperstack, Verda or Crusoe. Vast.ai is a
