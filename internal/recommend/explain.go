@@ -546,6 +546,9 @@ func (x *run) explain(cands []*cand) error {
 				sla := s
 				pl.SLA = &sla
 				add("rec.sla", o.Provider, s.Single, s.Zones, s.Ref)
+				if s.GPUImplicit {
+					add("rec.sla_gpu_implicit", o.Provider, s.AsOf)
+				}
 			} else {
 				risk("rec.risk_no_sla", o.Provider, noSLARisk)
 			}
