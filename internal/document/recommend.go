@@ -81,7 +81,7 @@ type RecPlan struct {
 // single instance and for instances across two or more zones, percent.
 type RecSLA struct {
 	SingleInstancePct float64 `json:"single_instance_pct"`
-	ZonesPct          float64 `json:"multi_zone_pct"`
+	ZonesPct          float64 `json:"multi_zone_pct,omitempty"`
 	Source            string  `json:"source"`
 }
 

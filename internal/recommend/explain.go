@@ -545,9 +545,16 @@ func (x *run) explain(cands []*cand) error {
 			if s, ok := ComputeSLA(o.Provider); ok {
 				sla := s
 				pl.SLA = &sla
-				add("rec.sla", o.Provider, s.Single, s.Zones, s.Ref)
-				if s.GPUImplicit {
+				if s.Zones > 0 {
+					add("rec.sla", o.Provider, s.Single, s.Zones, s.Ref)
+				} else {
+					add("rec.sla_single", o.Provider, s.Single, s.Ref)
+				}
+				switch {
+				case s.GPUImplicit && s.AsOf != "":
 					add("rec.sla_gpu_implicit", o.Provider, s.AsOf)
+				case s.GPUImplicit:
+					add("rec.sla_gpu_implicit_undated", o.Provider, s.ReadOn)
 				}
 			} else {
 				risk("rec.risk_no_sla", o.Provider, noSLARisk)

@@ -8,9 +8,13 @@ import "github.com/gpuscout/gpuscout/internal/catalog"
 type SLA struct {
 	Single, Zones float64 // percent
 	Ref           string
+	// Zones is 0 where the page states no figure for instances across
+	// zones (each instance is covered by Single).
+	//
 	// AsOf is the date the page shows (or its last change where the page
-	// itself shows none); empty where it was not recorded.
-	AsOf string
+	// itself shows none); empty where it shows none, and then ReadOn is
+	// the day it was read.
+	AsOf, ReadOn string
 	// GPUImplicit marks a page that covers the provider's instances
 	// without naming GPU instance types (and does not exclude them): the
 	// plan says so.
@@ -25,23 +29,22 @@ type SLA struct {
 //     single instance of the general families 99.9%.
 //   - Azure: two or more instances across two or more availability zones
 //     99.99%; a single VM with premium storage for all disks 99.9%.
-//   - Tencent Cloud: the Cloud Virtual Machine SLA (international site;
-//     English and Chinese text in Tencent's own documentation repository,
-//     yehe_doc/计算/云服务器/服务协议/服务等级协议_intl_en.md and _intl_zh.md
-//     at b7e17ea) commits to "no less than 99.975%" Single Instance Service
-//     Availability and "no less than 99.995%" Service Availability Across
-//     Availability Zones in A Single Region (单实例 / 单地域多可用区). It
-//     covers CVM instances without naming GPU instance types and excludes
-//     none; Tencent's Cloud GPU Service notes (same repository,
-//     yehe_doc/计算/GPU 云服务器/产品简介/使用须知_intl_en.md) say GPU
-//     instances are purchased, managed and maintained "in the same way as
-//     CVM", and no GPU-specific SLA was found. The page shows no date; the
-//     file's last change there is 2023-06-30; read 2026-12-06. The
-//     mainland page (https://cloud.tencent.com/document/product/301/1973),
-//     in its stored copy (tencentyun/qcloud-documents
-//     product/计算与网络/云服务器/服务等级协议.md@e983666, undated), says
-//     99.95% per instance with no multi-zone figure; the newer
-//     international figures are the ones recorded.
+//   - Tencent Cloud: the catalog's Tencent offers are mainland regions
+//     bought on cloud.tencent.com, whose 云服务器服务等级协议
+//     (https://cloud.tencent.com/document/product/301/1973; the page's
+//     source is Tencent's tencentyun/qcloud-documents repository,
+//     product/计算与网络/云服务器/服务等级协议.md, newest stored version
+//     0738770) commits to 本服务可用性不低于99.95% per single instance
+//     (单实例) and states no figure across zones. The page shows no date;
+//     read 2026-12-06. It covers CVM instances without naming GPU
+//     instance types and excludes none; Tencent's Cloud GPU Service notes
+//     say GPU instances are bought, managed and maintained "in the same way
+//     as CVM", and no GPU-specific SLA was found. The international site
+//     (tencentcloud.com, Tencent's intlcloud-documents
+//     yehe_doc/计算/云服务器/服务协议/服务等级协议_intl_en.md at b7e17ea, last
+//     changed 2023-06-30) commits to 99.975% per instance and 99.995%
+//     across zones of one region: that contract applies to instances bought
+//     there, which the catalog's mainland offers are not.
 //
 // Not recorded: Alibaba Cloud's ECS reservation SLA excludes GPU
 // instance types; DigitalOcean's Droplet SLA excludes GPU Droplets (their
@@ -57,11 +60,10 @@ type SLA struct {
 // Lambda, RunPod, CoreWeave, Hyperstack, Verda or Crusoe. Vast.ai is a
 // marketplace with no platform-wide SLA (rejected for --ha).
 var computeSLAs = map[string]SLA{
-	"aws":   {Single: 99.5, Zones: 99.99, Ref: "https://aws.amazon.com/compute/sla/"},
-	"gcp":   {Single: 99.9, Zones: 99.99, Ref: "https://cloud.google.com/compute/sla"},
-	"azure": {Single: 99.9, Zones: 99.99, Ref: "https://azure.microsoft.com/support/legal/sla/virtual-machines/"},
-	"tencent": {Single: 99.975, Zones: 99.995, AsOf: "2023-06-30", GPUImplicit: true,
-		Ref: "https://github.com/tencentyun/intlcloud-documents/blob/b7e17ea691c4ad7ae878e00e9d6dc37ff7ae1f1c/yehe_doc/计算/云服务器/服务协议/服务等级协议_intl_en.md"},
+	"aws":     {Single: 99.5, Zones: 99.99, Ref: "https://aws.amazon.com/compute/sla/"},
+	"gcp":     {Single: 99.9, Zones: 99.99, Ref: "https://cloud.google.com/compute/sla"},
+	"azure":   {Single: 99.9, Zones: 99.99, Ref: "https://azure.microsoft.com/support/legal/sla/virtual-machines/"},
+	"tencent": {Single: 99.95, ReadOn: "2026-12-06", GPUImplicit: true, Ref: "https://cloud.tencent.com/document/product/301/1973"},
 }
 
 // ComputeSLA is a provider's published compute SLA, if one was recorded.
