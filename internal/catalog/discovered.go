@@ -286,6 +286,23 @@ func OffersForGPUs(d *Data, offers []*Offer, names []string) []*Offer {
 // when names is empty or one of them matches no GPU model: then nothing
 // may be left out, and the command reports the unknown name itself.
 func InstancesForGPUs(d *Data, names []string) map[string]bool {
+	want := GPUsForNames(d, names)
+	if want == nil {
+		return nil
+	}
+	keep := map[string]bool{}
+	for _, it := range d.Instances {
+		if want[it.GPUID] {
+			keep[it.ID()] = true
+		}
+	}
+	return keep
+}
+
+// GPUsForNames is the set of GPU model IDs whose instance types
+// InstancesForGPUs keeps for names: nil when names is empty or one of them
+// matches no model.
+func GPUsForNames(d *Data, names []string) map[string]bool {
 	if len(names) == 0 {
 		return nil
 	}
@@ -306,11 +323,5 @@ func InstancesForGPUs(d *Data, names []string) map[string]bool {
 			return nil
 		}
 	}
-	keep := map[string]bool{}
-	for _, it := range d.Instances {
-		if want[it.GPUID] {
-			keep[it.ID()] = true
-		}
-	}
-	return keep
+	return want
 }

@@ -1,0 +1,164 @@
+package catalog
+
+import (
+	"fmt"
+	"sort"
+)
+
+// NewOverlaid builds the catalog of d with imported offers that were
+// validated before, without checking them again: d is valid data (the
+// compiled catalog, possibly with instance types discovered by import
+// added), replaced names the IDs of d's offers that imports replace (left
+// out here whether or not their replacement is among imported), and
+// imported are offers that NewWithImports accepted unchanged, rejecting
+// nothing, over the same data and imports. A read that keeps a validated
+// form of its imports (internal/sqlite's overlay cache) builds the
+// catalog of only the offers it may show this way: a subset of a valid
+// catalog's offers by price is not itself a catalog New would accept (a
+// spot offer may lack its on-demand sibling), so it is indexed and linked
+// as New would, not checked. It fails when an offer's instance type or
+// region is missing, or an offer ID is held twice: then the form does not
+// belong to d.
+func NewOverlaid(d Data, replaced map[string]bool, imported []*Offer) (*Catalog, error) {
+	offers := make([]*Offer, 0, len(d.Offers)+len(imported))
+	for _, o := range d.Offers {
+		if len(replaced) > 0 && replaced[o.ID()] {
+			continue
+		}
+		offers = append(offers, o)
+	}
+	offers = append(offers, imported...)
+	d.Offers = offers
+	c := newCatalog(d)
+	for _, p := range c.providers {
+		c.providerByID[p.ID] = p
+	}
+	regions := make(map[[2]string]*Region, len(c.regions))
+	for _, r := range c.regions {
+		c.regionByKey[r.Key()] = r
+		regions[[2]string{r.Provider, r.Code}] = r
+	}
+	for _, g := range c.gpus {
+		c.gpuByID[g.ID] = g
+		c.addGPUNames(g)
+	}
+	for _, it := range c.instances {
+		c.instanceByID[it.ID()] = it
+		it.GPU = c.gpuByID[it.GPUID]
+	}
+	var last *InstanceType
+	for _, o := range c.offers {
+		if last == nil || last.Provider != o.Provider || last.Name != o.InstanceName {
+			last = c.instanceByID[o.Provider+"/"+o.InstanceName]
+		}
+		if last == nil {
+			return nil, fmt.Errorf("offer %s: unknown instance type", o.ID())
+		}
+		o.Instance = last
+		if o.Region = regions[[2]string{o.Provider, o.RegionCode}]; o.Region == nil {
+			return nil, fmt.Errorf("offer %s: unknown region", o.ID())
+		}
+	}
+	ids := offerIDs(c.offers)
+	var windowsIDs []string
+	c.offers, c.windows, ids, windowsIDs = splitOS(c.offers, ids)
+	c.sortRecords()
+	sortOffers(c.offers, ids)
+	sortOffers(c.windows, windowsIDs)
+	// sortAll sorted the IDs with their offers.
+	for _, list := range [][]string{ids, windowsIDs} {
+		for i := 1; i < len(list); i++ {
+			if list[i-1] == list[i] {
+				return nil, fmt.Errorf("offer %s: held twice", list[i])
+			}
+		}
+	}
+	return c, nil
+}
+
+// sortRecords puts the records other than offers in the order sortAll
+// gives them, sorting only the lists not in it already (valid data is,
+// but for the instance types discovered by import).
+func (c *Catalog) sortRecords() {
+	if !sort.SliceIsSorted(c.providers, func(i, j int) bool { return c.providers[i].ID < c.providers[j].ID }) {
+		sort.SliceStable(c.providers, func(i, j int) bool { return c.providers[i].ID < c.providers[j].ID })
+	}
+	if !sort.SliceIsSorted(c.regions, func(i, j int) bool {
+		a, b := c.regions[i], c.regions[j]
+		return cmpJoined(a.Provider, a.Code, b.Provider, b.Code) < 0
+	}) {
+		sort.SliceStable(c.regions, func(i, j int) bool { return c.regions[i].Key() < c.regions[j].Key() })
+	}
+	if !sort.SliceIsSorted(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID }) {
+		sort.SliceStable(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID })
+	}
+	// The instance types are sorted but for those discovered, appended:
+	// the tail from the first out of order is sorted and merged in, as a
+	// stable sort of the whole would place it.
+	its := c.instances
+	p := 1
+	for p < len(its) && cmpJoined(its[p-1].Provider, its[p-1].Name, its[p].Provider, its[p].Name) <= 0 {
+		p++
+	}
+	if p >= len(its) {
+		return
+	}
+	type keyed struct {
+		id string
+		it *InstanceType
+	}
+	tail := make([]keyed, len(its)-p)
+	for i, it := range its[p:] {
+		tail[i] = keyed{it.ID(), it}
+	}
+	sort.SliceStable(tail, func(i, j int) bool { return tail[i].id < tail[j].id })
+	head := append([]*InstanceType(nil), its[:p]...)
+	out := its[:0]
+	i, j := 0, 0
+	for i < len(head) && j < len(tail) {
+		if h := head[i]; cmpJoined(h.Provider, h.Name, tail[j].it.Provider, tail[j].it.Name) <= 0 {
+			out = append(out, h)
+			i++
+		} else {
+			out = append(out, tail[j].it)
+			j++
+		}
+	}
+	out = append(out, head[i:]...)
+	for ; j < len(tail); j++ {
+		out = append(out, tail[j].it)
+	}
+}
+
+// cmpJoined compares a1+"/"+a2 with b1+"/"+b2 as strings.Compare would,
+// without joining them.
+func cmpJoined(a1, a2, b1, b2 string) int {
+	at := func(s1, s2 string, i int) (byte, bool) {
+		switch {
+		case i < len(s1):
+			return s1[i], true
+		case i == len(s1):
+			return '/', true
+		case i-len(s1)-1 < len(s2):
+			return s2[i-len(s1)-1], true
+		}
+		return 0, false
+	}
+	for i := 0; ; i++ {
+		x, okA := at(a1, a2, i)
+		y, okB := at(b1, b2, i)
+		switch {
+		case !okA && !okB:
+			return 0
+		case !okA:
+			return -1
+		case !okB:
+			return 1
+		case x != y:
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+}
