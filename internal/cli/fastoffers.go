@@ -111,7 +111,7 @@ func buildID() string {
 		return ""
 	}
 	defer f.Close()
-	head := make([]byte, 64<<10)
+	head := make([]byte, 16<<10)
 	n, _ := io.ReadFull(f, head)
 	head = head[:n]
 	// ELF: the note .note.go.buildid (name size 4, descriptor size, type
