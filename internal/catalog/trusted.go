@@ -2,7 +2,9 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // NewOverlaid builds the catalog of d with imported offers that were
@@ -59,21 +61,59 @@ func NewOverlaid(d Data, replaced map[string]bool, imported []*Offer) (*Catalog,
 			return nil, fmt.Errorf("offer %s: unknown region", o.ID())
 		}
 	}
-	ids := offerIDs(c.offers)
-	var windowsIDs []string
-	c.offers, c.windows, ids, windowsIDs = splitOS(c.offers, ids)
 	c.sortRecords()
+	if err := c.orderOffers(c.offers); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// WithOffers is c (built by NewOverlaid) with more imported offers of
+// the same validated set: the same records and indexes, the offers
+// joined, linked and in ID order. It fails as NewOverlaid does.
+func (c *Catalog) WithOffers(imported []*Offer) (*Catalog, error) {
+	if len(imported) == 0 {
+		return c, nil
+	}
+	n := *c
+	offers := make([]*Offer, 0, len(c.offers)+len(c.windows)+len(imported))
+	offers = append(append(append(offers, c.offers...), c.windows...), imported...)
+	var last *InstanceType
+	for _, o := range imported {
+		if last == nil || last.Provider != o.Provider || last.Name != o.InstanceName {
+			last = c.instanceByID[o.Provider+"/"+o.InstanceName]
+		}
+		if last == nil {
+			return nil, fmt.Errorf("offer %s: unknown instance type", o.ID())
+		}
+		o.Instance = last
+		if o.Region = c.regionByKey[o.Provider+"/"+o.RegionCode]; o.Region == nil {
+			return nil, fmt.Errorf("offer %s: unknown region", o.ID())
+		}
+	}
+	if err := n.orderOffers(offers); err != nil {
+		return nil, err
+	}
+	return &n, nil
+}
+
+// orderOffers makes offers (linked) the catalog's, Linux and Windows
+// apart, each in ID order; an ID held twice is an error.
+func (c *Catalog) orderOffers(offers []*Offer) error {
+	ids := offerIDs(offers)
+	var windowsIDs []string
+	c.offers, c.windows, ids, windowsIDs = splitOS(offers, ids)
 	sortOffers(c.offers, ids)
 	sortOffers(c.windows, windowsIDs)
-	// sortAll sorted the IDs with their offers.
+	// sortOffers sorted the IDs with their offers.
 	for _, list := range [][]string{ids, windowsIDs} {
 		for i := 1; i < len(list); i++ {
 			if list[i-1] == list[i] {
-				return nil, fmt.Errorf("offer %s: held twice", list[i])
+				return fmt.Errorf("offer %s: held twice", list[i])
 			}
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // sortRecords puts the records other than offers in the order sortAll
@@ -111,7 +151,7 @@ func (c *Catalog) sortRecords() {
 	for i, it := range its[p:] {
 		tail[i] = keyed{it.ID(), it}
 	}
-	sort.SliceStable(tail, func(i, j int) bool { return tail[i].id < tail[j].id })
+	slices.SortStableFunc(tail, func(a, b keyed) int { return strings.Compare(a.id, b.id) })
 	head := append([]*InstanceType(nil), its[:p]...)
 	out := its[:0]
 	i, j := 0, 0

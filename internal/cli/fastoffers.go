@@ -239,10 +239,11 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 	// The query, and which stored offers it can match: the catalog of the
 	// curated offers alone resolves names and holds every instance type
 	// and region the groups' offers are of.
-	c, err := catalog.NewOverlaid(d, replaced, nil)
+	base, err := catalog.NewOverlaid(d, replaced, nil)
 	if err != nil {
 		return res, false, nil
 	}
+	c := base
 	q, err := a.buildOfferQuery(c, o)
 	if err != nil {
 		return res, false, err
@@ -279,7 +280,7 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 				imported = append(imported, next...)
 			}
 		}
-		if c, err = catalog.NewOverlaid(d, replaced, imported); err != nil {
+		if c, err = base.WithOffers(imported); err != nil {
 			return res, false, nil
 		}
 		rows, total, err := c.QueryOffersTop(q, top)
