@@ -192,7 +192,7 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 		if !ok {
 			continue
 		}
-		g, err := sqlite.DecodeOverlayGroup(b)
+		g, err := sqlite.DecodeOverlayGroup(gpu, b, func(row string) ([]byte, error) { return db.OverlayRow(ctx, key, row) })
 		if err != nil {
 			return res, false, nil
 		}
@@ -429,21 +429,25 @@ func (a *app) overlayRows(ctx context.Context, db *sqlite.DB, rates *fx.Table) (
 			replaced[o.Instance.GPUID] = append(replaced[o.Instance.GPUID], co.ID())
 		}
 	}
-	groups := map[string][]byte{}
+	rows := map[string][]byte{}
+	add := func(gpu string, offers []*catalog.Offer) bool {
+		g, ok := sqlite.EncodeOverlayGroup(gpu, offers, replaced[gpu], im.Instances)
+		for name, b := range g {
+			rows[name] = b
+		}
+		return ok
+	}
 	for gpu, offers := range byGPU {
-		b, ok := sqlite.EncodeOverlayGroup(offers, replaced[gpu], im.Instances)
-		if !ok {
+		if !add(gpu, offers) {
 			return overlayUnusable, nil
 		}
-		groups[gpu] = b
 	}
-	for gpu, ids := range replaced {
-		if _, ok := groups[gpu]; !ok {
-			b, _ := sqlite.EncodeOverlayGroup(nil, ids, nil)
-			groups[gpu] = b
+	for gpu := range replaced {
+		if _, ok := byGPU[gpu]; !ok && !add(gpu, nil) {
+			return overlayUnusable, nil
 		}
 	}
-	return overlayUsable, groups
+	return overlayUsable, rows
 }
 
 // event tells Env.Event, when set, of the read path taken.

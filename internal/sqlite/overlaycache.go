@@ -59,9 +59,10 @@ func (db *DB) OverlayKey(ctx context.Context) (string, error) {
 	return b.String(), nil
 }
 
-// OverlayCache returns the cache rows of key for the GPU models gpus and
-// its header row (the GPU ”); found is false when key has no header row.
-// A GPU model with no row has no imported offer.
+// OverlayCache returns the rows of key's groups for the GPU models gpus
+// (DecodeOverlayGroup reads them) and its header row (the row whose GPU is
+// empty); found is false when key has no header row. A GPU model with no
+// row has no imported offer.
 func (db *DB) OverlayCache(ctx context.Context, key string, gpus []string) (header []byte, groups map[string][]byte, found bool, err error) {
 	args := make([]any, 0, len(gpus)+2)
 	args = append(args, key, "")
@@ -131,8 +132,8 @@ func (w *ChangeWatch) changed(ctx context.Context) (bool, error) {
 // Close releases the watch's connection.
 func (w *ChangeWatch) Close() error { return w.conn.Close() }
 
-// SaveOverlayCache replaces the overlay cache with key's rows (header
-// under the GPU ”, groups by GPU model), unless the database changed
+// SaveOverlayCache replaces the overlay cache with key's rows (the header
+// under the empty name, the groups' rows by name), unless the database changed
 // since watch began (saved is then false) or is open read-only (a
 // published copy: nothing is written). It never waits for another
 // writer: a locked database is not an error, the rows are simply not
@@ -169,15 +170,15 @@ func (db *DB) SaveOverlayCache(ctx context.Context, watch *ChangeWatch, key stri
 		}
 		return false, fmt.Errorf("save overlay cache: %w", err)
 	}
-	gpus := make([]string, 0, len(groups))
+	names := make([]string, 0, len(groups))
 	for g := range groups {
-		gpus = append(gpus, g)
+		names = append(names, g)
 	}
-	sort.Strings(gpus)
+	sort.Strings(names)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO overlay_cache (key, gpu, body) VALUES (?, '', ?)`, key, header); err != nil {
 		return false, fmt.Errorf("save overlay cache: %w", err)
 	}
-	for _, g := range gpus {
+	for _, g := range names {
 		if g == "" {
 			continue
 		}
@@ -219,6 +220,8 @@ type OverlayGroup struct {
 	Lists []OverlayList
 	dates map[uint64]time.Time
 	memo  *keyMemo
+	gpu   string
+	load  func(row string) ([]byte, error)
 }
 
 // OverlayList is a group's offers in one currency, cheapest first.
@@ -226,11 +229,12 @@ type OverlayList struct {
 	Currency string
 	// N is the number of offers.
 	N       int
-	keys    []byte
-	body    []byte
+	index   int    // in the group's lists
+	keys    []byte // loaded by Count
+	body    []byte // the chunk being read
 	g       *OverlayGroup
-	bodyAt  int // offers decoded so far
-	bodyPos int
+	bodyAt  int // offers examined so far
+	bodyPos int // in body
 }
 
 // EncodeOverlayGroup encodes a GPU model's imported offers (Linux offers
@@ -240,7 +244,8 @@ type OverlayList struct {
 // ok is false when a record does not fit the form (a stock reading, notes,
 // an undated source, a figure beyond 64 bits): such imports are read the
 // full way.
-func EncodeOverlayGroup(offers []*catalog.Offer, replaced []string, found []*catalog.DiscoveredInstance) (blob []byte, ok bool) {
+func EncodeOverlayGroup(gpu string, offers []*catalog.Offer, replaced []string, found []*catalog.DiscoveredInstance) (rows map[string][]byte, ok bool) {
+	rows = map[string][]byte{}
 	strs := map[string]uint64{}
 	var table []string
 	str := func(s string) uint64 {
@@ -260,7 +265,7 @@ func EncodeOverlayGroup(offers []*catalog.Offer, replaced []string, found []*cat
 	var curs []string
 	var newest time.Time
 	for _, o := range offers {
-		if o.Stock != nil || o.Notes != "" || !o.Source.ReadOn.IsZero() || o.OS != catalog.OSLinux {
+		if o.Stock != nil || o.Notes != "" || !o.Source.ReadOn.IsZero() || o.OS != catalog.OSLinux || o.Price.Currency == "" {
 			return nil, false
 		}
 		for _, d := range []decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
@@ -288,7 +293,7 @@ func EncodeOverlayGroup(offers []*catalog.Offer, replaced []string, found []*cat
 	sort.Strings(curs)
 	b := []byte{overlayGroupVersion}
 	var lists []byte
-	for _, cur := range curs {
+	for li, cur := range curs {
 		list := byCur[cur]
 		type priced struct {
 			o   *catalog.Offer
@@ -306,7 +311,16 @@ func EncodeOverlayGroup(offers []*catalog.Offer, replaced []string, found []*cat
 			return ps[i].id < ps[j].id
 		})
 		var keys, body []byte
-		for _, p := range ps {
+		var chunk0 []byte
+		for k, p := range ps {
+			if k > 0 && k%overlayChunk == 0 {
+				if chunk0 == nil {
+					chunk0 = body
+				} else {
+					rows[overlayRow(gpu, 'b', li, k/overlayChunk-2)] = body // offers k-128 to k-1
+				}
+				body = nil
+			}
 			o := p.o
 			in, region, billing := instAt[inst{o.Provider, o.InstanceName}], str(o.RegionCode), str(string(o.Billing))
 			keys = binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(keys, in), region), billing)
@@ -319,11 +333,15 @@ func EncodeOverlayGroup(offers []*catalog.Offer, replaced []string, found []*cat
 				body = binary.AppendVarint(binary.AppendVarint(body, d.CoefficientInt64()), int64(d.Exponent()))
 			}
 		}
+		if chunk0 == nil {
+			chunk0 = body
+		} else if len(ps) > 0 {
+			rows[overlayRow(gpu, 'b', li, (len(ps)-1)/overlayChunk-1)] = body
+		}
+		rows[overlayRow(gpu, 'k', li, 0)] = keys
 		lists = binary.AppendUvarint(lists, str(cur))
 		lists = binary.AppendUvarint(lists, uint64(len(ps)))
-		lists = binary.AppendUvarint(lists, uint64(len(keys)))
-		lists = binary.AppendUvarint(lists, uint64(len(body)))
-		lists = append(append(lists, keys...), body...)
+		lists = append(binary.AppendUvarint(lists, uint64(len(chunk0))), chunk0...)
 	}
 	var disc []byte
 	nDisc := 0
@@ -374,7 +392,8 @@ func EncodeOverlayGroup(offers []*catalog.Offer, replaced []string, found []*cat
 	b = binary.AppendUvarint(b, uint64(nDisc))
 	b = append(binary.AppendUvarint(b, uint64(len(disc))), disc...)
 	b = binary.AppendUvarint(b, uint64(len(curs)))
-	return append(b, lists...), true
+	rows[gpu] = append(b, lists...)
+	return rows, true
 }
 
 // timeText is t as stored in an overlay group: RFC 3339 with nanoseconds
@@ -386,14 +405,27 @@ func timeText(t time.Time) string {
 	return t.UTC().Format(time.RFC3339Nano)
 }
 
-// DecodeOverlayGroup reads an encoded group; its offers are decoded on
-// demand (OverlayList.Offers).
-func DecodeOverlayGroup(blob []byte) (*OverlayGroup, error) {
+// overlayChunk is how many offers of a list one row holds: the first
+// rows' worth sits in the group's row, the others in rows of their own,
+// read only by a read that goes that far.
+const overlayChunk = 128
+
+// overlayRow names a group's row of a list's keys (kind 'k') or of its
+// offers from the chunk-th full chunk on (kind 'b'); the group's own row
+// is its GPU model's ID.
+func overlayRow(gpu string, kind byte, list, chunk int) string {
+	return gpu + "\x00" + string(kind) + strconv.Itoa(list) + "." + strconv.Itoa(chunk)
+}
+
+// DecodeOverlayGroup reads the row of a group (gpu's); its offers are
+// decoded on demand (OverlayList.Next), from rows load returns by name
+// (EncodeOverlayGroup's).
+func DecodeOverlayGroup(gpu string, blob []byte, load func(row string) ([]byte, error)) (*OverlayGroup, error) {
 	if len(blob) == 0 || blob[0] != overlayGroupVersion {
 		return nil, errOverlay
 	}
 	r := &packReader{b: blob, i: 1}
-	g := &OverlayGroup{dates: map[uint64]time.Time{}}
+	g := &OverlayGroup{dates: map[uint64]time.Time{}, gpu: gpu, load: load}
 	n := r.uvarint()
 	if n > uint64(len(blob)) {
 		return nil, errOverlay
@@ -477,13 +509,12 @@ func DecodeOverlayGroup(blob []byte) (*OverlayGroup, error) {
 		l := &g.Lists[i]
 		l.g = g
 		l.Currency = str()
-		count, nk, nb := r.uvarint(), r.uvarint(), r.uvarint()
-		if r.err != nil || count > uint64(len(blob)) || nk > uint64(len(r.rest())) || nb > uint64(len(r.rest()))-nk {
+		l.index = i
+		count, nb := r.uvarint(), r.uvarint()
+		if r.err != nil || count > 1<<40 || nb > uint64(len(r.rest())) {
 			return nil, errOverlay
 		}
 		l.N = int(count)
-		l.keys = r.rest()[:nk]
-		r.skip(nk)
 		l.body = r.rest()[:nb]
 		r.skip(nb)
 	}
@@ -584,6 +615,13 @@ func (g *OverlayGroup) wants(in, reg, bill uint64) bool {
 // group's filter wants, without decoding them.
 func (l *OverlayList) Count() (int, error) {
 	g := l.g
+	if l.keys == nil {
+		b, err := g.load(overlayRow(g.gpu, 'k', l.index, 0))
+		if err != nil {
+			return 0, err
+		}
+		l.keys = b
+	}
 	r := &packReader{b: l.keys}
 	n := 0
 	for k := 0; k < l.N; k++ {
@@ -639,6 +677,14 @@ func (l *OverlayList) Next(n int) ([]*catalog.Offer, error) {
 		return t
 	}
 	for k := 0; k < n; k++ {
+		if at := l.bodyAt + k; at > 0 && at%overlayChunk == 0 && r.i == len(r.b) {
+			// The next chunk, from its own row.
+			b, err := g.load(overlayRow(g.gpu, 'b', l.index, at/overlayChunk-1))
+			if err != nil {
+				return nil, err
+			}
+			l.body, r = b, &packReader{b: b}
+		}
 		start := r.i
 		in, reg, bill := r.uvarint(), r.uvarint(), r.uvarint()
 		if r.err != nil || in >= uint64(len(g.instances)) || reg >= uint64(len(g.strs)) || bill >= uint64(len(g.strs)) {
@@ -693,3 +739,13 @@ func (l *OverlayList) Next(n int) ([]*catalog.Offer, error) {
 
 // Examined is the number of offers Next has examined.
 func (l *OverlayList) Examined() int { return l.bodyAt }
+
+// OverlayRow returns one row of key's overlay cache by name (a group's
+// further rows: see DecodeOverlayGroup).
+func (db *DB) OverlayRow(ctx context.Context, key, name string) ([]byte, error) {
+	var body []byte
+	if err := db.r.QueryRowContext(ctx, `SELECT body FROM overlay_cache WHERE key = ? AND gpu = ?`, key, name).Scan(&body); err != nil {
+		return nil, fmt.Errorf("overlay cache row: %w", err)
+	}
+	return body, nil
+}
