@@ -143,31 +143,38 @@ func (c *Catalog) sortRecords() {
 	if p >= len(its) {
 		return
 	}
-	type keyed struct {
-		id string
-		it *InstanceType
+	tail := append([]*InstanceType(nil), its[p:]...)
+	sorted := true
+	for i := 1; i < len(tail) && sorted; i++ {
+		sorted = cmpJoined(tail[i-1].Provider, tail[i-1].Name, tail[i].Provider, tail[i].Name) <= 0
 	}
-	tail := make([]keyed, len(its)-p)
-	for i, it := range its[p:] {
-		tail[i] = keyed{it.ID(), it}
+	if !sorted {
+		type keyed struct {
+			id string
+			it *InstanceType
+		}
+		keys := make([]keyed, len(tail))
+		for i, it := range tail {
+			keys[i] = keyed{it.ID(), it}
+		}
+		slices.SortStableFunc(keys, func(a, b keyed) int { return strings.Compare(a.id, b.id) })
+		for i := range keys {
+			tail[i] = keys[i].it
+		}
 	}
-	slices.SortStableFunc(tail, func(a, b keyed) int { return strings.Compare(a.id, b.id) })
 	head := append([]*InstanceType(nil), its[:p]...)
 	out := its[:0]
 	i, j := 0, 0
 	for i < len(head) && j < len(tail) {
-		if h := head[i]; cmpJoined(h.Provider, h.Name, tail[j].it.Provider, tail[j].it.Name) <= 0 {
+		if h := head[i]; cmpJoined(h.Provider, h.Name, tail[j].Provider, tail[j].Name) <= 0 {
 			out = append(out, h)
 			i++
 		} else {
-			out = append(out, tail[j].it)
+			out = append(out, tail[j])
 			j++
 		}
 	}
-	out = append(out, head[i:]...)
-	for ; j < len(tail); j++ {
-		out = append(out, tail[j].it)
-	}
+	out = append(append(out, head[i:]...), tail[j:]...)
 }
 
 // cmpJoined compares a1+"/"+a2 with b1+"/"+b2 as strings.Compare would,

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
@@ -200,9 +202,22 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 	}
 	// The instance types the groups' offers are of join the catalog as a
 	// full read discovers them.
-	var discover []*catalog.DiscoveredInstance
+	// In ID order, which the catalog keeps instance types in: the
+	// catalog then need not sort them.
+	type described struct {
+		id string
+		di *catalog.DiscoveredInstance
+	}
+	var ordered []described
 	for _, g := range groups {
-		discover = append(discover, g.Discovered...)
+		for _, di := range g.Discovered {
+			ordered = append(ordered, described{di.ID(), di})
+		}
+	}
+	slices.SortStableFunc(ordered, func(a, b described) int { return strings.Compare(a.id, b.id) })
+	discover := make([]*catalog.DiscoveredInstance, len(ordered))
+	for i, f := range ordered {
+		discover[i] = f.di
 	}
 	catalog.Discover(&d, discover, nil)
 	have := make(map[[2]string]string, len(d.Instances))
