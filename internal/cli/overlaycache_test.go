@@ -447,3 +447,27 @@ func TestImportedReadCostDoesNotGrowWithTheImport(t *testing.T) {
 			bytesPerRead[30], bytesPerRead[3])
 	}
 }
+
+// FuzzOverlayCacheAnswersAsFullRead: any mix of a GPU selection, a
+// variant, a limit and a currency prints through the overlay cache the
+// bytes the full read prints (compareReads), on the database of
+// TestOverlayCacheAnswersAsFullRead.
+func FuzzOverlayCacheAnswersAsFullRead(f *testing.F) {
+	db := overlayTestDB(f, f.TempDir(), 3)
+	for _, seed := range [][4]uint8{{0, 0, 20, 0}, {1, 4, 3, 1}, {2, 6, 1, 2}, {3, 10, 50, 0}, {4, 11, 7, 1}, {0, 23, 0, 0}, {3, 27, 2, 2}, {1, 1, 255, 1}} {
+		f.Add(seed[0], seed[1], seed[2], seed[3])
+	}
+	f.Fuzz(func(t *testing.T, gpu, variant, limit, currency uint8) {
+		args := append([]string{"offers", "--db", db}, offerVariants[int(variant)%len(offerVariants)]...)
+		if g := offerGPUs[int(gpu)%len(offerGPUs)]; g != "" {
+			args = append(args, "--gpu", g)
+		}
+		if limit > 0 {
+			args = append(args, "--limit", fmt.Sprint(limit))
+		}
+		if c := []string{"", "CNY", "EUR"}[int(currency)%3]; c != "" {
+			args = append(args, "--currency", c)
+		}
+		compareReads(t, now, args)
+	})
+}
