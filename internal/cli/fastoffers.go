@@ -380,6 +380,28 @@ func restCount(c *catalog.Catalog, q catalog.OfferQuery, groups []*sqlite.Overla
 	return true, rest, nil
 }
 
+// warmOverlayCache writes the overlay cache of the database's snapshots
+// after an import or update stored one, so that no read pays for it; it
+// is best effort and silent (a read writes it otherwise).
+func (a *app) warmOverlayCache(ctx context.Context, ds *dataset) {
+	if a.env.NoOverlayCache || a.catalog != "" || a.fromCSV || ds == nil || a.dbReadOnly {
+		return
+	}
+	db, err := a.openDB(ctx, false)
+	if err != nil || db == nil {
+		return
+	}
+	defer db.Close()
+	key, err := a.overlayKey(ctx, db)
+	if err != nil || key == "" {
+		return
+	}
+	if _, _, found, err := db.OverlayCache(ctx, key, nil); err != nil || found {
+		return
+	}
+	a.buildOverlayCache(ctx, db, ds.FX)
+}
+
 // buildOverlayCache reads every imported offer the full way and stores
 // what the catalog kept as the overlay cache of the database's snapshots,
 // unless they change meanwhile or the database is read-only. It is best

@@ -402,6 +402,17 @@ func TestOverlayCacheFollowsSnapshots(t *testing.T) {
 	}
 	_, path = readPath(t, os.DirFS(cat), args...)
 	expect("read with a changed catalog", path, "overlay-cache-built")
+
+	// An import writes the cache itself: its first read is answered from it.
+	vms := filepath.Join(dir, "vms-4.csv")
+	writeVMS(t, vms, 4, 48, 4)
+	var events []string
+	if out, errOut, code := runRead(embedded, now, false, &events, "catalog", "import", "skypilot", "--cloud", "aws", "--file", vms, "--db", db, "--allow-shrink"); code != 0 {
+		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
+	}
+	expect("import", strings.Join(events, ","), "overlay-cache-built")
+	_, path = readPath(t, embedded, args...)
+	expect("first read after an import that wrote the cache", path, "overlay-cache-hit")
 }
 
 // TestImportedReadCostDoesNotGrowWithTheImport: a team that imports ten
