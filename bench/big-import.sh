@@ -7,8 +7,8 @@
 # evenly; prints each run, then the mean wall time, CPU time (user +
 # system) and peak memory of each binary, database and command, and the
 # ratio of each command's time with the import to its time with none.
-# /usr/bin/time counts in hundredths of a second: for runs of a few
-# milliseconds use many RUNS (30 or more) and read the means.
+# Times are in milliseconds; a run of `offers` takes a few, so use many
+# RUNS (30 or more) and read the means.
 #
 #   bench/big-import.sh [OFFERS] [RUNS]
 #
@@ -16,6 +16,7 @@
 # database that binary imports itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+TIMEFORMAT='%3R | %3U | %3S'
 offers=${1:-100000}
 runs=${2:-5}
 tmp=$(mktemp -d)
@@ -38,13 +39,11 @@ for _ in $(seq "$runs"); do
       label=$name/$([ "$db" = none ] && echo "no database" || echo "$offers offers")
       for cmd in "${cmds[@]}"; do
         # shellcheck disable=SC2086 # cmd is split into arguments on purpose
-        # Wall time from bash's microsecond clock (/usr/bin/time's %e
-        # counts hundredths), around /usr/bin/time, which adds its own
-        # start to every run alike.
-        start=$EPOCHREALTIME
-        /usr/bin/time -f "$label | $cmd | WALL | %U | %S | %M" "$bin" --db "$tmp/$db.db" $cmd >/dev/null 2>"$tmp/err" || true
-        wall=$(awk -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.4f", e - s }')
-        grep -v warning "$tmp/err" | sed "s/WALL/$wall/" | tee -a "$tmp/times" || true
+        # Wall and CPU time in milliseconds from bash's time (GNU time's
+        # %e, %U and %S count hundredths), peak memory from GNU time;
+        # both count GNU time's own start, alike in every run.
+        t=$( { time /usr/bin/time -o "$tmp/rss" -f "%M" "$bin" --db "$tmp/$db.db" $cmd >/dev/null 2>"$tmp/err"; } 2>&1 ) || true
+        echo "$label | $cmd | $t | $(tail -1 "$tmp/rss")" | tee -a "$tmp/times"
       done
     done
   done

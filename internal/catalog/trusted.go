@@ -177,6 +177,11 @@ func (c *Catalog) sortRecords() {
 	out = append(append(out, head[i:]...), tail[j:]...)
 }
 
+// CompareInstanceIDs compares the instance type IDs p1/n1 and p2/n2
+// (provider and name) as strings.Compare compares the IDs, without
+// building them: the catalog's order of instance types.
+func CompareInstanceIDs(p1, n1, p2, n2 string) int { return cmpJoined(p1, n1, p2, n2) }
+
 // cmpJoined compares a1+"/"+a2 with b1+"/"+b2 as strings.Compare would,
 // without joining them.
 func cmpJoined(a1, a2, b1, b2 string) int {

@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
@@ -203,22 +202,14 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 	// The instance types the groups' offers are of join the catalog as a
 	// full read discovers them.
 	// In ID order, which the catalog keeps instance types in: the
-	// catalog then need not sort them.
-	type described struct {
-		id string
-		di *catalog.DiscoveredInstance
-	}
-	var ordered []described
+	// catalog then need not sort them. Each group's are in that order.
+	var discover []*catalog.DiscoveredInstance
 	for _, g := range groups {
-		for _, di := range g.Discovered {
-			ordered = append(ordered, described{di.ID(), di})
-		}
+		discover = append(discover, g.Discovered...)
 	}
-	slices.SortStableFunc(ordered, func(a, b described) int { return strings.Compare(a.id, b.id) })
-	discover := make([]*catalog.DiscoveredInstance, len(ordered))
-	for i, f := range ordered {
-		discover[i] = f.di
-	}
+	slices.SortStableFunc(discover, func(a, b *catalog.DiscoveredInstance) int {
+		return catalog.CompareInstanceIDs(a.Provider, a.Name, b.Provider, b.Name)
+	})
 	catalog.Discover(&d, discover, nil)
 	have := make(map[[2]string]string, len(d.Instances))
 	for _, it := range d.Instances {

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -345,6 +346,11 @@ func EncodeOverlayGroup(gpu string, offers []*catalog.Offer, replaced []string, 
 	}
 	var disc []byte
 	nDisc := 0
+	// In ID order (the catalog's order of instance types).
+	found = slices.Clone(found)
+	slices.SortStableFunc(found, func(a, b *catalog.DiscoveredInstance) int {
+		return catalog.CompareInstanceIDs(a.Provider, a.Name, b.Provider, b.Name)
+	})
 	for _, di := range found {
 		if _, mine := instAt[inst{di.Provider, di.Name}]; !mine {
 			continue
@@ -426,6 +432,8 @@ func DecodeOverlayGroup(gpu string, blob []byte, load func(row string) ([]byte, 
 	}
 	r := &packReader{b: blob, i: 1}
 	g := &OverlayGroup{dates: map[uint64]time.Time{}, gpu: gpu, load: load}
+	// The strings are slices of one copy of the row: one allocation.
+	text := string(blob)
 	n := r.uvarint()
 	if n > uint64(len(blob)) {
 		return nil, errOverlay
@@ -436,7 +444,7 @@ func DecodeOverlayGroup(gpu string, blob []byte, load func(row string) ([]byte, 
 		if r.err != nil || l > uint64(len(r.rest())) {
 			return nil, errOverlay
 		}
-		g.strs[i] = string(r.rest()[:l])
+		g.strs[i] = text[r.i : r.i+int(l)]
 		r.skip(l)
 	}
 	str := func() string {
@@ -477,6 +485,7 @@ func DecodeOverlayGroup(gpu string, blob []byte, load func(row string) ([]byte, 
 	}
 	end := r.i + int(ld)
 	g.Discovered = make([]*catalog.DiscoveredInstance, nd)
+	figures := map[[2]int64]decimal.Decimal{}
 	store := make([]catalog.DiscoveredInstance, nd)
 	for i := range store {
 		di := &store[i]
@@ -486,7 +495,15 @@ func DecodeOverlayGroup(gpu string, blob []byte, load func(row string) ([]byte, 
 			if e < -1<<31 || e >= 1<<31 {
 				return nil, errOverlay
 			}
-			*f = decimal.New(c, int32(e))
+			// Machines repeat a few sizes: each built once (decimals are
+			// immutable values).
+			k := [2]int64{c, e}
+			d, ok := figures[k]
+			if !ok {
+				d = decimal.New(c, int32(e))
+				figures[k] = d
+			}
+			*f = d
 		}
 		di.Source.Kind = catalog.SourceKind(str())
 		di.Source.Ref = str()
