@@ -181,7 +181,10 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 		return res, false, nil
 	}
 	if !found {
-		a.buildOverlayCache(ctx, db, rates)
+		// A read-only copy cannot keep one: its reads take the full way.
+		if !db.ReadOnly() {
+			a.buildOverlayCache(ctx, db, rates)
+		}
 		return res, false, nil
 	}
 	if string(header) != overlayUsable {
@@ -372,11 +375,19 @@ func restCount(c *catalog.Catalog, q catalog.OfferQuery, groups []*sqlite.Overla
 }
 
 // warmOverlayCache writes the overlay cache of the database's snapshots
-// after an import or update stored one, so that no read pays for it; it
-// is best effort and silent (a read writes it otherwise).
-func (a *app) warmOverlayCache(ctx context.Context, ds *dataset) {
-	if a.env.NoOverlayCache || a.catalog != "" || a.fromCSV || ds == nil || a.dbReadOnly {
+// after an import, update, removal or rollback changed them, so that no
+// read pays for it; it is best effort and silent (a read writes it
+// otherwise). rates are the exchange rates of the command (nil: the
+// catalog's, with --fx).
+func (a *app) warmOverlayCache(ctx context.Context, rates *fx.Table) {
+	if a.env.NoOverlayCache || a.catalog != "" || a.fromCSV || a.dbReadOnly {
 		return
+	}
+	if rates == nil {
+		var err error
+		if _, _, rates, _, err = a.curatedData(); err != nil {
+			return
+		}
 	}
 	db, err := a.openDB(ctx, false)
 	if err != nil || db == nil {
@@ -390,7 +401,7 @@ func (a *app) warmOverlayCache(ctx context.Context, ds *dataset) {
 	if _, _, found, err := db.OverlayCache(ctx, key, nil); err != nil || found {
 		return
 	}
-	a.buildOverlayCache(ctx, db, ds.FX)
+	a.buildOverlayCache(ctx, db, rates)
 }
 
 // buildOverlayCache reads every imported offer the full way and stores

@@ -194,7 +194,7 @@ your data directory.`,
 				if err := a.importStream(cmd.Context(), ds, imp.Name(), st, args[0], file, allowShrink); err != nil {
 					return err
 				}
-				a.warmOverlayCache(cmd.Context(), ds)
+				a.warmOverlayCache(cmd.Context(), ds.FX)
 				return nil
 			}
 			f, err := os.Open(file)
@@ -219,7 +219,7 @@ your data directory.`,
 			if err := a.store(cmd.Context(), res, hex.EncodeToString(h.Sum(nil)), filepath.Base(file), allowShrink); err != nil {
 				return importError(args[0], file, err)
 			}
-			a.warmOverlayCache(cmd.Context(), ds)
+			a.warmOverlayCache(cmd.Context(), ds.FX)
 			return nil
 		},
 	}

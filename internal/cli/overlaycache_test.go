@@ -482,3 +482,33 @@ func FuzzOverlayCacheAnswersAsFullRead(f *testing.F) {
 		compareReads(t, now, args)
 	})
 }
+
+// TestOverlayCacheWhereNoneIsKept: a published read-only copy without a
+// cache (here one written with the cache off) answers the full way and
+// never reads every offer to build one it cannot keep; a rollback or a
+// removal writes the cache of the snapshots left.
+func TestOverlayCacheWhereNoneIsKept(t *testing.T) {
+	dir := t.TempDir()
+	db := overlayTestDB(t, dir, 5)
+	snap := filepath.Join(dir, "published.db")
+	if _, errOut, code := runRead(curated.Embedded(), now, true, nil, "catalog", "publish", "--db", db, "--to", snap); code != 0 {
+		t.Fatalf("publish: %s", errOut)
+	}
+	for i := 0; i < 2; i++ {
+		if _, path := readPath(t, curated.Embedded(), "offers", "--db", snap, "--db-read-only", "--gpu", "A100", "--limit", "5"); path != "" {
+			t.Errorf("read %d of a read-only copy without a cache took path %q, want the full read alone", i+1, path)
+		}
+	}
+	for _, cmd := range [][]string{{"catalog", "snapshots", "rollback", "aws:aws@eu-west-1"}, {"catalog", "snapshots", "rm", "2"}} {
+		var events []string
+		if out, errOut, code := runRead(curated.Embedded(), now, false, &events, append(cmd, "--db", db)...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s%s", cmd, code, out, errOut)
+		}
+		if strings.Join(events, ",") != "overlay-cache-built" {
+			t.Errorf("%v wrote no overlay cache: %v", cmd, events)
+		}
+		if _, path := readPath(t, curated.Embedded(), "offers", "--db", db, "--gpu", "A100", "--limit", "5"); path != "overlay-cache-hit" {
+			t.Errorf("the read after %v took path %q", cmd, path)
+		}
+	}
+}

@@ -154,7 +154,7 @@ the offers of its previous snapshot (unless --allow-shrink).`,
 				}
 			}
 			if len(failed) < len(jobs) {
-				a.warmOverlayCache(ctx, ds)
+				a.warmOverlayCache(ctx, ds.FX)
 			}
 			if len(failed) > 0 {
 				return &localError{key: "update.err.failed", args: []any{len(failed), len(jobs), strings.Join(failed, "; ")}, exit: ExitFailure}
