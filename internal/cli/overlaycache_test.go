@@ -128,8 +128,13 @@ func overlayTestDB(t testing.TB, dir string, seed int64) string {
 			// Above any SkyPilot spot price of the type, so the spot
 			// offers stay valid beside it.
 			price := decimal.NewFromFloat(float64(count)*0.5 + 3.25)
-			offers = append(offers, &catalog.Offer{Provider: "aws", InstanceName: name, RegionCode: region, Billing: catalog.OnDemand,
-				Price: catalog.Price{Hourly: price, Currency: "USD"}, Source: src})
+			o := &catalog.Offer{Provider: "aws", InstanceName: name, RegionCode: region, Billing: catalog.OnDemand,
+				Price: catalog.Price{Hourly: price, Currency: "USD"}, Source: src}
+			if k == 0 && i%2 == 0 {
+				// A live reading of capacity, as Lambda's or RunPod's API gives.
+				o.Stock = &catalog.Stock{State: []catalog.StockState{catalog.StockAvailable, catalog.StockLow, catalog.StockNone}[i%3], Seen: now.Add(-20 * time.Minute)}
+			}
+			offers = append(offers, o)
 		}
 		offers = append(offers, &catalog.Offer{Provider: "aws", InstanceName: "p4d.24xlarge", RegionCode: region, Billing: catalog.OnDemand,
 			Price: catalog.Price{Hourly: decimal.RequireFromString("32.7726"), Currency: "USD"}, Source: src})
@@ -220,6 +225,17 @@ func TestOverlayCacheAnswersAsFullRead(t *testing.T) {
 	}
 	for _, v := range offerVariants[:6] {
 		compareReads(t, now.AddDate(2, 0, 0), append([]string{"offers", "--db", db, "--gpu", "A100"}, v...))
+	}
+	// Rows with a live capacity reading show it from the cache too.
+	for _, lang := range []string{"en", "zh"} {
+		args := []string{"offers", "--db", db, "--gpu", "H100", "--region", "us-east-1", "--billing", "on-demand", "--lang", lang}
+		if !compareReads(t, now, args) {
+			t.Errorf("%v: not answered from the cache", args)
+		}
+		out, _, _ := runRead(curated.Embedded(), now, false, nil, args...)
+		if want := map[string]string{"en": "seen available 20 min ago", "zh": "20 分钟前"}[lang]; !strings.Contains(out, want) {
+			t.Errorf("%v: no capacity reading %q:\n%s", args, want, out)
+		}
 	}
 	t.Logf("the overlay cache answered %d of %d reads", hits, runs)
 	// The cache answers every top-rows price query it can prove.

@@ -266,7 +266,7 @@ func EncodeOverlayGroup(gpu string, offers []*catalog.Offer, replaced []string, 
 	var curs []string
 	var newest time.Time
 	for _, o := range offers {
-		if o.Stock != nil || o.Notes != "" || !o.Source.ReadOn.IsZero() || o.OS != catalog.OSLinux || o.Price.Currency == "" {
+		if o.Notes != "" || !o.Source.ReadOn.IsZero() || o.OS != catalog.OSLinux || o.Price.Currency == "" || (o.Stock != nil && o.Stock.State == "") {
 			return nil, false
 		}
 		for _, d := range []decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
@@ -330,6 +330,14 @@ func EncodeOverlayGroup(gpu string, offers []*catalog.Offer, replaced []string, 
 			body = binary.AppendUvarint(body, str(o.Source.Ref))
 			body = binary.AppendUvarint(body, str(timeText(o.Source.AsOf)))
 			body = binary.AppendUvarint(body, str(timeText(o.Source.FetchedAt)))
+			// A live import's capacity reading: its state ('' for none)
+			// and when it was seen.
+			var state string
+			var seen time.Time
+			if o.Stock != nil {
+				state, seen = string(o.Stock.State), o.Stock.Seen
+			}
+			body = binary.AppendUvarint(binary.AppendUvarint(body, str(state)), str(timeText(seen)))
 			for _, d := range []decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
 				body = binary.AppendVarint(binary.AppendVarint(body, d.CoefficientInt64()), int64(d.Exponent()))
 			}
@@ -708,7 +716,7 @@ func (l *OverlayList) Next(n int) ([]*catalog.Offer, error) {
 			return nil, errOverlay
 		}
 		if !g.wants(in, reg, bill) && k < n-1 {
-			for f := 0; f < 4; f++ {
+			for f := 0; f < 6; f++ {
 				r.uvarint()
 			}
 			for f := 0; f < 6; f++ {
@@ -734,6 +742,9 @@ func (l *OverlayList) Next(n int) ([]*catalog.Offer, error) {
 		o.Source.Ref = str()
 		o.Source.AsOf = date()
 		o.Source.FetchedAt = date()
+		if state, seen := str(), date(); state != "" {
+			o.Stock = &catalog.Stock{State: catalog.StockState(state), Seen: seen}
+		}
 		for _, f := range []*decimal.Decimal{&o.Price.Hourly, &o.Price.Upfront, &o.Price.Monthly} {
 			c, e := r.varint(), r.varint()
 			if e < -1<<31 || e >= 1<<31 {

@@ -25,6 +25,9 @@ func overlayOffers() ([]*catalog.Offer, []*catalog.DiscoveredInstance) {
 		if i == 4 {
 			o.Billing, o.Price.Upfront, o.Price.Monthly = "reserved-1y-partial-upfront", decimal.RequireFromString("100.5"), decimal.RequireFromString("7")
 		}
+		if i == 1 {
+			o.Stock = &catalog.Stock{State: catalog.StockLow, Seen: at}
+		}
 		offers = append(offers, o)
 	}
 	found := []*catalog.DiscoveredInstance{
@@ -36,7 +39,8 @@ func overlayOffers() ([]*catalog.Offer, []*catalog.DiscoveredInstance) {
 
 // TestOverlayGroupRoundTrip: what a group holds reads back as it was
 // written: every offer once, cheapest first per currency, whatever the
-// number a read takes at a time, the rows of later chunks read on demand;
+// number a read takes at a time, the rows of later chunks read on demand,
+// stock readings kept;
 // the replaced IDs, the newest date, the descriptions of the group's own
 // instance types; counts under a filter.
 func TestOverlayGroupRoundTrip(t *testing.T) {
@@ -148,12 +152,11 @@ func offerText(o *catalog.Offer) string {
 		o.Source.AsOf.Format(time.RFC3339Nano)+" "+o.Source.FetchedAt.Format(time.RFC3339Nano)+" "+o.Source.ReadOn.Format(time.RFC3339Nano), o.Stock)
 }
 
-// TestOverlayGroupRefusesWhatItCannotHold: a stock reading, notes, an
-// undated source, a Windows rate or a price beyond 18 digits keep the
+// TestOverlayGroupRefusesWhatItCannotHold: notes, an undated source, a
+// Windows rate or a price beyond 18 digits keep the
 // group from being written (reads then take the full way).
 func TestOverlayGroupRefusesWhatItCannotHold(t *testing.T) {
 	for name, change := range map[string]func(o *catalog.Offer){
-		"stock":   func(o *catalog.Offer) { o.Stock = &catalog.Stock{State: catalog.StockAvailable, Seen: time.Now()} },
 		"notes":   func(o *catalog.Offer) { o.Notes = "x" },
 		"undated": func(o *catalog.Offer) { o.Source.ReadOn = time.Now() },
 		"windows": func(o *catalog.Offer) { o.OS = catalog.OSWindows },
