@@ -22,10 +22,11 @@ import (
 //
 // The full way decodes every imported offer of the instance types asked
 // for, validates and overlays them on the curated catalog, and keeps the
-// first --limit rows. The first read of a set of snapshots with a catalog
-// version does that for every imported offer once more, and when nothing
-// was rejected stores the offers the catalog kept, per GPU model, cheapest
-// first per currency. A later read builds the catalog of the curated
+// first --limit rows. After an import, update, removal or rollback (or at
+// the first read of a set of snapshots with a build and catalog, where
+// none did) gpuscout does that for every imported offer once, and when
+// nothing was rejected stores the offers the catalog kept, per GPU model,
+// cheapest first per currency. A read then builds the catalog of the curated
 // offers and only the cheapest imported ones (catalog.NewOverlaid, no
 // checks: the whole set passed them), queries it, and accepts the rows
 // when the last row shown is cheaper than every offer it did not decode
@@ -63,7 +64,7 @@ type fastResult struct {
 // fastEligible says whether an offers command may be answered from the
 // overlay cache: the first rows of the price order, Linux, with no filter
 // the stored keys cannot decide (stock readings, a price ceiling), on the
-// embedded or the test catalog with nothing overlaid.
+// base catalog (Env.Catalog) with nothing overlaid.
 func (a *app) fastEligible(o *offersOptions, top int) bool {
 	if a.env.NoOverlayCache || top <= 0 || a.fromCSV || a.catalog != "" || a.prefilter != nil || o.available || o.maxPrice != 0 {
 		return false
@@ -139,31 +140,31 @@ func buildID() string {
 }
 
 // fastOffers answers offers from the overlay cache; ok is false when it
-// cannot (then nothing was printed and the full read answers). The first
-// eligible read of a set of snapshots builds the cache and answers the
-// full way.
-func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, err error) {
+// cannot (then nothing was printed and the full read answers, errors
+// included). The first eligible read of a set of snapshots with no cache
+// writes it and answers the full way.
+func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool) {
 	if !a.fastEligible(o, top) {
-		return res, false, nil
+		return res, false
 	}
 	ctx := context.Background()
 	db, err := a.openDB(ctx, false)
 	if err != nil || db == nil {
-		return res, false, nil // the full read reports a database error
+		return res, false // the full read reports a database error
 	}
 	defer db.Close()
 	key, err := a.overlayKey(ctx, db)
 	if err != nil || key == "" {
-		return res, false, nil
+		return res, false
 	}
 	d, baseRates, rates, left, err := a.curatedData()
 	if err != nil {
-		return res, false, err
+		return res, false // the full read reports it
 	}
 	var want map[string]bool
 	if len(a.onlyGPUs) > 0 {
 		if want = catalog.GPUsForNames(&d, a.onlyGPUs); want == nil {
-			return res, false, nil // an unknown name: the full read says so
+			return res, false // an unknown name: the full read says so
 		}
 	} else {
 		want = make(map[string]bool, len(d.GPUs))
@@ -178,17 +179,17 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 	sort.Strings(gpus)
 	header, blobs, found, err := db.OverlayCache(ctx, key, gpus)
 	if err != nil {
-		return res, false, nil
+		return res, false
 	}
 	if !found {
 		// A read-only copy cannot keep one: its reads take the full way.
 		if !db.ReadOnly() {
 			a.buildOverlayCache(ctx, db, rates)
 		}
-		return res, false, nil
+		return res, false
 	}
 	if string(header) != overlayUsable {
-		return res, false, nil
+		return res, false
 	}
 	groups := make([]*sqlite.OverlayGroup, 0, len(blobs))
 	for _, gpu := range gpus {
@@ -198,7 +199,7 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 		}
 		g, err := sqlite.DecodeOverlayGroup(gpu, b, func(row string) ([]byte, error) { return db.OverlayRow(ctx, key, row) })
 		if err != nil {
-			return res, false, nil
+			return res, false
 		}
 		groups = append(groups, g)
 	}
@@ -226,11 +227,11 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 			}
 		})
 		if stale {
-			return res, false, nil
+			return res, false
 		}
 		for i := range g.Lists {
 			if _, ok := rates.Rate(g.Lists[i].Currency); !ok {
-				return res, false, nil
+				return res, false
 			}
 		}
 	}
@@ -250,12 +251,12 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 	// and region the groups' offers are of.
 	base, err := catalog.NewOverlaid(d, replaced, nil)
 	if err != nil {
-		return res, false, nil
+		return res, false
 	}
 	c := base
 	q, err := a.buildOfferQuery(c, o)
 	if err != nil {
-		return res, false, err
+		return res, false // the full read reports it, after its warnings
 	}
 	m := q.Matcher()
 	for _, g := range groups {
@@ -281,7 +282,7 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 				l := &g.Lists[i]
 				next, err := l.Next(step - l.Examined())
 				if err != nil {
-					return res, false, nil
+					return res, false
 				}
 				if len(next) > 0 {
 					last[l] = next[len(next)-1]
@@ -290,15 +291,15 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 			}
 		}
 		if c, err = base.WithOffers(imported); err != nil {
-			return res, false, nil
+			return res, false
 		}
 		rows, total, err := c.QueryOffersTop(q, top)
 		if err != nil || len(rows) == 0 {
-			return res, false, nil // no match: the full read's notes need every offer
+			return res, false // no match: the full read's notes need every offer
 		}
 		exact, rest, err := restCount(c, q, groups, last, imported, rows, top)
 		if err != nil {
-			return res, false, nil
+			return res, false
 		}
 		if !exact {
 			continue
@@ -312,7 +313,7 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool, er
 			a.warned = true
 			a.staleWarning(ds)
 		}
-		return fastResult{ds: ds, q: q, rows: rows, total: total + rest}, true, nil
+		return fastResult{ds: ds, q: q, rows: rows, total: total + rest}, true
 	}
 }
 

@@ -143,11 +143,9 @@ func (a *app) showOffers(o *offersOptions) error {
 	if o.oneRegion || o.perProvider > 0 {
 		top = 0
 	}
-	fast, ok, err := a.fastOffers(o, top)
-	if err != nil {
-		return err
-	}
+	fast, ok := a.fastOffers(o, top)
 	ds, q, rows, total := fast.ds, fast.q, fast.rows, fast.total
+	var err error
 	if !ok {
 		if ds, err = a.data(); err != nil {
 			return err

@@ -177,6 +177,10 @@ var offerVariants = [][]string{
 	{"--provider", "aws", "--limit", "5"},
 	{"--min-vram", "80", "--limit", "5"},
 	{"--region", "xx-nowhere-1"},
+	{"--provider", "nosuch"},
+	{"--currency", "XXX"},
+	{"--billing", "weekly"},
+	{"--limit", "-1"},
 }
 
 // offerGPUs are the GPU selections of the differential tests ("" none).
@@ -223,7 +227,7 @@ func TestOverlayCacheAnswersAsFullRead(t *testing.T) {
 			}
 		}
 	}
-	for _, v := range offerVariants[:6] {
+	for _, v := range append(offerVariants[:6:6], offerVariants[len(offerVariants)-4:]...) {
 		compareReads(t, now.AddDate(2, 0, 0), append([]string{"offers", "--db", db, "--gpu", "A100"}, v...))
 	}
 	// Rows with a live capacity reading show it from the cache too.
