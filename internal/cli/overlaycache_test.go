@@ -422,6 +422,9 @@ func TestOverlayCacheFollowsSnapshots(t *testing.T) {
 	}
 	_, path = readPath(t, os.DirFS(cat), args...)
 	expect("read with a changed catalog", path, "overlay-cache-built")
+	// The embedded catalog's rows stayed beside the others.
+	_, path = readPath(t, embedded, args...)
+	expect("read with the embedded catalog again", path, "overlay-cache-hit")
 
 	// An import writes the cache itself: its first read is answered from it.
 	vms := filepath.Join(dir, "vms-4.csv")

@@ -133,7 +133,7 @@ func (w *ChangeWatch) changed(ctx context.Context) (bool, error) {
 // Close releases the watch's connection.
 func (w *ChangeWatch) Close() error { return w.conn.Close() }
 
-// SaveOverlayCache replaces the overlay cache with key's rows (the header
+// SaveOverlayCache replaces key's rows of the overlay cache (the header
 // under the empty name, the groups' rows by name), unless the database changed
 // since watch began (saved is then false) or is open read-only (a
 // published copy: nothing is written). It never waits for another
@@ -165,7 +165,11 @@ func (db *DB) SaveOverlayCache(ctx context.Context, watch *ChangeWatch, key stri
 	if ch, err := watch.changed(ctx); err != nil || ch {
 		return false, err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM overlay_cache`); err != nil {
+	// Rows of other keys stay (another build's or catalog's, for the same
+	// snapshots: two versions of gpuscout reading one database do not
+	// rewrite each other's); saving, deleting or rolling back a snapshot
+	// clears them all.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM overlay_cache WHERE key = ?`, key); err != nil {
 		if isBusy(err) {
 			return false, nil
 		}
