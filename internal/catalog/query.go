@@ -288,6 +288,15 @@ func (q OfferQuery) SortPrice(o *Offer) (decimal.Decimal, error) {
 	return row.EffectiveHourly, err
 }
 
+// SortGPUPrice is an offer's effective hourly price per GPU as a query on
+// that price (SortGPUPrice) compares it: in the query's currency,
+// converted as the query's rows are. The offer's instance type must be
+// linked.
+func (q OfferQuery) SortGPUPrice(o *Offer) (decimal.Decimal, error) {
+	row, err := priceRow(o, q.Currency, q.FX, PerGPUHour, true)
+	return row.PerGPUHourly, err
+}
+
 func matchAnyBilling(b Billing, filters []string) bool {
 	for _, f := range filters {
 		if MatchBilling(b, f) {

@@ -14,6 +14,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
 	"github.com/gpuscout/gpuscout/internal/fx"
 	"github.com/gpuscout/gpuscout/internal/sqlite"
+	"github.com/shopspring/decimal"
 )
 
 // The overlay cache: `offers` with a database answers from a validated
@@ -73,7 +74,7 @@ func (a *app) fastEligible(o *offersOptions, top int) bool {
 		return false
 	}
 	key, err := catalog.ParseSortKey(o.sort)
-	return err == nil && key == catalog.SortPrice
+	return err == nil && (key == catalog.SortPrice || key == catalog.SortGPUPrice)
 }
 
 // overlayKey is the overlay cache key of the database's snapshots with
@@ -274,21 +275,31 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool) {
 			Billing: func(code string) bool { return m.Billing(catalog.Billing(code)) },
 		})
 	}
+	// The lists in the order of the query's.
+	order := sqlite.OrderPrice
+	if q.Sort == catalog.SortGPUPrice {
+		order = sqlite.OrderGPUPrice
+	}
+	var lists []*sqlite.OverlayList
+	for _, g := range groups {
+		for i := range g.Lists {
+			if g.Lists[i].Order == order {
+				lists = append(lists, &g.Lists[i])
+			}
+		}
+	}
 	var imported []*catalog.Offer
 	last := map[*sqlite.OverlayList]*catalog.Offer{} // each list's last offer examined
 	for step := fastFirst; ; step *= 4 {
-		for _, g := range groups {
-			for i := range g.Lists {
-				l := &g.Lists[i]
-				next, err := l.Next(step - l.Examined())
-				if err != nil {
-					return res, false
-				}
-				if len(next) > 0 {
-					last[l] = next[len(next)-1]
-				}
-				imported = append(imported, next...)
+		for _, l := range lists {
+			next, err := l.Next(step - l.Examined())
+			if err != nil {
+				return res, false
 			}
+			if len(next) > 0 {
+				last[l] = next[len(next)-1]
+			}
+			imported = append(imported, next...)
 		}
 		if c, err = base.WithOffers(imported); err != nil {
 			return res, false
@@ -297,7 +308,7 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool) {
 		if err != nil || len(rows) == 0 {
 			return res, false // no match: the full read's notes need every offer
 		}
-		exact, rest, err := restCount(c, q, groups, last, imported, rows, top)
+		exact, rest, err := restCount(c, q, groups, lists, last, imported, rows, top)
 		if err != nil {
 			return res, false
 		}
@@ -323,27 +334,33 @@ func (a *app) fastOffers(o *offersOptions, top int) (res fastResult, ok bool) {
 // is cheaper than the last offer decoded of each list with more (the
 // offers not decoded cost at least that much). Then it counts the offers
 // not decoded that match q.
-func restCount(c *catalog.Catalog, q catalog.OfferQuery, groups []*sqlite.OverlayGroup, last map[*sqlite.OverlayList]*catalog.Offer, imported []*catalog.Offer, rows []catalog.OfferRow, top int) (exact bool, rest int, err error) {
+func restCount(c *catalog.Catalog, q catalog.OfferQuery, groups []*sqlite.OverlayGroup, lists []*sqlite.OverlayList, last map[*sqlite.OverlayList]*catalog.Offer, imported []*catalog.Offer, rows []catalog.OfferRow, top int) (exact bool, rest int, err error) {
 	var bound *catalog.OfferRow
 	if len(rows) == top {
 		bound = &rows[len(rows)-1]
 	}
-	for _, g := range groups {
-		for i := range g.Lists {
-			l := &g.Lists[i]
-			if l.Examined() == l.N {
-				continue
-			}
-			if bound == nil {
-				return false, 0, nil
-			}
-			p, err := q.SortPrice(last[l])
-			if err != nil {
-				return false, 0, err
-			}
-			if !bound.EffectiveHourly.LessThan(p) {
-				return false, 0, nil
-			}
+	for _, l := range lists {
+		if l.Examined() == l.N {
+			continue
+		}
+		if bound == nil {
+			return false, 0, nil
+		}
+		// The value the query sorts on, of the last row and of the last
+		// offer examined (each list's offers only get dearer).
+		var p, b decimal.Decimal
+		if q.Sort == catalog.SortGPUPrice {
+			p, err = q.SortGPUPrice(last[l])
+			b = bound.PerGPUHourly
+		} else {
+			p, err = q.SortPrice(last[l])
+			b = bound.EffectiveHourly
+		}
+		if err != nil {
+			return false, 0, err
+		}
+		if !b.LessThan(p) {
+			return false, 0, nil
 		}
 	}
 	m := q.Matcher()
@@ -363,14 +380,12 @@ func restCount(c *catalog.Catalog, q catalog.OfferQuery, groups []*sqlite.Overla
 		}
 		return true, rest, nil
 	}
-	for _, g := range groups {
-		for i := range g.Lists {
-			n, err := g.Lists[i].Count()
-			if err != nil {
-				return false, 0, err
-			}
-			rest += n
+	for _, l := range lists {
+		n, err := l.Count()
+		if err != nil {
+			return false, 0, err
 		}
+		rest += n
 	}
 	return true, rest, nil
 }

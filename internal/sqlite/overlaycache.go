@@ -209,7 +209,8 @@ var errOverlay = errors.New("damaged overlay cache row")
 // OverlayGroup is one GPU model's imported offers as a validated read
 // kept them: its instance types, the curated offers the imports replace,
 // the newest as-of date, and the offers in lists by currency, each
-// cheapest first (by effective hourly price in its currency).
+// cheapest first in its currency: every offer once by effective hourly
+// price (OrderPrice), once by that price per GPU (OrderGPUPrice).
 type OverlayGroup struct {
 	strs      []string
 	instances [][2]string // provider, name
@@ -229,8 +230,20 @@ type OverlayGroup struct {
 	load  func(row string) ([]byte, error)
 }
 
-// OverlayList is a group's offers in one currency, cheapest first.
+// Order is the order of an OverlayList's offers.
+type Order int
+
+// The orders a group's offers are kept in, each in lists by currency.
+const (
+	// OrderPrice: by effective hourly price, cheapest first.
+	OrderPrice Order = iota
+	// OrderGPUPrice: by effective hourly price per GPU, cheapest first.
+	OrderGPUPrice
+)
+
+// OverlayList is a group's offers in one currency, in one order.
 type OverlayList struct {
+	Order    Order
 	Currency string
 	// N is the number of offers.
 	N       int
@@ -243,7 +256,8 @@ type OverlayList struct {
 }
 
 // EncodeOverlayGroup encodes a GPU model's imported offers (Linux offers
-// that a validated catalog kept), the curated offer IDs they replace and
+// that a validated catalog kept, linked to their instance types: the
+// per-GPU order needs each one's GPU count), the curated offer IDs they replace and
 // the imports' descriptions of their instance types (found: every one the
 // imports describe, in their order; the group keeps those of its offers).
 // ok is false when a record does not fit the form (a stock reading, notes,
@@ -298,63 +312,72 @@ func EncodeOverlayGroup(gpu string, offers []*catalog.Offer, replaced []string, 
 	sort.Strings(curs)
 	b := []byte{overlayGroupVersion}
 	var lists []byte
-	for li, cur := range curs {
-		list := byCur[cur]
-		type priced struct {
-			o   *catalog.Offer
-			eff decimal.Decimal
-			id  string
-		}
-		ps := make([]priced, len(list))
-		for i, o := range list {
-			ps[i] = priced{o, o.EffectiveHourly(), o.ID()}
-		}
-		sort.Slice(ps, func(i, j int) bool {
-			if c := ps[i].eff.Cmp(ps[j].eff); c != 0 {
-				return c < 0
+	li := -1
+	for _, order := range []Order{OrderPrice, OrderGPUPrice} {
+		for _, cur := range curs {
+			li++
+			list := byCur[cur]
+			type priced struct {
+				o   *catalog.Offer
+				eff decimal.Decimal
+				id  string
 			}
-			return ps[i].id < ps[j].id
-		})
-		var keys, body []byte
-		var chunk0 []byte
-		for k, p := range ps {
-			if k > 0 && k%overlayChunk == 0 {
-				if chunk0 == nil {
-					chunk0 = body
-				} else {
-					rows[overlayRow(gpu, 'b', li, k/overlayChunk-2)] = body // offers k-128 to k-1
+			ps := make([]priced, len(list))
+			for i, o := range list {
+				price := o.EffectiveHourly()
+				if order == OrderGPUPrice {
+					price = o.PerGPUHourly()
 				}
-				body = nil
+				ps[i] = priced{o, price, o.ID()}
 			}
-			o := p.o
-			in, region, billing := instAt[inst{o.Provider, o.InstanceName}], str(o.RegionCode), str(string(o.Billing))
-			keys = binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(keys, in), region), billing)
-			body = binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(body, in), region), billing)
-			body = binary.AppendUvarint(body, str(string(o.Source.Kind)))
-			body = binary.AppendUvarint(body, str(o.Source.Ref))
-			body = binary.AppendUvarint(body, str(timeText(o.Source.AsOf)))
-			body = binary.AppendUvarint(body, str(timeText(o.Source.FetchedAt)))
-			// A live import's capacity reading: its state ('' for none)
-			// and when it was seen.
-			var state string
-			var seen time.Time
-			if o.Stock != nil {
-				state, seen = string(o.Stock.State), o.Stock.Seen
+			sort.Slice(ps, func(i, j int) bool {
+				if c := ps[i].eff.Cmp(ps[j].eff); c != 0 {
+					return c < 0
+				}
+				return ps[i].id < ps[j].id
+			})
+			var keys, body []byte
+			var chunk0 []byte
+			for k, p := range ps {
+				if k > 0 && k%overlayChunk == 0 {
+					if chunk0 == nil {
+						chunk0 = body
+					} else {
+						rows[overlayRow(gpu, 'b', li, k/overlayChunk-2)] = body // offers k-128 to k-1
+					}
+					body = nil
+				}
+				o := p.o
+				in, region, billing := instAt[inst{o.Provider, o.InstanceName}], str(o.RegionCode), str(string(o.Billing))
+				keys = binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(keys, in), region), billing)
+				body = binary.AppendUvarint(binary.AppendUvarint(binary.AppendUvarint(body, in), region), billing)
+				body = binary.AppendUvarint(body, str(string(o.Source.Kind)))
+				body = binary.AppendUvarint(body, str(o.Source.Ref))
+				body = binary.AppendUvarint(body, str(timeText(o.Source.AsOf)))
+				body = binary.AppendUvarint(body, str(timeText(o.Source.FetchedAt)))
+				// A live import's capacity reading: its state ('' for none)
+				// and when it was seen.
+				var state string
+				var seen time.Time
+				if o.Stock != nil {
+					state, seen = string(o.Stock.State), o.Stock.Seen
+				}
+				body = binary.AppendUvarint(binary.AppendUvarint(body, str(state)), str(timeText(seen)))
+				for _, d := range []decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
+					body = binary.AppendVarint(binary.AppendVarint(body, d.CoefficientInt64()), int64(d.Exponent()))
+				}
 			}
-			body = binary.AppendUvarint(binary.AppendUvarint(body, str(state)), str(timeText(seen)))
-			for _, d := range []decimal.Decimal{o.Price.Hourly, o.Price.Upfront, o.Price.Monthly} {
-				body = binary.AppendVarint(binary.AppendVarint(body, d.CoefficientInt64()), int64(d.Exponent()))
+			if chunk0 == nil {
+				chunk0 = body
+			} else if len(ps) > 0 {
+				rows[overlayRow(gpu, 'b', li, (len(ps)-1)/overlayChunk-1)] = body
 			}
+			rows[overlayRow(gpu, 'k', li, 0)] = keys
+			lists = binary.AppendUvarint(lists, uint64(order))
+			lists = binary.AppendUvarint(lists, str(cur))
+			lists = binary.AppendUvarint(lists, uint64(len(ps)))
+			lists = append(binary.AppendUvarint(lists, uint64(len(chunk0))), chunk0...)
 		}
-		if chunk0 == nil {
-			chunk0 = body
-		} else if len(ps) > 0 {
-			rows[overlayRow(gpu, 'b', li, (len(ps)-1)/overlayChunk-1)] = body
-		}
-		rows[overlayRow(gpu, 'k', li, 0)] = keys
-		lists = binary.AppendUvarint(lists, str(cur))
-		lists = binary.AppendUvarint(lists, uint64(len(ps)))
-		lists = append(binary.AppendUvarint(lists, uint64(len(chunk0))), chunk0...)
 	}
 	var disc []byte
 	nDisc := 0
@@ -409,7 +432,7 @@ func EncodeOverlayGroup(gpu string, offers []*catalog.Offer, replaced []string, 
 	b = binary.AppendUvarint(b, newestAt)
 	b = binary.AppendUvarint(b, uint64(nDisc))
 	b = append(binary.AppendUvarint(b, uint64(len(disc))), disc...)
-	b = binary.AppendUvarint(b, uint64(len(curs)))
+	b = binary.AppendUvarint(b, uint64(li+1))
 	rows[gpu] = append(b, lists...)
 	return rows, true
 }
@@ -537,6 +560,7 @@ func DecodeOverlayGroup(gpu string, blob []byte, load func(row string) ([]byte, 
 	for i := range g.Lists {
 		l := &g.Lists[i]
 		l.g = g
+		l.Order = Order(r.uvarint())
 		l.Currency = str()
 		l.index = i
 		count, nb := r.uvarint(), r.uvarint()
