@@ -316,3 +316,50 @@ func TestOverlayCacheMigrationKeepsEverything(t *testing.T) {
 		t.Error("a deletion left the cache")
 	}
 }
+
+// TestOverlayGroupOrders: each offer is kept once in each order, the
+// per-GPU order by price divided by the instance type's GPU count.
+func TestOverlayGroupOrders(t *testing.T) {
+	offers, found := overlayOffers()
+	for i, o := range offers {
+		o.Instance = &catalog.InstanceType{Provider: o.Provider, Name: o.InstanceName, GPUCount: decimal.NewFromInt(int64(1 + 7*(i%2)))}
+	}
+	rows, ok := EncodeOverlayGroup("g", offers, nil, found)
+	if !ok {
+		t.Fatal("not encoded")
+	}
+	g, err := DecodeOverlayGroup("g", rows["g"], func(name string) ([]byte, error) { return rows[name], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	gpus := map[string]int64{}
+	for _, o := range offers {
+		gpus[o.InstanceName] = o.Instance.GPUCount.IntPart()
+	}
+	for _, order := range []Order{OrderPrice, OrderGPUPrice} {
+		n := 0
+		for i := range g.Lists {
+			l := &g.Lists[i]
+			if l.Order != order {
+				continue
+			}
+			got, err := l.Next(l.N)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += len(got)
+			for k := 1; k < len(got); k++ {
+				a, b := got[k-1].EffectiveHourly(), got[k].EffectiveHourly()
+				if order == OrderGPUPrice {
+					a, b = a.Div(decimal.NewFromInt(gpus[got[k-1].InstanceName])), b.Div(decimal.NewFromInt(gpus[got[k].InstanceName]))
+				}
+				if b.LessThan(a) {
+					t.Errorf("order %d: %s (%s) after %s (%s)", order, got[k].ID(), b, got[k-1].ID(), a)
+				}
+			}
+		}
+		if n != len(offers) {
+			t.Errorf("order %d holds %d offers, want %d", order, n, len(offers))
+		}
+	}
+}
