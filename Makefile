@@ -116,6 +116,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSortOffers$$' -fuzztime $(FUZZTIME) ./internal/catalog
 	$(GO) test -run '^$$' -fuzz '^FuzzReadParts$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/sqlite
 	$(GO) test -run '^$$' -fuzz '^FuzzPackVarints$$' -fuzztime $(FUZZTIME) ./internal/sqlite
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeOverlayGroup$$' -fuzztime $(FUZZTIME) ./internal/sqlite
+	$(GO) test -run '^$$' -fuzz '^FuzzOverlayCacheAnswersAsFullRead$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 10x ./internal/cli
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMFU$$' -fuzztime $(FUZZTIME) ./internal/perf
 	$(GO) test -run '^$$' -fuzz '^FuzzParseCapacityBlocks$$' -fuzztime $(FUZZTIME) ./internal/lineage
 	$(GO) test -run '^$$' -fuzz '^FuzzParseKarpenterPrices$$' -fuzztime $(FUZZTIME) ./internal/lineage

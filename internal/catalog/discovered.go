@@ -105,6 +105,15 @@ func (rep *DiscoveryReport) CountOffers(perInstance map[string]int) {
 	})
 }
 
+// resolutionKey is a provider, a GPU name and a memory size (by
+// coefficient and exponent, or as text beyond 18 digits): what resolves
+// to one GPU model.
+type resolutionKey struct {
+	provider, name, text string
+	coef                 int64
+	exp                  int32
+}
+
 // discover is Discover without the offer counts.
 func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 	var rep DiscoveryReport
@@ -143,7 +152,15 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 		g          *GPU
 		candidates []string
 	}
-	resolved := map[[3]string]resolution{}
+	resolved := map[resolutionKey]resolution{}
+	// The memory of count GPUs of a model, computed once per model and
+	// count (a product is a new big integer each time).
+	type memKey struct {
+		g    *GPU
+		coef int64
+		exp  int32
+	}
+	memory := map[memKey]decimal.Decimal{}
 	for _, f := range found {
 		hk := [2]string{f.Provider, f.Name}
 		if have[hk] || !providers[f.Provider] || f.Name == "" || !f.GPUCount.IsPositive() {
@@ -155,7 +172,12 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 			rep.Invalid = append(rep.Invalid, id)
 			continue
 		}
-		rk := [3]string{f.Provider, f.GPUName, f.GPUMemoryGiB.String()}
+		rk := resolutionKey{provider: f.Provider, name: f.GPUName}
+		if f.GPUMemoryGiB.NumDigits() <= 18 {
+			rk.coef, rk.exp = f.GPUMemoryGiB.CoefficientInt64(), f.GPUMemoryGiB.Exponent()
+		} else {
+			rk.text = f.GPUMemoryGiB.String()
+		}
 		res, seen := resolved[rk]
 		if !seen {
 			res.g, res.candidates = resolveGPU(names, f, uses)
@@ -175,13 +197,24 @@ func discover(d *Data, found []*DiscoveredInstance) DiscoveryReport {
 			u.Instances = append(u.Instances, id)
 			continue
 		}
+		var mem decimal.Decimal
+		if f.GPUCount.NumDigits() <= 18 {
+			mk := memKey{g, f.GPUCount.CoefficientInt64(), f.GPUCount.Exponent()}
+			var ok bool
+			if mem, ok = memory[mk]; !ok {
+				mem = f.GPUCount.Mul(g.MemoryGB)
+				memory[mk] = mem
+			}
+		} else {
+			mem = f.GPUCount.Mul(g.MemoryGB)
+		}
 		added = append(added, InstanceType{
 			Provider:    f.Provider,
 			Name:        f.Name,
 			Family:      family(f.Name),
 			GPUID:       g.ID,
 			GPUCount:    f.GPUCount,
-			GPUMemoryGB: f.GPUCount.Mul(g.MemoryGB),
+			GPUMemoryGB: mem,
 			VCPU:        f.VCPU,
 			MemoryGiB:   f.MemoryGiB,
 			Status:      StatusCurrent,
@@ -286,6 +319,23 @@ func OffersForGPUs(d *Data, offers []*Offer, names []string) []*Offer {
 // when names is empty or one of them matches no GPU model: then nothing
 // may be left out, and the command reports the unknown name itself.
 func InstancesForGPUs(d *Data, names []string) map[string]bool {
+	want := GPUsForNames(d, names)
+	if want == nil {
+		return nil
+	}
+	keep := map[string]bool{}
+	for _, it := range d.Instances {
+		if want[it.GPUID] {
+			keep[it.ID()] = true
+		}
+	}
+	return keep
+}
+
+// GPUsForNames is the set of GPU model IDs whose instance types
+// InstancesForGPUs keeps for names: nil when names is empty or one of them
+// matches no model.
+func GPUsForNames(d *Data, names []string) map[string]bool {
 	if len(names) == 0 {
 		return nil
 	}
@@ -306,11 +356,5 @@ func InstancesForGPUs(d *Data, names []string) map[string]bool {
 			return nil
 		}
 	}
-	keep := map[string]bool{}
-	for _, it := range d.Instances {
-		if want[it.GPUID] {
-			keep[it.ID()] = true
-		}
-	}
-	return keep
+	return want
 }

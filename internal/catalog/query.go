@@ -141,10 +141,6 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 	if per == "" {
 		per = PerInstanceHour
 	}
-	statuses := q.Statuses
-	if len(statuses) == 0 {
-		statuses = []string{StatusCurrent, StatusPrevious}
-	}
 	market := map[string]bool{}
 	for _, f := range c.ecosystem {
 		if f.Category == CategoryMarketplace {
@@ -169,22 +165,14 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 	if q.OS != OSLinux && q.OS != OSWindows {
 		return nil, 0, fmt.Errorf("unknown operating system %q (use linux or windows)", q.OS)
 	}
+	m := q.Matcher()
 	match := func(o *Offer) bool {
 		it := o.Instance
 		if it != lastIt {
 			lastIt = it
-			itMatch = (q.InstanceID == "" || it.ID() == q.InstanceID) &&
-				(len(q.Providers) == 0 || inFold(q.Providers, o.Provider)) &&
-				(len(q.GPUs) == 0 || inFold(q.GPUs, it.GPUID)) &&
-				inFold(statuses, it.Status) &&
-				(!q.MinGPUs.IsPositive() || !it.GPUCount.LessThan(q.MinGPUs)) &&
-				(!q.MinVRAMGB.IsPositive() || !it.VRAMPerGPUGB().LessThan(q.MinVRAMGB))
+			itMatch = m.Instance(it)
 		}
-		return itMatch &&
-			(len(q.Regions) == 0 || inFold(q.Regions, o.RegionCode)) &&
-			(len(q.Countries) == 0 || inFold(q.Countries, o.Region.Country)) &&
-			(len(q.Residency) == 0 || inFold(q.Residency, o.Region.Residency)) &&
-			(len(q.Billing) == 0 || matchAnyBilling(o.Billing, q.Billing)) &&
+		return itMatch && m.Region(o.RegionCode, o.Region) && m.Billing(o.Billing) &&
 			(!q.Available || o.Stock.Available())
 	}
 	offers := c.OffersOS(q.OS)
@@ -236,6 +224,77 @@ func (c *Catalog) QueryOffersTop(q OfferQuery, n int) ([]OfferRow, int, error) {
 		rows = nil // no match reads as before: a nil list, not an empty one
 	}
 	return rows, total, nil
+}
+
+// OfferMatcher decides a query's filters on the parts of an offer they
+// read: its instance type, its region, its billing model. QueryOffersTop
+// applies them (with the stock and price filters) to every offer; a read
+// that holds offers in a compact form counts its matches with them
+// without building the offers.
+type OfferMatcher struct {
+	q        OfferQuery
+	statuses []string
+}
+
+// Matcher returns the query's filters on an offer's parts.
+func (q OfferQuery) Matcher() OfferMatcher {
+	statuses := q.Statuses
+	if len(statuses) == 0 {
+		statuses = []string{StatusCurrent, StatusPrevious}
+	}
+	return OfferMatcher{q: q, statuses: statuses}
+}
+
+// Instance reports whether the offers of instance type it pass the
+// query's filters on instance types (ID, provider, GPU, status, GPU count
+// and memory).
+func (m OfferMatcher) Instance(it *InstanceType) bool {
+	q := m.q
+	return (q.InstanceID == "" || it.ID() == q.InstanceID) &&
+		(len(q.Providers) == 0 || inFold(q.Providers, it.Provider)) &&
+		(len(q.GPUs) == 0 || inFold(q.GPUs, it.GPUID)) &&
+		inFold(m.statuses, it.Status) &&
+		(!q.MinGPUs.IsPositive() || !it.GPUCount.LessThan(q.MinGPUs)) &&
+		(!q.MinVRAMGB.IsPositive() || !it.VRAMPerGPUGB().LessThan(q.MinVRAMGB))
+}
+
+// Region reports whether offers in the region with this code (r, its
+// record) pass the query's filters on regions.
+func (m OfferMatcher) Region(code string, r *Region) bool {
+	q := m.q
+	return (len(q.Regions) == 0 || inFold(q.Regions, code)) &&
+		(len(q.Countries) == 0 || inFold(q.Countries, r.Country)) &&
+		(len(q.Residency) == 0 || inFold(q.Residency, r.Residency))
+}
+
+// InstanceOnly reports whether the query's filters on an offer's parts
+// read only its instance type (no region or billing filter).
+func (m OfferMatcher) InstanceOnly() bool {
+	q := m.q
+	return len(q.Regions) == 0 && len(q.Countries) == 0 && len(q.Residency) == 0 && len(q.Billing) == 0
+}
+
+// Billing reports whether offers under billing model b pass the query's
+// filter on billing models.
+func (m OfferMatcher) Billing(b Billing) bool {
+	return len(m.q.Billing) == 0 || matchAnyBilling(b, m.q.Billing)
+}
+
+// SortPrice is an offer's effective hourly price as a query on price
+// (SortPrice) compares it: in the query's currency, converted as the
+// query's rows are.
+func (q OfferQuery) SortPrice(o *Offer) (decimal.Decimal, error) {
+	row, err := priceRow(o, q.Currency, q.FX, PerInstanceHour, false)
+	return row.EffectiveHourly, err
+}
+
+// SortGPUPrice is an offer's effective hourly price per GPU as a query on
+// that price (SortGPUPrice) compares it: in the query's currency,
+// converted as the query's rows are. The offer's instance type must be
+// linked.
+func (q OfferQuery) SortGPUPrice(o *Offer) (decimal.Decimal, error) {
+	row, err := priceRow(o, q.Currency, q.FX, PerGPUHour, true)
+	return row.PerGPUHourly, err
 }
 
 func matchAnyBilling(b Billing, filters []string) bool {

@@ -50,6 +50,12 @@ type Env struct {
 	// Catalog is the base catalog; the embedded one when nil. Tests use a
 	// small fixed catalog here.
 	Catalog fs.FS
+	// NoOverlayCache makes `offers` read imports the full way, never from
+	// the database's overlay cache (tests compare both ways).
+	NoOverlayCache bool
+	// Event, when set, is told of the read path a command took
+	// ("overlay-cache-built", "overlay-cache-hit"), for tests.
+	Event func(name string)
 }
 
 // usageError is a user mistake in flags or arguments (exit 2).
@@ -429,54 +435,13 @@ func (a *app) data() (*dataset, error) {
 	if a.ds != nil {
 		return a.ds, nil
 	}
-	var over fs.FS
-	if a.catalog != "" {
-		st, err := os.Stat(a.catalog)
-		if err != nil || !st.IsDir() {
-			return nil, usagef("pass a directory laid out as docs/catalog-format.md describes.", "--catalog %q is not a directory", a.catalog)
-		}
-		over = os.DirFS(a.catalog)
-	}
-	var d catalog.Data
-	var rates *fx.Table
-	var left curated.LeftOut
-	var err error
-	switch {
-	case a.fromCSV:
-		d, rates, err = curated.LoadCSV(a.env.Catalog, over)
-	case len(a.onlyGPUs) > 0:
-		// Only the offers of the instance types with the GPU models asked
-		// for are decoded: InstancesForGPUs matches every model LookupGPU
-		// can resolve a name to, and more.
-		d, rates, left, err = curated.LoadDataNarrow(a.env.Catalog, over, func(d *catalog.Data) func(provider, instance string) bool {
-			return instanceSet(catalog.InstancesForGPUs(d, a.onlyGPUs))
-		})
-	default:
-		d, rates, err = curated.LoadData(a.env.Catalog, over)
-	}
+	d, baseRates, rates, left, err := a.curatedData()
 	if err != nil {
-		return nil, &dataError{err: prefixCatalog(a.catalog, err)}
+		return nil, err
 	}
 	// The curated offers, indexed by ID only where a command asks (the
 	// slice's elements stay these offers: imports are overlaid on a copy).
-	ds := &dataset{FX: rates, baseFX: rates, curated: d.Offers, left: left}
-	var overrides []fx.Rate
-	for _, s := range a.fxFlags {
-		r, err := fx.ParseOverride(s)
-		if err != nil {
-			return nil, usagef("write --fx CNY=7.2: units of the currency per US dollar.", "%v", err)
-		}
-		r.AsOf = a.env.Now().UTC().Truncate(24 * time.Hour)
-		overrides = append(overrides, r)
-	}
-	rates, err = rates.With(overrides...)
-	if err != nil {
-		return nil, usagef("write --fx CNY=7.2: units of the currency per US dollar.", "%v", err)
-	}
-	if _, ok := rates.Rate(a.cur); !ok {
-		return nil, usagef(fmt.Sprintf("known currencies: %s; add another with --fx %s=RATE.", strings.Join(rates.Currencies(), ", "), a.cur),
-			"no exchange rate for currency %q", a.cur)
-	}
+	ds := &dataset{FX: baseRates, baseFX: baseRates, curated: d.Offers, left: left}
 	var imported []*catalog.Offer
 	var bands []*catalog.InterruptionBand
 	var leftOut []sqlite.LeftOut
@@ -549,6 +514,54 @@ func (a *app) data() (*dataset, error) {
 		a.rejectedWarning(ds)
 	}
 	return ds, nil
+}
+
+// curatedData loads the curated catalog as data wants it (embedded,
+// overlaid with --catalog, narrowed to the instance types of the GPU
+// models asked for) and the FX table, before and after the --fx overrides.
+func (a *app) curatedData() (d catalog.Data, baseRates, rates *fx.Table, left curated.LeftOut, err error) {
+	var over fs.FS
+	if a.catalog != "" {
+		st, err := os.Stat(a.catalog)
+		if err != nil || !st.IsDir() {
+			return d, nil, nil, left, usagef("pass a directory laid out as docs/catalog-format.md describes.", "--catalog %q is not a directory", a.catalog)
+		}
+		over = os.DirFS(a.catalog)
+	}
+	switch {
+	case a.fromCSV:
+		d, baseRates, err = curated.LoadCSV(a.env.Catalog, over)
+	case len(a.onlyGPUs) > 0:
+		// Only the offers of the instance types with the GPU models asked
+		// for are decoded: InstancesForGPUs matches every model LookupGPU
+		// can resolve a name to, and more.
+		d, baseRates, left, err = curated.LoadDataNarrow(a.env.Catalog, over, func(d *catalog.Data) func(provider, instance string) bool {
+			return instanceSet(catalog.InstancesForGPUs(d, a.onlyGPUs))
+		})
+	default:
+		d, baseRates, err = curated.LoadData(a.env.Catalog, over)
+	}
+	if err != nil {
+		return d, nil, nil, left, &dataError{err: prefixCatalog(a.catalog, err)}
+	}
+	var overrides []fx.Rate
+	for _, s := range a.fxFlags {
+		r, err := fx.ParseOverride(s)
+		if err != nil {
+			return d, nil, nil, left, usagef("write --fx CNY=7.2: units of the currency per US dollar.", "%v", err)
+		}
+		r.AsOf = a.env.Now().UTC().Truncate(24 * time.Hour)
+		overrides = append(overrides, r)
+	}
+	rates, err = baseRates.With(overrides...)
+	if err != nil {
+		return d, nil, nil, left, usagef("write --fx CNY=7.2: units of the currency per US dollar.", "%v", err)
+	}
+	if _, ok := rates.Rate(a.cur); !ok {
+		return d, nil, nil, left, usagef(fmt.Sprintf("known currencies: %s; add another with --fx %s=RATE.", strings.Join(rates.Currencies(), ", "), a.cur),
+			"no exchange rate for currency %q", a.cur)
+	}
+	return d, baseRates, rates, left, nil
 }
 
 // reportLeftOut sends leave the offers a prefiltered read left out that a

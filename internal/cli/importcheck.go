@@ -136,6 +136,8 @@ func (a *app) catalogSnapshotsRmCmd() *cobra.Command {
 			if err != nil {
 				return a.snapshotError(err, db.Path())
 			}
+			db.Close()
+			a.warmOverlayCache(cmd.Context(), nil)
 			if a.out == output.JSON {
 				return output.WriteJSON(a.io.Out, map[string]any{"schema": "gpuscout/snapshot-removed@v1", "removed": s.ID, "source": s.Source, "database": db.Path()})
 			}
@@ -166,6 +168,8 @@ remove any other snapshot, use gpuscout catalog snapshots rm ID.`,
 			if err != nil {
 				return a.snapshotError(err, db.Path())
 			}
+			db.Close()
+			a.warmOverlayCache(cmd.Context(), nil)
 			if a.out == output.JSON {
 				doc := map[string]any{"schema": "gpuscout/snapshot-rollback@v1", "source": removed.Source, "scope": removed.Scope, "removed": removed.ID, "database": db.Path()}
 				if current.ID > 0 {

@@ -191,7 +191,11 @@ your data directory.`,
 				return err
 			}
 			if st, ok := imp.(importer.Streamer); ok {
-				return a.importStream(cmd.Context(), ds, imp.Name(), st, args[0], file, allowShrink)
+				if err := a.importStream(cmd.Context(), ds, imp.Name(), st, args[0], file, allowShrink); err != nil {
+					return err
+				}
+				a.warmOverlayCache(cmd.Context(), ds.FX)
+				return nil
 			}
 			f, err := os.Open(file)
 			if err != nil {
@@ -215,6 +219,7 @@ your data directory.`,
 			if err := a.store(cmd.Context(), res, hex.EncodeToString(h.Sum(nil)), filepath.Base(file), allowShrink); err != nil {
 				return importError(args[0], file, err)
 			}
+			a.warmOverlayCache(cmd.Context(), ds.FX)
 			return nil
 		},
 	}

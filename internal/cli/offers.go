@@ -137,31 +137,33 @@ func (a *app) runOffers(o *offersOptions) error {
 
 // showOffers answers the offers command from the data loaded for it.
 func (a *app) showOffers(o *offersOptions) error {
-	ds, err := a.data()
-	if err != nil {
-		return err
-	}
-	c := ds.Catalog
-	q, err := a.buildOfferQuery(c, o)
-	if err != nil {
-		return err
-	}
 	// Without --cheapest-region or --per-provider, which need every row,
 	// only the rows shown are sorted.
 	top := o.limit
 	if o.oneRegion || o.perProvider > 0 {
 		top = 0
 	}
-	rows, total, err := c.QueryOffersTop(q, top)
-	if err != nil {
-		return err
+	fast, ok := a.fastOffers(o, top)
+	ds, q, rows, total := fast.ds, fast.q, fast.rows, fast.total
+	var err error
+	if !ok {
+		if ds, err = a.data(); err != nil {
+			return err
+		}
+		if q, err = a.buildOfferQuery(ds.Catalog, o); err != nil {
+			return err
+		}
+		if rows, total, err = ds.Catalog.QueryOffersTop(q, top); err != nil {
+			return err
+		}
+		if len(rows) == 0 && ds.left.Any {
+			// What is said when nothing matches (which providers have no
+			// public price at all) needs every offer: load them.
+			a.ds, a.onlyGPUs = nil, nil
+			return a.showOffers(o)
+		}
 	}
-	if len(rows) == 0 && ds.left.Any {
-		// What is said when nothing matches (which providers have no
-		// public price at all) needs every offer: load them.
-		a.ds, a.onlyGPUs = nil, nil
-		return a.showOffers(o)
-	}
+	c := ds.Catalog
 	if o.oneRegion {
 		rows = catalog.CheapestRegion(rows)
 	}

@@ -153,6 +153,9 @@ the offers of its previous snapshot (unless --allow-shrink).`,
 					continue
 				}
 			}
+			if len(failed) < len(jobs) {
+				a.warmOverlayCache(ctx, ds.FX)
+			}
 			if len(failed) > 0 {
 				return &localError{key: "update.err.failed", args: []any{len(failed), len(jobs), strings.Join(failed, "; ")}, exit: ExitFailure}
 			}

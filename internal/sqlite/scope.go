@@ -61,7 +61,7 @@ func sortedSet(xs []string) []string {
 // backfillScopes gives the snapshots stored before scopes existed (scope
 // ”) the scope their offers and bands imply.
 func (db *DB) backfillScopes(ctx context.Context) error {
-	rows, err := db.w.QueryContext(ctx, `SELECT id, source FROM snapshots WHERE scope = ''`)
+	rows, err := db.r.QueryContext(ctx, `SELECT id, source FROM snapshots WHERE scope = ''`)
 	if err != nil {
 		return err
 	}

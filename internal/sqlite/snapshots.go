@@ -234,6 +234,10 @@ func (db *DB) save(ctx context.Context, imp StreamImport, opt SaveOptions) (Snap
 	if s.ID, err = r.LastInsertId(); err != nil {
 		return s, nil, err
 	}
+	// The reads' overlay cache describes the snapshots before this one.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM overlay_cache`); err != nil {
+		return s, nil, fmt.Errorf("save snapshot: clear overlay cache: %w", err)
+	}
 	w := newOfferWriter(ctx, tx, s.ID, imp.replace, db.hook)
 	defer w.close()
 	var pk *packer
@@ -455,7 +459,7 @@ func (db *DB) DeleteSnapshot(ctx context.Context, id int64) (Snapshot, error) {
 	if err != nil {
 		return s, err
 	}
-	for _, q := range []string{`DELETE FROM offers WHERE snapshot_id = ?`, `DELETE FROM bands WHERE snapshot_id = ?`, `DELETE FROM instances WHERE snapshot_id = ?`, `DELETE FROM snapshot_packs WHERE snapshot_id = ?`, `DELETE FROM snapshots WHERE id = ?`} {
+	for _, q := range []string{`DELETE FROM offers WHERE snapshot_id = ?`, `DELETE FROM bands WHERE snapshot_id = ?`, `DELETE FROM instances WHERE snapshot_id = ?`, `DELETE FROM snapshot_packs WHERE snapshot_id = ?`, `DELETE FROM snapshots WHERE id = ?`, `DELETE FROM overlay_cache WHERE ? IS NOT NULL`} {
 		if _, err := tx.ExecContext(ctx, q, id); err != nil {
 			return s, fmt.Errorf("remove snapshot %d: %w", id, err)
 		}

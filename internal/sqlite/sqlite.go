@@ -87,6 +87,14 @@ func (db *DB) Path() string { return db.path }
 
 // migrate applies the numbered migrations not yet applied, each in a transaction.
 func (db *DB) migrate(ctx context.Context) error {
+	// A database at the newest version (every read's case) is left as it
+	// is without opening the writer connection: a read then costs one
+	// query here.
+	if have, err := db.Version(ctx); err == nil {
+		if want, err := newestMigration(); err == nil && have == want {
+			return nil
+		}
+	}
 	if _, err := db.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')))`); err != nil {
 		return err
 	}

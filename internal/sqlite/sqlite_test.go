@@ -47,7 +47,7 @@ func open(t *testing.T, path string) *DB {
 func TestImportHistoryDiff(t *testing.T) {
 	ctx := context.Background()
 	db := open(t, filepath.Join(t.TempDir(), "g.db"))
-	if v, err := db.Version(ctx); err != nil || v != 5 {
+	if v, err := db.Version(ctx); err != nil || v != 6 {
 		t.Fatalf("version %d, %v", v, err)
 	}
 	s1, err := db.SaveImport(ctx, result(3, "55.04"), "sum1", "offer.json", time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC), SaveOptions{})

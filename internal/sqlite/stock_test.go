@@ -108,7 +108,7 @@ func TestStockMigrationKeepsEveryOffer(t *testing.T) {
 	}
 	raw.Close()
 	db := open(t, path)
-	if v, err := db.Version(ctx); err != nil || v != 5 {
+	if v, err := db.Version(ctx); err != nil || v < 5 {
 		t.Fatalf("version %d, %v", v, err)
 	}
 	want := "aws/g4dn.xlarge/us-east-1/on-demand 0.526\naws/g4dn.xlarge/us-east-1/on-demand/windows 0.71\naws/g5.0xlarge/eu-west-1/on-demand 1.2\naws/p5.48xlarge/us-east-1/on-demand 55.04"
