@@ -820,7 +820,7 @@ func (a *app) moreImporters(source, file, cloud string) (importer.Importer, bool
 		if _, ok := a.ds.Catalog.Provider(cloud); !ok {
 			return nil, true, usagef("gpuscout catalog stats lists the providers.", "unknown provider %q for --cloud", cloud)
 		}
-		return &skypilot.Importer{Cloud: cloud, File: ref, Now: now}, true, nil
+		return &skypilot.Importer{Cloud: cloud, File: ref, AnyRegion: a.skypilotAnyRegion(cloud), Now: now}, true, nil
 	}
 	return nil, false, nil
 }
@@ -931,7 +931,8 @@ func (a *app) moreFetchJobs(ctx context.Context, provider string, dryRun bool) (
 	case "skypilot":
 		var jobs []fetchJob
 		for _, cloud := range []string{"aws", "azure", "gcp", "oci", "lambda"} {
-			jobs = append(jobs, job("skypilot", cloud, &skypilot.Importer{Cloud: cloud, BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now}))
+			jobs = append(jobs, job("skypilot", cloud, &skypilot.Importer{Cloud: cloud, BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"),
+				AnyRegion: a.skypilotAnyRegion(cloud), Now: now}))
 		}
 		for _, cloud := range skyPilotV8Clouds {
 			jobs = append(jobs, job("skypilot", cloud, &skypilot.Importer{Cloud: cloud, Version: "v8", BaseURL: a.env.Getenv("GPUSCOUT_SKYPILOT_URL"), Now: now}))
@@ -1011,6 +1012,20 @@ func (a *app) regionIfAny(provider, code string) string {
 	}
 	if _, ok := a.ds.Catalog.Region(provider, code); ok {
 		return code
+	}
+	return ""
+}
+
+// skypilotAnyRegion is the region a SkyPilot file's rows of cloud stand
+// for when the provider publishes one price list for every region and the
+// catalog has its "ANY" region: Lambda and Oracle (the embedded catalog's
+// rows from the same files are there too). Empty for every other cloud
+// (RunPod's file also lists a spot column that only repeats the on-demand
+// price, so its rows are not folded).
+func (a *app) skypilotAnyRegion(cloud string) string {
+	switch cloud {
+	case "lambda", "oci":
+		return a.regionIfAny(cloud, "ANY")
 	}
 	return ""
 }

@@ -34,7 +34,8 @@ func vmsFile(t *testing.T, dir, name string, types int, price, tail string) stri
 
 // TestStreamedSkyPilotImport imports a SkyPilot file through the streamed
 // path: the offers, skips (the duplicate under the one rule, the checker's
-// price floor) and discovered types are reported as before; a later file
+// price floor, the rows of Lambda's one price list folded into its ANY
+// region) and discovered types are reported as before; a later file
 // with a bad last row names its line and field, in English and Chinese,
 // and stores nothing: the first snapshot stays current.
 func TestStreamedSkyPilotImport(t *testing.T) {
@@ -52,17 +53,18 @@ func TestStreamedSkyPilotImport(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil {
 		t.Fatalf("import: exit %d\n%s%s", code, out, errOut)
 	}
-	if doc.Offers != 1200 || doc.Scope != "skypilot:lambda" || doc.Snapshot != 1 {
+	if doc.Offers != 600 || doc.Scope != "skypilot:lambda" || doc.Snapshot != 1 {
 		t.Errorf("import: %+v", doc)
 	}
 	skips := strings.Join(doc.Skipped, "\n")
-	for _, want := range []string{"1 duplicate offer (the first one was kept) (e.g. gpu_1x_a100_b0 us-east-1)", "1 price below 0.01 USD per GPU-hour (e.g. lambda/gpu_1x_a10_cheap/us-east-1/on-demand)", "1 no GPU"} {
+	for _, want := range []string{"1 duplicate offer (the first one was kept) (e.g. gpu_1x_a100_b0 us-east-1)", "1 price below 0.01 USD per GPU-hour (e.g. lambda/gpu_1x_a10_cheap/ANY/on-demand)", "1 no GPU",
+		"601 one price in every region: the ANY offer stands for it"} {
 		if !strings.Contains(skips, want) {
 			t.Errorf("skips lack %q:\n%s", want, skips)
 		}
 	}
 	history := func() string {
-		out, errOut, code := exec(t, true, nil, "catalog", "history", "--offer", "lambda/gpu_1x_a100_b0/us-east-1/on-demand", "--db", db, "-o", "json")
+		out, errOut, code := exec(t, true, nil, "catalog", "history", "--offer", "lambda/gpu_1x_a100_b0/ANY/on-demand", "--db", db, "-o", "json")
 		if code != 0 {
 			t.Fatalf("history: exit %d %s", code, errOut)
 		}

@@ -55,6 +55,15 @@ type Importer struct {
 	// AsOf is the date of the catalog commit; zero means the FetchedAt
 	// time (the file carries no date).
 	AsOf time.Time
+	// AnyRegion, when set, is the catalog's region for a provider that
+	// publishes one price list for every region (Lambda's and Oracle's
+	// "ANY"): SkyPilot's file lists each such type in every region at that
+	// price, which says what it costs, not where it can be launched. An
+	// instance type whose regions all give one price for a billing model
+	// then becomes one offer in AnyRegion (its note says in how many
+	// regions the file listed it), as the embedded catalog's rows from the
+	// same files are; a type whose regions differ keeps its regions.
+	AnyRegion string
 	// limits replace MaxInstanceTypes, MaxOffers and MaxZoneRows where
 	// not zero (tests).
 	limits limits
@@ -644,28 +653,109 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 		}
 	}
 	o := &catalog.Offer{Provider: i.Cloud, Source: source}
-	for k, pk := range order {
-		g := pairs.at(pk)
-		for b := range billings {
-			if g.set&(1<<b) == 0 {
-				continue
+	emit := func(g *pair, b int, region string, note string) error {
+		*o = catalog.Offer{Provider: i.Cloud, InstanceName: names.list[g.inst], RegionCode: region, Billing: billings[b],
+			Price: catalog.Price{Hourly: figs.list[g.price[b]].dec(), Currency: "USD"}, Notes: note, Source: source}
+		if note == "" && g.differ&(1<<b) != 0 {
+			o.Notes = fmt.Sprintf("lowest of %d availability-zone prices", g.zones[b])
+		}
+		return sink.Offer(o)
+	}
+	for k := 0; k < len(order); {
+		// The pairs of one instance type, in region order.
+		end := k + 1
+		for end < len(order) && pairs.at(order[end]).inst == pairs.at(order[k]).inst {
+			end++
+		}
+		run := order[k:end]
+		var listed [2]int // regions of a billing model collapsed into AnyRegion (0: none)
+		if i.AnyRegion != "" {
+			listed = priceList(pairs, figs, run)
+		}
+		// The price-list offers go where AnyRegion sorts among the
+		// regions, keeping the offers in ID order.
+		anyDone := listed[0] == 0 && listed[1] == 0
+		emitAny := func() error {
+			anyDone = true
+			for b := range billings {
+				if listed[b] > 0 {
+					if err := emit(pairs.at(run[0]), b, i.AnyRegion, priceListNote(listed[b])); err != nil {
+						return err
+					}
+				}
 			}
-			*o = catalog.Offer{Provider: i.Cloud, InstanceName: names.list[g.inst], RegionCode: names.list[g.region], Billing: billings[b],
-				Price: catalog.Price{Hourly: figs.list[g.price[b]].dec(), Currency: "USD"}, Source: source}
-			if g.differ&(1<<b) != 0 {
-				o.Notes = fmt.Sprintf("lowest of %d availability-zone prices", g.zones[b])
+			return nil
+		}
+		for _, pk := range run {
+			g := pairs.at(pk)
+			region := names.list[g.region]
+			if !anyDone && strings.Compare(i.AnyRegion, region) < 0 {
+				if err := emitAny(); err != nil {
+					return nil, err
+				}
 			}
-			if err := sink.Offer(o); err != nil {
+			folded := false
+			for b := range billings {
+				if g.set&(1<<b) == 0 {
+					continue
+				}
+				if listed[b] > 0 {
+					folded = true
+					continue
+				}
+				if err := emit(g, b, region, ""); err != nil {
+					return nil, err
+				}
+			}
+			if folded {
+				res.Skipped.Add("one price in every region: the "+i.AnyRegion+" offer stands for it", names.list[g.inst]+" "+region)
+			}
+		}
+		if !anyDone {
+			if err := emitAny(); err != nil {
 				return nil, err
 			}
 		}
-		if k%4096 == 0 {
+		if k/4096 != end/4096 {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("%s: %w", src, err)
 			}
 		}
+		k = end
 	}
 	return res, nil
+}
+
+// priceList reports, per billing model, in how many regions the file
+// lists one instance type (run: its pairs) at one price, with no zone of
+// any region priced apart; 0 where the regions' prices differ or none is
+// priced.
+func priceList(pairs *pairTable, figs *figures, run []uint32) (listed [2]int) {
+	for b := range billings {
+		bit := uint8(1) << b
+		first, n := uint32(0), 0
+		for _, pk := range run {
+			g := pairs.at(pk)
+			if g.set&bit == 0 {
+				continue
+			}
+			if g.differ&bit != 0 || n > 0 && figs.list[g.price[b]].cmp(figs.list[first]) != 0 {
+				n = 0
+				break
+			}
+			if n == 0 {
+				first = g.price[b]
+			}
+			n++
+		}
+		listed[b] = n
+	}
+	return listed
+}
+
+// priceListNote is the note of an offer that stands for every region.
+func priceListNote(regions int) string {
+	return fmt.Sprintf("PRICE LIST: the same price in all %d regions the file lists, which is what the type costs, not where it can be launched: the offer stands for any region of the provider", regions)
 }
 
 // distinct lists the distinct instance types (or regions) of pairs, as

@@ -492,3 +492,69 @@ func FuzzParseNumber(f *testing.F) {
 		}
 	})
 }
+
+// TestPriceListBecomesOneOffer: "where can I launch Lambda's 8×H100 and
+// at what price?" SkyPilot's Lambda file lists every type in every region
+// at Lambda's one price list, which is not capacity. With the catalog's
+// ANY region a type whose regions all give one price is one offer there
+// (saying in how many regions the file listed it), in ID order; a type
+// whose regions differ keeps its regions; without AnyRegion nothing is
+// folded.
+func TestPriceListBecomesOneOffer(t *testing.T) {
+	const in = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" +
+		"gpu_8x_h100_sxm5,H100,8,208,1800,23.92,us-east-1,,\n" +
+		"gpu_8x_h100_sxm5,H100,8,208,1800,23.92,asia-northeast-1,,\n" +
+		"gpu_8x_h100_sxm5,H100,8,208,1800,23.92,us-west-1,,\n" +
+		"gpu_1x_a10,A10,1,30,200,0.75,us-east-1,,\n" +
+		"gpu_1x_a10,A10,1,30,200,0.80,us-west-1,,\n"
+	res, err := (&Importer{Cloud: "lambda", AnyRegion: "ANY", Now: func() time.Time { return fixedNow }}).Parse(context.Background(), strings.NewReader(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, o := range res.Offers {
+		ids = append(ids, o.ID()+" "+o.Price.Hourly.String())
+	}
+	want := []string{"lambda/gpu_1x_a10/us-east-1/on-demand 0.75", "lambda/gpu_1x_a10/us-west-1/on-demand 0.8",
+		"lambda/gpu_8x_h100_sxm5/ANY/on-demand 23.92"}
+	if !reflect.DeepEqual(ids, want) {
+		t.Errorf("offers\n%v\nwant\n%v", ids, want)
+	}
+	for _, o := range res.Offers {
+		if o.RegionCode == "ANY" && !strings.Contains(o.Notes, "all 3 regions") {
+			t.Errorf("%s: note %q does not say the file listed it in 3 regions", o.ID(), o.Notes)
+		}
+	}
+	if lines := strings.Join(res.Skipped.Lines(), "\n"); !strings.Contains(lines, "3 one price in every region") {
+		t.Errorf("the folded rows are not counted:\n%s", lines)
+	}
+	plain, err := (&Importer{Cloud: "lambda", Now: func() time.Time { return fixedNow }}).Parse(context.Background(), strings.NewReader(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plain.Offers) != 5 {
+		t.Errorf("without AnyRegion: %d offers, want the file's 5", len(plain.Offers))
+	}
+}
+
+// TestPriceListOffersStayInIDOrder: wherever the ANY region sorts among
+// a type's regions, and with one billing model folded and the other not,
+// the offers come out in ID order (the snapshot store packs them so).
+func TestPriceListOffersStayInIDOrder(t *testing.T) {
+	const in = "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,Price,Region,GpuInfo,SpotPrice\n" +
+		"x_1x_a10,A10,1,30,200,0.75,AA,,0.30\n" +
+		"x_1x_a10,A10,1,30,200,0.75,ZZ,,0.20\n" +
+		"x_1x_a10,A10,1,30,200,0.75,BB,,0.25\n"
+	res, err := (&Importer{Cloud: "lambda", AnyRegion: "ANY", Now: func() time.Time { return fixedNow }}).Parse(context.Background(), strings.NewReader(in), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, o := range res.Offers {
+		ids = append(ids, o.ID())
+	}
+	want := []string{"lambda/x_1x_a10/AA/spot", "lambda/x_1x_a10/ANY/on-demand", "lambda/x_1x_a10/BB/spot", "lambda/x_1x_a10/ZZ/spot"}
+	if !reflect.DeepEqual(ids, want) {
+		t.Errorf("offers %v, want %v", ids, want)
+	}
+}
