@@ -708,7 +708,7 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 				}
 			}
 			if folded {
-				res.Skipped.Add("one price in every region: the "+i.AnyRegion+" offer stands for it", names.list[g.inst]+" "+region)
+				res.Skipped.Add(SkipPriceList, names.list[g.inst]+" "+region)
 			}
 		}
 		if !anyDone {
@@ -725,6 +725,10 @@ func (i *Importer) stream(ctx context.Context, r io.Reader, p importer.Progress,
 	}
 	return res, nil
 }
+
+// SkipPriceList counts the rows of a provider's one price list that an
+// import with AnyRegion folds into one offer there.
+const SkipPriceList = "one price in every region (one offer in the price-list region)"
 
 // priceList reports, per billing model, in how many regions the file
 // lists one instance type (run: its pairs) at one price, with no zone of
