@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/catalog/curated"
@@ -62,12 +63,23 @@ type fastResult struct {
 	total int
 }
 
+// EnvOverlayCache turns the overlay cache off when set to "off": every
+// read of imports takes the full way and none writes the cache (a switch
+// for an operator who suspects it; the answers are the same either way).
+const EnvOverlayCache = "GPUSCOUT_OVERLAY_CACHE"
+
+// noOverlayCache reports whether the overlay cache is off (Env or
+// GPUSCOUT_OVERLAY_CACHE=off).
+func (a *app) noOverlayCache() bool {
+	return a.env.NoOverlayCache || strings.EqualFold(a.env.Getenv(EnvOverlayCache), "off")
+}
+
 // fastEligible says whether an offers command may be answered from the
 // overlay cache: the first rows of the price order, Linux, with no filter
 // the stored keys cannot decide (stock readings, a price ceiling), on the
 // base catalog (Env.Catalog) with nothing overlaid.
 func (a *app) fastEligible(o *offersOptions, top int) bool {
-	if a.env.NoOverlayCache || top <= 0 || a.fromCSV || a.catalog != "" || a.prefilter != nil || o.available || o.maxPrice != 0 {
+	if a.noOverlayCache() || top <= 0 || a.fromCSV || a.catalog != "" || a.prefilter != nil || o.available || o.maxPrice != 0 {
 		return false
 	}
 	if os, ok := catalog.ParseOS(o.osName); !ok || os != catalog.OSLinux {
@@ -396,7 +408,7 @@ func restCount(c *catalog.Catalog, q catalog.OfferQuery, groups []*sqlite.Overla
 // otherwise). rates are the exchange rates of the command (nil: the
 // catalog's, with --fx).
 func (a *app) warmOverlayCache(ctx context.Context, rates *fx.Table) {
-	if a.env.NoOverlayCache || a.catalog != "" || a.fromCSV || a.dbReadOnly {
+	if a.noOverlayCache() || a.catalog != "" || a.fromCSV || a.dbReadOnly {
 		return
 	}
 	if rates == nil {

@@ -538,3 +538,47 @@ func TestOverlayCacheWhereNoneIsKept(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlayCacheCanBeTurnedOff: an operator who suspects the overlay
+// cache sets GPUSCOUT_OVERLAY_CACHE=off; reads then take the full way,
+// and neither an import nor a read writes the cache.
+func TestOverlayCacheCanBeTurnedOff(t *testing.T) {
+	dir := t.TempDir()
+	db := overlayTestDB(t, dir, 7)
+	run := func(env string, args ...string) []string {
+		t.Helper()
+		var events []string
+		var out, errOut bytes.Buffer
+		e := cli.Env{
+			Getenv: func(k string) string {
+				if k == cli.EnvOverlayCache {
+					return env
+				}
+				return ""
+			},
+			Now:     func() time.Time { return now },
+			IsTTY:   func() bool { return false },
+			Catalog: curated.Embedded(),
+			Event:   func(name string) { events = append(events, name) },
+		}
+		if code := cli.Main(context.Background(), args, cli.IO{In: strings.NewReader(""), Out: &out, Err: &errOut}, e); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errOut.String())
+		}
+		return events
+	}
+	offers := []string{"offers", "--db", db, "--gpu", "A100", "--limit", "5"}
+	run("", offers...) // builds it
+	if ev := run("", offers...); strings.Join(ev, ",") != "overlay-cache-hit" {
+		t.Fatalf("with the cache on: %v, want a hit", ev)
+	}
+	vms := filepath.Join(dir, "more.csv")
+	writeVMS(t, vms, 8, 96, 1.1)
+	for _, args := range [][]string{{"catalog", "import", "skypilot", "--cloud", "aws", "--file", vms, "--db", db}, offers, offers} {
+		if ev := run("OFF", args...); len(ev) != 0 {
+			t.Errorf("%v with %s=OFF: %v, want the full read and no cache written", args[:2], cli.EnvOverlayCache, ev)
+		}
+	}
+	if ev := run("", offers...); strings.Join(ev, ",") != "overlay-cache-built" {
+		t.Errorf("the first read with the cache back on: %v, want it built (none was written while off)", ev)
+	}
+}
