@@ -21,6 +21,14 @@ func TestBrowserSpot(t *testing.T) {
 		chromedp.SetValue(`input[name="mtbi"]`, "6", chromedp.ByQuery),
 		chromedp.SetValue(`input[name="deadline_hours"]`, "36", chromedp.ByQuery),
 		chromedp.Click(`form[data-spot-form] button[type="submit"]`, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("spot page: %v (problems: %v)", err, problems())
+	}
+	// The form navigates: wait for the answer's document, retrying queries
+	// the navigation interrupts.
+	waitFor(ctx, t, `document.readyState === "complete" && document.querySelector("[data-verdict]") !== null`)
+	err = chromedp.Run(ctx,
 		chromedp.WaitVisible(`[data-verdict]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.chart[data-rendered="1"] canvas`, chromedp.ByQuery),
 		chromedp.Text(`[data-verdict] h2`, &verdict, chromedp.ByQuery),

@@ -262,6 +262,14 @@ func TestBrowserAdvisor(t *testing.T) {
 	err = chromedp.Run(ctx,
 		chromedp.WaitVisible(`textarea#job`, chromedp.ByQuery),
 		chromedp.Click(`form.job button[type="submit"]`, chromedp.ByQuery),
+	)
+	if err != nil {
+		t.Fatalf("%v (problems: %v)", err, problems())
+	}
+	// The form posts to the same URL: wait for the new document's plans,
+	// retrying queries the navigation interrupts.
+	waitFor(ctx, t, `document.readyState === "complete" && document.querySelectorAll("ol.plans li.plan").length > 0`)
+	err = chromedp.Run(ctx,
 		chromedp.WaitVisible(`ol.plans li.plan`, chromedp.ByQuery),
 		chromedp.WaitVisible(`.chart[data-rendered="1"] canvas`, chromedp.ByQuery),
 		chromedp.Evaluate(`document.querySelectorAll('ol.plans li.plan').length`, &plans),
@@ -277,6 +285,23 @@ func TestBrowserAdvisor(t *testing.T) {
 	if p := problems(); len(p) > 0 {
 		t.Errorf("browser reported errors: %v", p)
 	}
+}
+
+// waitFor waits until the script cond is true in the current document,
+// retrying while a navigation replaces the document (a query during one
+// fails with "Cannot find context with specified id").
+func waitFor(ctx context.Context, t *testing.T, cond string) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	var last error
+	for time.Now().Before(deadline) {
+		var ok bool
+		if last = chromedp.Run(ctx, chromedp.Evaluate(cond, &ok)); last == nil && ok {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("waited 60 s for %s (last error: %v)", cond, last)
 }
 
 // waitURL waits until the page's URL contains want and the new document is
