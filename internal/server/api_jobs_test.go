@@ -484,3 +484,26 @@ func TestEstimateTakesTheModelLayout(t *testing.T) {
 		}
 	}
 }
+
+// TestSpotPageQuotesOnePrice: the spot page names the spot price twice,
+// in its prices line and in its assumptions; both give the same digits
+// (it read 1.3602 in one and 1.360 in the other), in both languages.
+func TestSpotPageQuotesOnePrice(t *testing.T) {
+	srv := newServer(t)
+	const id = "aws/g4dn.xlarge/us-east-1/spot"
+	for _, c := range []struct{ lang, prices, assumed string }{
+		{"en", "Prices: " + id + " at ", "Spot price "},
+		{"zh", "价格：" + id + " 为 ", "抢占式实例价格 "},
+	} {
+		body := get(t, srv, "/spot?offer="+id+"&work_hours=48&currency=CNY&lang="+c.lang).Body.String()
+		i, j := strings.Index(body, c.prices), strings.Index(body, c.assumed)
+		if i < 0 || j < 0 {
+			t.Fatalf("%s: the page lacks the prices line (%d) or the assumption (%d)", c.lang, i, j)
+		}
+		first, _, _ := strings.Cut(strings.Fields(body[i+len(c.prices):])[0], "，")
+		quoted := strings.Fields(body[j+len(c.assumed):])[0]
+		if first != quoted {
+			t.Errorf("%s: prices line %q, assumption %q", c.lang, first, quoted)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/gpuscout/gpuscout/internal/catalog"
 	"github.com/gpuscout/gpuscout/internal/document"
 	"github.com/gpuscout/gpuscout/internal/i18n"
+	"github.com/gpuscout/gpuscout/internal/output"
 	"github.com/gpuscout/gpuscout/internal/spot"
 )
 
@@ -224,7 +225,7 @@ func (page *spotPage) explain(v view, c *catalog.Catalog, ans *document.SpotAnsw
 		page.Assumptions = append(page.Assumptions, p.T("web.spot.as.protection", strconv.FormatFloat(r.Protection, 'f', -1, 64)))
 	}
 	page.Assumptions = append(page.Assumptions,
-		p.T("web.spot.as.price", moneyF(ans.SimConfig.SpotPrice), ans.Doc.Currency, p.AsOfPhrase(o.Source.AsOfString(), o.Source.ReadOnString()), p.Or("source."+string(o.Source.Kind), string(o.Source.Kind))),
+		p.T("web.spot.as.price", hourlyF(ans.SimConfig.SpotPrice, ans.Doc.Currency), ans.Doc.Currency, p.AsOfPhrase(o.Source.AsOfString(), o.Source.ReadOnString()), p.Or("source."+string(o.Source.Kind), string(o.Source.Kind))),
 		p.T("web.spot.as.billed"))
 }
 
@@ -331,6 +332,16 @@ func hoursText(h float64) string {
 		return "∞"
 	}
 	return strconv.FormatFloat(h, 'f', 2, 64)
+}
+
+// hourlyF renders a float hourly price as the page's price line and the
+// explorer's price column do (output.PriceDecimals), so the assumptions
+// quote the spot price with the same digits as the line above them.
+func hourlyF(f float64, currency string) string {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return "∞"
+	}
+	return output.FixedMoney(decimal.NewFromFloat(f), output.PriceDecimals(true, currency))
 }
 
 // moneyF renders a float amount as money.
