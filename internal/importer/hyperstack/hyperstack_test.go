@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gpuscout/gpuscout/internal/golden"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gpuscout/gpuscout/internal/catalog"
+	"github.com/gpuscout/gpuscout/internal/golden"
 	"github.com/gpuscout/gpuscout/internal/importer"
 	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 	"github.com/gpuscout/gpuscout/internal/importer/importertest"

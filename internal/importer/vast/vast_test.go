@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/gpuscout/gpuscout/internal/golden"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpuscout/gpuscout/internal/golden"
 	"github.com/gpuscout/gpuscout/internal/importer"
 	"github.com/gpuscout/gpuscout/internal/importer/httpapi"
 	"github.com/gpuscout/gpuscout/internal/importer/importertest"
