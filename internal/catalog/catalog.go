@@ -105,33 +105,11 @@ func build(d Data, offerIDs []string, byID map[string]*Offer) (*Catalog, error) 
 // fills, without the checks and without sorting again.
 func indexValidated(d Data) *Catalog {
 	c := newCatalog(d)
-	for _, p := range c.providers {
-		c.providerByID[p.ID] = p
-	}
-	regions := make(map[[2]string]*Region, len(c.regions))
-	for _, r := range c.regions {
-		c.regionByKey[r.Key()] = r
-		regions[[2]string{r.Provider, r.Code}] = r
-	}
-	for _, g := range c.gpus {
-		c.gpuByID[g.ID] = g
-		c.addGPUNames(g)
-	}
+	regions := c.indexRecords()
 	// Names index the models in the order given, as in New, which sorts
 	// them afterwards (a name matching several lists them in that order).
 	sort.SliceStable(c.gpus, func(i, j int) bool { return c.gpus[i].ID < c.gpus[j].ID })
-	for _, it := range c.instances {
-		c.instanceByID[it.ID()] = it
-		it.GPU = c.gpuByID[it.GPUID]
-	}
-	var last *InstanceType
-	for _, o := range c.offers {
-		if last == nil || last.Provider != o.Provider || last.Name != o.InstanceName {
-			last = c.instanceByID[o.Provider+"/"+o.InstanceName]
-		}
-		o.Instance = last
-		o.Region = regions[[2]string{o.Provider, o.RegionCode}]
-	}
+	c.linkOffers(c.offers, regions, false) // valid data: every offer links
 	c.offers, c.windows, _, _ = splitOS(c.offers, nil)
 	return c
 }

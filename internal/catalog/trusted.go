@@ -32,34 +32,8 @@ func NewOverlaid(d Data, replaced map[string]bool, imported []*Offer) (*Catalog,
 	offers = append(offers, imported...)
 	d.Offers = offers
 	c := newCatalog(d)
-	for _, p := range c.providers {
-		c.providerByID[p.ID] = p
-	}
-	regions := make(map[[2]string]*Region, len(c.regions))
-	for _, r := range c.regions {
-		c.regionByKey[r.Key()] = r
-		regions[[2]string{r.Provider, r.Code}] = r
-	}
-	for _, g := range c.gpus {
-		c.gpuByID[g.ID] = g
-		c.addGPUNames(g)
-	}
-	for _, it := range c.instances {
-		c.instanceByID[it.ID()] = it
-		it.GPU = c.gpuByID[it.GPUID]
-	}
-	var last *InstanceType
-	for _, o := range c.offers {
-		if last == nil || last.Provider != o.Provider || last.Name != o.InstanceName {
-			last = c.instanceByID[o.Provider+"/"+o.InstanceName]
-		}
-		if last == nil {
-			return nil, fmt.Errorf("offer %s: unknown instance type", o.ID())
-		}
-		o.Instance = last
-		if o.Region = regions[[2]string{o.Provider, o.RegionCode}]; o.Region == nil {
-			return nil, fmt.Errorf("offer %s: unknown region", o.ID())
-		}
+	if err := c.linkOffers(c.offers, c.indexRecords(), true); err != nil {
+		return nil, err
 	}
 	c.sortRecords()
 	if err := c.orderOffers(c.offers); err != nil {
@@ -78,18 +52,8 @@ func (c *Catalog) WithOffers(imported []*Offer) (*Catalog, error) {
 	n := *c
 	offers := make([]*Offer, 0, len(c.offers)+len(c.windows)+len(imported))
 	offers = append(append(append(offers, c.offers...), c.windows...), imported...)
-	var last *InstanceType
-	for _, o := range imported {
-		if last == nil || last.Provider != o.Provider || last.Name != o.InstanceName {
-			last = c.instanceByID[o.Provider+"/"+o.InstanceName]
-		}
-		if last == nil {
-			return nil, fmt.Errorf("offer %s: unknown instance type", o.ID())
-		}
-		o.Instance = last
-		if o.Region = c.regionByKey[o.Provider+"/"+o.RegionCode]; o.Region == nil {
-			return nil, fmt.Errorf("offer %s: unknown region", o.ID())
-		}
+	if err := c.linkOffers(imported, nil, true); err != nil {
+		return nil, err
 	}
 	if err := n.orderOffers(offers); err != nil {
 		return nil, err
@@ -213,4 +177,54 @@ func cmpJoined(a1, a2, b1, b2 string) int {
 			return 1
 		}
 	}
+}
+
+// indexRecords fills c's indexes of its providers, regions, GPU models
+// (with their names, in the order the models are listed) and instance
+// types, links each instance type to its GPU model, and returns the
+// regions by provider and code.
+func (c *Catalog) indexRecords() map[[2]string]*Region {
+	for _, p := range c.providers {
+		c.providerByID[p.ID] = p
+	}
+	regions := make(map[[2]string]*Region, len(c.regions))
+	for _, r := range c.regions {
+		c.regionByKey[r.Key()] = r
+		regions[[2]string{r.Provider, r.Code}] = r
+	}
+	for _, g := range c.gpus {
+		c.gpuByID[g.ID] = g
+		c.addGPUNames(g)
+	}
+	for _, it := range c.instances {
+		c.instanceByID[it.ID()] = it
+		it.GPU = c.gpuByID[it.GPUID]
+	}
+	return regions
+}
+
+// linkOffers links each offer (offers come grouped by instance type) to
+// its instance type and region: regions by provider and code, or c's
+// index when nil. With strict, an offer whose instance type or region c
+// lacks is an error; otherwise it keeps a nil link.
+func (c *Catalog) linkOffers(offers []*Offer, regions map[[2]string]*Region, strict bool) error {
+	var last *InstanceType
+	for _, o := range offers {
+		if last == nil || last.Provider != o.Provider || last.Name != o.InstanceName {
+			last = c.instanceByID[o.Provider+"/"+o.InstanceName]
+		}
+		if last == nil && strict {
+			return fmt.Errorf("offer %s: unknown instance type", o.ID())
+		}
+		o.Instance = last
+		if regions != nil {
+			o.Region = regions[[2]string{o.Provider, o.RegionCode}]
+		} else {
+			o.Region = c.regionByKey[o.Provider+"/"+o.RegionCode]
+		}
+		if o.Region == nil && strict {
+			return fmt.Errorf("offer %s: unknown region", o.ID())
+		}
+	}
+	return nil
 }
